@@ -30,6 +30,15 @@ func (g *berGen) slab(goT string) string {
 	return "d.s." + name
 }
 
+// one emits code that points target at a new zeroed value of goT from
+// its slab. The zeroing is written for the concrete type, which the
+// compiler does inline; slab.One's generic zeroing is a runtime call
+// (memclrHasPointers) per value.
+func (g *berGen) one(target, goT string) {
+	p := g.tmp("p")
+	fmt.Fprintf(&g.w, "%s := %s.Raw(1)\n%s[0] = %s{}\n%s = &%s[0]\n", p, g.slab(goT), p, g.f.qualify(goT, "model."), target, p)
+}
+
 // slabName names the slab of Go type goT: "[]PropertyParm" is
 // "ListPropertyParm", "uint32" is "Uint32".
 func slabName(goT string) string {
@@ -91,9 +100,12 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 	for _, n := range names {
 		fmt.Fprintf(&w, "%s Slab[%s]\n", n, types[n])
 	}
-	w.WriteString("}\n\n// Reset resets every slab.\nfunc (s *Model) Reset() {\n")
+	// Reset writes each slab's length itself: Slab.Reset's check of
+	// kept, a hundred times per message, made a twentieth of a BER decode.
+	// Keep sets kept in every slab, so the first one's tells.
+	fmt.Fprintf(&w, "}\n\n// Reset resets every slab.\nfunc (s *Model) Reset() {\nif s.%s.kept {\npanic(\"slab: Reset after Keep\")\n}\n", names[0])
 	for _, n := range names {
-		fmt.Fprintf(&w, "s.%s.Reset()\n", n)
+		fmt.Fprintf(&w, "s.%[1]s.buf = s.%[1]s.buf[:0]\n", n)
 	}
 	w.WriteString("}\n\n// Keep makes every slab hand out values for keeps.\nfunc (s *Model) Keep() {\n")
 	for _, n := range names {
@@ -165,7 +177,7 @@ func (g *berGen) absentFields(t *GoType, v *Version, ret string) {
 // EmitBER writes the generated part of package ber.
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	g := newBerGen(f)
-	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/slab", modelPkg)
+	g.begin(pkg, "megaco/internal/codec/codecerr", modelPkg)
 	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
 		return nil, err
 	}
@@ -605,7 +617,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			case fl.GoType == "struct{}":
 				target = ""
 			case fl.Rep == RepPointer:
-				fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
+				g.one(target, fl.GoType)
 				target = "(*" + target + ")"
 			}
 			if err := g.dec(v, c.Type, target, tags, "(*h)", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
@@ -616,7 +628,9 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		if def.Extensible {
 			what = "extension alternative"
 		}
-		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn err\n}\n\n", what, t.Name)
+		// Every error returns where it happens: err is dead after the
+		// switch, and the compiler need not keep it.
+		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn nil\n}\n\n", what, t.Name)
 		return nil
 	}
 	if len(def.Components) > 64 {
@@ -626,7 +640,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("var e header\nfor off := h.start; off < h.end; {\nif err := d.next(&e, off, h.end); err != nil {\nreturn err\n}\n")
+	w.WriteString("var e header\nb, end := d.window(h), h.end\nfor off := h.start; off < end; {\n")
+	g.next("e", "off", "h", "b", "return err")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
 	} else {
@@ -653,7 +668,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		target := "m." + fl.GoName
 		switch fl.Rep {
 		case RepPointer:
-			fmt.Fprintf(w, "%s = slab.One(&%s)\n", target, g.slab(fl.GoType))
+			g.one(target, fl.GoType)
 			target = "(*" + target + ")"
 		case RepOpt:
 			fmt.Fprintf(w, "%s.Present = true\n", target)
@@ -682,7 +697,9 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		}
 		w.WriteString("}\n")
 	}
-	w.WriteString("d.leave()\nreturn err\n}\n\n")
+	// Every error returns where it happens: returning nil rather than
+	// err keeps err dead across the loop, out of the spilled registers.
+	w.WriteString("d.leave()\nreturn nil\n}\n\n")
 	return nil
 }
 
@@ -709,7 +726,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		} else {
 			want = "anyTag"
 		}
-		fmt.Fprintf(w, "var %s header\nif err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, inner, addr(hv), want, fail)
+		g.explicit(inner, hv, want, fail)
 		hv = inner
 	}
 	name := g.f.named[r]
@@ -726,10 +743,11 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			}
 		}
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, err := d.integer(%s, %s, %s)\nif err != nil {\n%s\n}\n%s = %s(%s)\n", x, hv, lo, hi, fail, target, goT, x)
+		g.integer(x, hv, lo, hi, fail)
+		fmt.Fprintf(w, "%s = %s(%s)\n", target, goT, x)
 	case KindEnumerated:
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, err := d.integer(%s, minInt, maxInt)\nif err != nil {\n%s\n}\n", x, hv, fail)
+		g.integer(x, hv, "minInt", "maxInt", fail)
 		if !r.Extensible {
 			g.needEnum(r)
 			fmt.Fprintf(w, "if !valid%s(%s) {\nreturn %s\n}\n", enumFuncName(r), x, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d is not a value of %s\", %s)", hv, name, x)))
@@ -742,14 +760,15 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindNull:
 		fmt.Fprintf(w, "if err = d.null(%s); err != nil {\n%s\n}\n", hv, fail)
 	case KindOctetString:
-		fmt.Fprintf(w, "if %s, err = d.octets(%s); err != nil {\n%s\n}\n", target, hv, fail)
+		// A primitive one (every encoder's) is a sub-slice, taken inline.
+		fmt.Fprintf(w, "if !%[2]s.cons {\n%[1]s = d.data[%[2]s.start:%[2]s.end:%[2]s.end]\n} else if %[1]s, err = d.octets(%[2]s); err != nil {\n%[3]s\n}\n", target, hv, fail)
 		g.decSize(r.Size, "len("+target+")", hv, "octets", ret)
 	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
 		alpha := r.Alphabet
 		if alpha == "" && r.Kind == KindIA5String {
 			alpha = "ia5"
 		}
-		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, hv, alpha, fail)
+		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, addr(hv), alpha, fail)
 		g.decSize(r.Size, "len("+target+")", hv, "characters", ret)
 	case KindBitString:
 		fmt.Fprintf(w, "if %s, err = d.bits(%s); err != nil {\n%s\n}\n", target, hv, fail)
@@ -773,23 +792,99 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		}
 		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
 		slab := g.slab(egoT)
-		fmt.Fprintf(w, "%s, err := d.count(%s)\nif err != nil {\n%s\n}\n", n, hv, fail)
+		// Most lists have one element: a common header that fills the
+		// list says so without reader.count.
+		win := g.tmp("b")
+		// An empty one (a TerminationID's wildcard list) needs no count
+		// either.
+		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+			win, addr(hv), n, hv, short(hv+".start", win), fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = slab.Alloc(&%s, %s)\nfor %s, %s := 0, %s.start; %s < %s; %s++ {\n", target, slab, n, i, off, hv, i, n, i)
-		fmt.Fprintf(w, "var %s header\nif err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, e, off, hv, fail)
+		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)
+		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
+			// Most lists have one element: zeroed inline, as in one.
+			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
+		} else {
+			fmt.Fprintf(w, "clear(%s)\n", target)
+		}
+		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
+		fmt.Fprintf(w, "var %s header\n", e)
+		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
 		}
-		// Errors inside the element get its index.
-		fmt.Fprintf(w, "if err := func() error {\nvar err error\n")
-		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, "%s"); err != nil {
+		// Errors inside the element get its index, written into every
+		// return of the element's code (a closure per element would cost
+		// a call where the compiler does not inline it).
+		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "return err\n}(); err != nil {\nreturn %s\n}\n%s = %s.next\n}\n", fmt.Sprintf(ret, "codecerr.AtIndex(err, "+i+")"), off, e)
+		fmt.Fprintf(w, "%s = %s.next\n}\n", off, e)
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// integer emits code that decodes the INTEGER of header variable hv
+// within lo..hi into a new variable x: a value of up to four octets in range
+// inline, anything else (and every error) through reader.integer.
+func (g *berGen) integer(x, hv, lo, hi, fail string) {
+	cond := "!ok"
+	if lo != "minInt" { // a value of four octets is never below minInt, nor above maxInt
+		cond += " || " + x + " < " + lo
+	}
+	if hi != "maxInt" {
+		cond += " || " + x + " > " + hi
+	}
+	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
+}
+
+// short is the condition under which the header at off, inside window
+// win (reader.window), is the common one: low tag number, short-form
+// length, inside the window.
+func short(off, win string) string {
+	return fmt.Sprintf("uint(%[1]s)+1 < uint(len(%[2]s)) && %[2]s[%[1]s+1] < 0x80 && %[2]s[%[1]s]&0x1f != 0x1f && %[1]s+2+int(%[2]s[%[1]s+1]) <= len(%[2]s)", off, win)
+}
+
+// fill emits the statements that read the common header at off into
+// header variable e (after short held).
+func (g *berGen) fill(e, off, win string) {
+	fmt.Fprintf(&g.w, "t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+1])\n%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+2, %[2]s+2+l, %[2]s+2+l\n", e, off, win)
+}
+
+// next emits code that reads the header at off, inside the element of
+// header variable hv, into header variable e; win is the element's
+// window (reader.window). The common header is read right here:
+// through reader.next, which is too large to be inlined, it costs a
+// call and a third more instructions. Anything else goes to reader.next,
+// as does every header when win is nil.
+func (g *berGen) next(e, off, hv, win, fail string) {
+	fmt.Fprintf(&g.w, "if %s {\n", short(off, win))
+	g.fill(e, off, win)
+	// A length of one octet after 0x81 (128 to 255; less is not minimal
+	// and goes to reader.next, which notes it): elements that hold a few
+	// others.
+	fmt.Fprintf(&g.w, `} else if uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) <= len(%[3]s) {
+t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
+%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
+`, e, off, win)
+	fmt.Fprintf(&g.w, "} else if err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, off, hv, fail)
+}
+
+// explicit emits code that reads the one element inside the explicit
+// tag of header variable hv into a new header variable inner: a common
+// header that fills the tag exactly (with tag want, unless anyTag) right
+// here, anything else (and every error) through reader.explicit.
+func (g *berGen) explicit(inner, hv, want, fail string) {
+	win := g.tmp("b")
+	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
+	if want != "anyTag" {
+		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, want)
+	}
+	fmt.Fprintf(&g.w, "var %s header\nif %s := d.window(%s); %s {\n", inner, win, addr(hv), cond)
+	g.fill(inner, hv+".start", win)
+	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), want, fail)
 }
 
 // qualify prefixes the named types in a Go type expression with pkg.

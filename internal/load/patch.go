@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"megaco/internal/codec"
+	"megaco/internal/codec/ber"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 )
@@ -163,7 +164,9 @@ func (p *patcher) learn(lim limits.Limits) {
 	if p.findSpans(lim) {
 		// The last way first: a short value may not tell a varint from
 		// big-endian octets, a longer one does.
-		for _, put := range []putFunc{p.put, putBigEndian, putVarint, putDecimal} {
+		// Big-endian octets are BER's and PER's INTEGER contents, which
+		// the BER rewriter writes in place the same way.
+		for _, put := range []putFunc{p.put, ber.PutUint, putVarint, putDecimal} {
 			if put != nil && p.check(put) {
 				p.put = put
 				return
@@ -225,14 +228,6 @@ func (p *patcher) check(put putFunc) bool {
 		vals = vals[1:]
 	}
 	return bytes.Equal(p.scratch, p.out)
-}
-
-func putBigEndian(b []byte, v uint32) bool {
-	for i := len(b) - 1; i >= 0; i-- {
-		b[i] = byte(v)
-		v >>= 8
-	}
-	return v == 0
 }
 
 func putVarint(b []byte, v uint32) bool {

@@ -40,6 +40,13 @@ func PeekVersion(data []byte) (int, error) {
 }
 
 func (d *reader) peekVersion(h header) (int, error) {
+	if v, ok := d.quickVersion(&h); ok {
+		return v, nil
+	}
+	return d.slowVersion(h)
+}
+
+func (d *reader) slowVersion(h header) (int, error) {
 	elems := d.elems
 	defer func() { d.elems = elems }()
 	if h.tag != 16 || !h.cons {
@@ -64,11 +71,38 @@ func (d *reader) peekVersion(h header) (int, error) {
 	if v.tag != ctxTag(0) {
 		return 0, codecerr.At(codecerr.At(d.unexpected(v, "[0]"), "version"), "mess")
 	}
-	n, err := d.integer(v, 0, 99)
+	n, err := d.integer(&v, 0, 99)
 	if err != nil {
 		return 0, codecerr.At(codecerr.At(err, "version"), "mess")
 	}
 	return int(n), nil
+}
+
+// quickVersion reads the version where the message starts as encoders
+// write it: no authHeader, mess [1] with a length of at most two octets,
+// then version [0] of one octet. Anything else is left to peekVersion's
+// full header reads (ok false).
+func (d *reader) quickVersion(h *header) (v int, ok bool) {
+	b := d.data[:h.end]
+	p := h.start + 2 // after mess's identifier and first length octet
+	if !h.cons || h.tag != 16 || p+5 > len(b) || b[p-2] != 0xa1 {
+		return 0, false
+	}
+	n := int(b[p-1]) // mess's length
+	switch n {
+	case 0x81:
+		n, p = int(b[p]), p+1
+	case 0x82:
+		n, p = int(b[p])<<8|int(b[p+1]), p+2
+	default:
+		if n >= 0x80 {
+			return 0, false
+		}
+	}
+	if n < 3 || p+n > len(b) || b[p] != 0x80 || b[p+1] != 1 || b[p+2] > 99 {
+		return 0, false
+	}
+	return int(b[p+2]), true
 }
 
 // Decode decodes one MegacoMessage. The message keeps references into a
@@ -103,6 +137,7 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	dec.buf = append(dec.buf[:0], data...)
 	d := &dec.d
 	d.data, d.lim, d.depth, d.elems = dec.buf, lim, 0, 0
+	d.fast = len(d.data)/2 <= lim.MaxElements
 	d.s.Reset()
 	h, err := d.header(0, len(d.data))
 	if err != nil {

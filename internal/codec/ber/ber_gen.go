@@ -4,7 +4,6 @@ package ber
 
 import (
 	"megaco/internal/codec/codecerr"
-	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -40,8 +39,15 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -50,7 +56,9 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p3 := d.s.AuthenticationHeader.Raw(1)
+			p3[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p3[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -73,27 +81,27 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	var err error
 	if m.AuthHeader != nil {
 		b = append(b, "\xa0"...)
-		mk3 := len(b)
+		mk4 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk3)
+		b = endLen(b, mk4)
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk4 := len(b)
+		mk5 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV2(b, &m.Mess)
-		b = endLen(b, mk4)
+		b = endLen(b, mk5)
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -108,8 +116,15 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -118,7 +133,9 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p6 := d.s.AuthenticationHeader.Raw(1)
+			p6[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p6[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -141,27 +158,27 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 	var err error
 	if m.AuthHeader != nil {
 		b = append(b, "\xa0"...)
-		mk5 := len(b)
+		mk7 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk5)
+		b = endLen(b, mk7)
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk6 := len(b)
+		mk8 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV3(b, &m.Mess)
-		b = endLen(b, mk6)
+		b = endLen(b, mk8)
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -176,8 +193,15 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -186,7 +210,9 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.AuthHeader = slab.One(&d.s.AuthenticationHeader)
+			p9 := d.s.AuthenticationHeader.Raw(1)
+			p9[0] = model.AuthenticationHeader{}
+			m.AuthHeader = &p9[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -209,7 +235,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuthenticationHeaderV123(b []byte, m *model.AuthenticationHeader) ([]byte, error) {
@@ -254,8 +280,15 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -264,7 +297,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "secParmIndex: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SecParmIndex, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SecParmIndex = d.data[e.start:e.end:e.end]
+			} else if m.SecParmIndex, err = d.octets(e); err != nil {
 				return codecerr.At(err, "secParmIndex")
 			}
 			if len(m.SecParmIndex) < 4 || len(m.SecParmIndex) > 4 {
@@ -275,7 +310,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "seqNum: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.SeqNum, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SeqNum = d.data[e.start:e.end:e.end]
+			} else if m.SeqNum, err = d.octets(e); err != nil {
 				return codecerr.At(err, "seqNum")
 			}
 			if len(m.SeqNum) < 4 || len(m.SeqNum) > 4 {
@@ -286,7 +323,9 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 				return d.errorf(e.off, "ad: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			if m.Ad, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Ad = d.data[e.start:e.end:e.end]
+			} else if m.Ad, err = d.octets(e); err != nil {
 				return codecerr.At(err, "ad")
 			}
 			if len(m.Ad) < 12 || len(m.Ad) > 32 {
@@ -309,7 +348,7 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
@@ -326,20 +365,20 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk7 := len(b)
+		mk10 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk7)
+		b = endLen(b, mk10)
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk8 := len(b)
+		mk11 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV1(b, &m.MessageBody)
-		b = endLen(b, mk8)
+		b = endLen(b, mk11)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -354,8 +393,15 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -364,21 +410,27 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x9, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
+			x12, ok := d.smallInt(&e)
+			if !ok || x12 < 0 || x12 > 99 {
+				var err error
+				if x12, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
 			}
-			m.Version = uint32(x9)
+			m.Version = uint32(x12)
 		case 0x80000001: // [1] mId
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h10 header
-			if err := d.explicit(&h10, &e, anyTag); err != nil {
+			var h13 header
+			if b14 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b14)) && b14[e.start+1] < 0x80 && b14[e.start]&0x1f != 0x1f && e.start+2+int(b14[e.start+1]) <= len(b14) && e.start+2+int(b14[e.start+1]) == e.end {
+				t, l := b14[e.start], int(b14[e.start+1])
+				h13.tag, h13.cons, h13.off, h13.start, h13.end, h13.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h13, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
-			if err = decodeMIdV123(d, &h10, &m.MId); err != nil {
+			if err = decodeMIdV123(d, &h13, &m.MId); err != nil {
 				return codecerr.At(err, "mId")
 			}
 		case 0x80000002: // [2] messageBody
@@ -386,11 +438,14 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h11 header
-			if err := d.explicit(&h11, &e, anyTag); err != nil {
+			var h15 header
+			if b16 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b16)) && b16[e.start+1] < 0x80 && b16[e.start]&0x1f != 0x1f && e.start+2+int(b16[e.start+1]) <= len(b16) && e.start+2+int(b16[e.start+1]) == e.end {
+				t, l := b16[e.start], int(b16[e.start+1])
+				h15.tag, h15.cons, h15.off, h15.start, h15.end, h15.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h15, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV1(d, &h11, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV1(d, &h15, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -410,111 +465,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
-	var err error
-	{
-		if int64(m.Version) > 99 {
-			err = rangeError(int64(m.Version), 0, 99)
-		} else {
-			b = appendUint(b, "\x80", uint64(m.Version))
-		}
-		if err != nil {
-			return b, codecerr.At(err, "version")
-		}
-	}
-	{
-		b = append(b, "\xa1"...)
-		mk12 := len(b)
-		b = append(b, 0)
-		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk12)
-		if err != nil {
-			return b, codecerr.At(err, "mId")
-		}
-	}
-	{
-		b = append(b, "\xa2"...)
-		mk13 := len(b)
-		b = append(b, 0)
-		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
-		b = endLen(b, mk13)
-		if err != nil {
-			return b, codecerr.At(err, "messageBody")
-		}
-	}
-	return b, err
-}
-
-func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
-	var err error
-	if err = d.enter(h); err != nil {
-		return err
-	}
-	var seen uint64
-	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
-			return err
-		}
-		switch e.tag {
-		case 0x80000000: // [0] version
-			if seen>>0 != 0 {
-				return d.errorf(e.off, "version: duplicate or out of order")
-			}
-			seen |= 1 << 0
-			x14, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
-			}
-			m.Version = uint32(x14)
-		case 0x80000001: // [1] mId
-			if seen>>1 != 0 {
-				return d.errorf(e.off, "mId: duplicate or out of order")
-			}
-			seen |= 1 << 1
-			var h15 header
-			if err := d.explicit(&h15, &e, anyTag); err != nil {
-				return codecerr.At(err, "mId")
-			}
-			if err = decodeMIdV123(d, &h15, &m.MId); err != nil {
-				return codecerr.At(err, "mId")
-			}
-		case 0x80000002: // [2] messageBody
-			if seen>>2 != 0 {
-				return d.errorf(e.off, "messageBody: duplicate or out of order")
-			}
-			seen |= 1 << 2
-			var h16 header
-			if err := d.explicit(&h16, &e, anyTag); err != nil {
-				return codecerr.At(err, "messageBody")
-			}
-			if err = decodeMessageMessageBodyV2(d, &h16, &m.MessageBody); err != nil {
-				return codecerr.At(err, "messageBody")
-			}
-		default:
-			// An extension this version does not know: skipped.
-		}
-		off = e.next
-	}
-	if seen&0x7 != 0x7 {
-		if seen&(1<<0) == 0 {
-			return d.missing(h, "version")
-		}
-		if seen&(1<<1) == 0 {
-			return d.missing(h, "mId")
-		}
-		if seen&(1<<2) == 0 {
-			return d.missing(h, "messageBody")
-		}
-	}
-	d.leave()
-	return err
-}
-
-func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 	var err error
 	{
 		if int64(m.Version) > 99 {
@@ -540,7 +494,7 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 		b = append(b, "\xa2"...)
 		mk18 := len(b)
 		b = append(b, 0)
-		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
+		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
 		b = endLen(b, mk18)
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
@@ -549,15 +503,22 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 	return b, err
 }
 
-func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
+func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 	var err error
 	if err = d.enter(h); err != nil {
 		return err
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -566,9 +527,12 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "version: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x19, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "version")
+			x19, ok := d.smallInt(&e)
+			if !ok || x19 < 0 || x19 > 99 {
+				var err error
+				if x19, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
 			}
 			m.Version = uint32(x19)
 		case 0x80000001: // [1] mId
@@ -577,7 +541,10 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 1
 			var h20 header
-			if err := d.explicit(&h20, &e, anyTag); err != nil {
+			if b21 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b21)) && b21[e.start+1] < 0x80 && b21[e.start]&0x1f != 0x1f && e.start+2+int(b21[e.start+1]) <= len(b21) && e.start+2+int(b21[e.start+1]) == e.end {
+				t, l := b21[e.start], int(b21[e.start+1])
+				h20.tag, h20.cons, h20.off, h20.start, h20.end, h20.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h20, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
 			if err = decodeMIdV123(d, &h20, &m.MId); err != nil {
@@ -588,11 +555,14 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "messageBody: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h21 header
-			if err := d.explicit(&h21, &e, anyTag); err != nil {
+			var h22 header
+			if b23 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b23)) && b23[e.start+1] < 0x80 && b23[e.start]&0x1f != 0x1f && e.start+2+int(b23[e.start+1]) <= len(b23) && e.start+2+int(b23[e.start+1]) == e.end {
+				t, l := b23[e.start], int(b23[e.start+1])
+				h22.tag, h22.cons, h22.off, h22.start, h22.end, h22.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h22, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
-			if err = decodeMessageMessageBodyV3(d, &h21, &m.MessageBody); err != nil {
+			if err = decodeMessageMessageBodyV2(d, &h22, &m.MessageBody); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
 		default:
@@ -612,7 +582,124 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
+}
+
+func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
+	var err error
+	{
+		if int64(m.Version) > 99 {
+			err = rangeError(int64(m.Version), 0, 99)
+		} else {
+			b = appendUint(b, "\x80", uint64(m.Version))
+		}
+		if err != nil {
+			return b, codecerr.At(err, "version")
+		}
+	}
+	{
+		b = append(b, "\xa1"...)
+		mk24 := len(b)
+		b = append(b, 0)
+		b, err = appendMIdV123(b, &m.MId)
+		b = endLen(b, mk24)
+		if err != nil {
+			return b, codecerr.At(err, "mId")
+		}
+	}
+	{
+		b = append(b, "\xa2"...)
+		mk25 := len(b)
+		b = append(b, 0)
+		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
+		b = endLen(b, mk25)
+		if err != nil {
+			return b, codecerr.At(err, "messageBody")
+		}
+	}
+	return b, err
+}
+
+func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
+	var err error
+	if err = d.enter(h); err != nil {
+		return err
+	}
+	var seen uint64
+	var e header
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
+			return err
+		}
+		switch e.tag {
+		case 0x80000000: // [0] version
+			if seen>>0 != 0 {
+				return d.errorf(e.off, "version: duplicate or out of order")
+			}
+			seen |= 1 << 0
+			x26, ok := d.smallInt(&e)
+			if !ok || x26 < 0 || x26 > 99 {
+				var err error
+				if x26, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "version")
+				}
+			}
+			m.Version = uint32(x26)
+		case 0x80000001: // [1] mId
+			if seen>>1 != 0 {
+				return d.errorf(e.off, "mId: duplicate or out of order")
+			}
+			seen |= 1 << 1
+			var h27 header
+			if b28 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b28)) && b28[e.start+1] < 0x80 && b28[e.start]&0x1f != 0x1f && e.start+2+int(b28[e.start+1]) <= len(b28) && e.start+2+int(b28[e.start+1]) == e.end {
+				t, l := b28[e.start], int(b28[e.start+1])
+				h27.tag, h27.cons, h27.off, h27.start, h27.end, h27.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h27, &e, anyTag); err != nil {
+				return codecerr.At(err, "mId")
+			}
+			if err = decodeMIdV123(d, &h27, &m.MId); err != nil {
+				return codecerr.At(err, "mId")
+			}
+		case 0x80000002: // [2] messageBody
+			if seen>>2 != 0 {
+				return d.errorf(e.off, "messageBody: duplicate or out of order")
+			}
+			seen |= 1 << 2
+			var h29 header
+			if b30 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b30)) && b30[e.start+1] < 0x80 && b30[e.start]&0x1f != 0x1f && e.start+2+int(b30[e.start+1]) <= len(b30) && e.start+2+int(b30[e.start+1]) == e.end {
+				t, l := b30[e.start], int(b30[e.start+1])
+				h29.tag, h29.cons, h29.off, h29.start, h29.end, h29.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h29, &e, anyTag); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			if err = decodeMessageMessageBodyV3(d, &h29, &m.MessageBody); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+		default:
+			// An extension this version does not know: skipped.
+		}
+		off = e.next
+	}
+	if seen&0x7 != 0x7 {
+		if seen&(1<<0) == 0 {
+			return d.missing(h, "version")
+		}
+		if seen&(1<<1) == 0 {
+			return d.missing(h, "mId")
+		}
+		if seen&(1<<2) == 0 {
+			return d.missing(h, "messageBody")
+		}
+	}
+	d.leave()
+	return nil
 }
 
 func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -623,26 +710,26 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk22 := len(b)
+		mk31 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk22)
+		b = endLen(b, mk31)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk23 := len(b)
+			mk32 := len(b)
 			b = append(b, 0)
-			for i24 := range m.Transactions {
-				b, err = appendTransactionV1(b, &m.Transactions[i24])
+			for i33 := range m.Transactions {
+				b, err = appendTransactionV1(b, &m.Transactions[i33])
 				if err != nil {
-					err = codecerr.AtIndex(err, i24)
+					err = codecerr.AtIndex(err, i33)
 					break
 				}
 			}
-			b = endLen(b, mk23)
+			b = endLen(b, mk32)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -658,37 +745,50 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p34 := d.s.ErrorDescriptor.Raw(1)
+		p34[0] = model.ErrorDescriptor{}
+		m.MessageError = &p34[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n25, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
-		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n25)
-		for i26, off27 := 0, (*h).start; i26 < n25; i26++ {
-			var e28 header
-			if err := d.next(&e28, off27, (*h).end); err != nil {
+		b39 := d.window(h)
+		n35 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n35 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b39)) && b39[(*h).start+1] < 0x80 && b39[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b39[(*h).start+1]) <= len(b39) && (*h).start+2+int(b39[(*h).start+1]) == (*h).end) {
+			var err error
+			if n35, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV1(d, &e28, &m.Transactions[i26]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i26), "transactions")
+		}
+		m.Transactions = d.s.Transaction.Raw(n35)
+		if n35 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
+		for i36, off37 := 0, (*h).start; i36 < n35; i36++ {
+			var e38 header
+			if uint(off37)+1 < uint(len(b39)) && b39[off37+1] < 0x80 && b39[off37]&0x1f != 0x1f && off37+2+int(b39[off37+1]) <= len(b39) {
+				t, l := b39[off37], int(b39[off37+1])
+				e38.tag, e38.cons, e38.off, e38.start, e38.end, e38.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off37, off37+2, off37+2+l, off37+2+l
+			} else if uint(off37)+2 < uint(len(b39)) && b39[off37+1] == 0x81 && b39[off37+2] >= 0x80 && b39[off37]&0x1f != 0x1f && off37+3+int(b39[off37+2]) <= len(b39) {
+				t, l := b39[off37], int(b39[off37+2])
+				e38.tag, e38.cons, e38.off, e38.start, e38.end, e38.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off37, off37+3, off37+3+l, off37+3+l
+			} else if err := d.next(&e38, off37, (*h).end); err != nil {
+				return codecerr.At(err, "transactions")
 			}
-			off27 = e28.next
+			if err = decodeTransactionV1(d, &e38, &m.Transactions[i36]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i36), "transactions")
+			}
+			off37 = e38.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -699,26 +799,26 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk29 := len(b)
+		mk40 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk29)
+		b = endLen(b, mk40)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk30 := len(b)
+			mk41 := len(b)
 			b = append(b, 0)
-			for i31 := range m.Transactions {
-				b, err = appendTransactionV2(b, &m.Transactions[i31])
+			for i42 := range m.Transactions {
+				b, err = appendTransactionV2(b, &m.Transactions[i42])
 				if err != nil {
-					err = codecerr.AtIndex(err, i31)
+					err = codecerr.AtIndex(err, i42)
 					break
 				}
 			}
-			b = endLen(b, mk30)
+			b = endLen(b, mk41)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -734,37 +834,50 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p43 := d.s.ErrorDescriptor.Raw(1)
+		p43[0] = model.ErrorDescriptor{}
+		m.MessageError = &p43[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n32, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
-		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n32)
-		for i33, off34 := 0, (*h).start; i33 < n32; i33++ {
-			var e35 header
-			if err := d.next(&e35, off34, (*h).end); err != nil {
+		b48 := d.window(h)
+		n44 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n44 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b48)) && b48[(*h).start+1] < 0x80 && b48[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b48[(*h).start+1]) <= len(b48) && (*h).start+2+int(b48[(*h).start+1]) == (*h).end) {
+			var err error
+			if n44, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV2(d, &e35, &m.Transactions[i33]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i33), "transactions")
+		}
+		m.Transactions = d.s.Transaction.Raw(n44)
+		if n44 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
+		for i45, off46 := 0, (*h).start; i45 < n44; i45++ {
+			var e47 header
+			if uint(off46)+1 < uint(len(b48)) && b48[off46+1] < 0x80 && b48[off46]&0x1f != 0x1f && off46+2+int(b48[off46+1]) <= len(b48) {
+				t, l := b48[off46], int(b48[off46+1])
+				e47.tag, e47.cons, e47.off, e47.start, e47.end, e47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off46, off46+2, off46+2+l, off46+2+l
+			} else if uint(off46)+2 < uint(len(b48)) && b48[off46+1] == 0x81 && b48[off46+2] >= 0x80 && b48[off46]&0x1f != 0x1f && off46+3+int(b48[off46+2]) <= len(b48) {
+				t, l := b48[off46], int(b48[off46+2])
+				e47.tag, e47.cons, e47.off, e47.start, e47.end, e47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off46, off46+3, off46+3+l, off46+3+l
+			} else if err := d.next(&e47, off46, (*h).end); err != nil {
+				return codecerr.At(err, "transactions")
 			}
-			off34 = e35.next
+			if err = decodeTransactionV2(d, &e47, &m.Transactions[i45]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i45), "transactions")
+			}
+			off46 = e47.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, error) {
@@ -775,26 +888,26 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 			return b, codecerr.At(encErrorf("alternative is nil"), "messageError")
 		}
 		b = append(b, "\xa0"...)
-		mk36 := len(b)
+		mk49 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk36)
+		b = endLen(b, mk49)
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
 	case model.MessageMessageBody_Transactions:
 		{
 			b = append(b, "\xa1"...)
-			mk37 := len(b)
+			mk50 := len(b)
 			b = append(b, 0)
-			for i38 := range m.Transactions {
-				b, err = appendTransactionV3(b, &m.Transactions[i38])
+			for i51 := range m.Transactions {
+				b, err = appendTransactionV3(b, &m.Transactions[i51])
 				if err != nil {
-					err = codecerr.AtIndex(err, i38)
+					err = codecerr.AtIndex(err, i51)
 					break
 				}
 			}
-			b = endLen(b, mk37)
+			b = endLen(b, mk50)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -810,37 +923,50 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		m.MessageError = slab.One(&d.s.ErrorDescriptor)
+		p52 := d.s.ErrorDescriptor.Raw(1)
+		p52[0] = model.ErrorDescriptor{}
+		m.MessageError = &p52[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 			return codecerr.At(err, "messageError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MessageMessageBody_Transactions
-		n39, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactions")
-		}
-		m.Transactions = slab.Alloc(&d.s.Transaction, n39)
-		for i40, off41 := 0, (*h).start; i40 < n39; i40++ {
-			var e42 header
-			if err := d.next(&e42, off41, (*h).end); err != nil {
+		b57 := d.window(h)
+		n53 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n53 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b57)) && b57[(*h).start+1] < 0x80 && b57[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b57[(*h).start+1]) <= len(b57) && (*h).start+2+int(b57[(*h).start+1]) == (*h).end) {
+			var err error
+			if n53, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactions")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionV3(d, &e42, &m.Transactions[i40]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i40), "transactions")
+		}
+		m.Transactions = d.s.Transaction.Raw(n53)
+		if n53 == 1 {
+			m.Transactions[0] = model.Transaction{}
+		} else {
+			clear(m.Transactions)
+		}
+		for i54, off55 := 0, (*h).start; i54 < n53; i54++ {
+			var e56 header
+			if uint(off55)+1 < uint(len(b57)) && b57[off55+1] < 0x80 && b57[off55]&0x1f != 0x1f && off55+2+int(b57[off55+1]) <= len(b57) {
+				t, l := b57[off55], int(b57[off55+1])
+				e56.tag, e56.cons, e56.off, e56.start, e56.end, e56.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off55, off55+2, off55+2+l, off55+2+l
+			} else if uint(off55)+2 < uint(len(b57)) && b57[off55+1] == 0x81 && b57[off55+2] >= 0x80 && b57[off55]&0x1f != 0x1f && off55+3+int(b57[off55+2]) <= len(b57) {
+				t, l := b57[off55], int(b57[off55+2])
+				e56.tag, e56.cons, e56.off, e56.start, e56.end, e56.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off55, off55+3, off55+3+l, off55+3+l
+			} else if err := d.next(&e56, off55, (*h).end); err != nil {
+				return codecerr.At(err, "transactions")
 			}
-			off41 = e42.next
+			if err = decodeTransactionV3(d, &e56, &m.Transactions[i54]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i54), "transactions")
+			}
+			off55 = e56.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MessageMessageBody")
 	}
-	return err
+	return nil
 }
 
 func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
@@ -851,10 +977,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa0"...)
-		mk43 := len(b)
+		mk58 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk43)
+		b = endLen(b, mk58)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -863,10 +989,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa1"...)
-		mk44 := len(b)
+		mk59 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk44)
+		b = endLen(b, mk59)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -875,10 +1001,10 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa2"...)
-		mk45 := len(b)
+		mk60 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk45)
+		b = endLen(b, mk60)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -913,25 +1039,31 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		p61 := d.s.IP4Address.Raw(1)
+		p61[0] = model.IP4Address{}
+		m.Ip4Address = &p61[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		p62 := d.s.IP6Address.Raw(1)
+		p62[0] = model.IP6Address{}
+		m.Ip6Address = &p62[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		p63 := d.s.DomainName.Raw(1)
+		p63[0] = model.DomainName{}
+		m.DomainName = &p63[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.MId_DeviceName
-		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
+		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -939,7 +1071,9 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.MId_MtpAddress
-		if m.MtpAddress, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.MtpAddress = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -948,7 +1082,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "MId")
 	}
-	return err
+	return nil
 }
 
 func appendDomainNameV123(b []byte, m *model.DomainName) ([]byte, error) {
@@ -983,8 +1117,15 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -993,7 +1134,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.str(e, "ia5"); err != nil {
+			if m.Name, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "name")
 			}
 		case 0x80000001: // [1] portNumber
@@ -1002,11 +1143,14 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x46, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x64, ok := d.smallInt(&e)
+			if !ok || x64 < 0 || x64 > 65535 {
+				var err error
+				if x64, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
-			m.PortNumber.Value = uint32(x46)
+			m.PortNumber.Value = uint32(x64)
 		default:
 			return d.unexpected(e, "a component of DomainName")
 		}
@@ -1018,7 +1162,7 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIP4AddressV123(b []byte, m *model.IP4Address) ([]byte, error) {
@@ -1053,8 +1197,15 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1063,7 +1214,9 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 				return d.errorf(e.off, "address: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Address, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Address = d.data[e.start:e.end:e.end]
+			} else if m.Address, err = d.octets(e); err != nil {
 				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 4 || len(m.Address) > 4 {
@@ -1075,11 +1228,14 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x47, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x65, ok := d.smallInt(&e)
+			if !ok || x65 < 0 || x65 > 65535 {
+				var err error
+				if x65, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
-			m.PortNumber.Value = uint32(x47)
+			m.PortNumber.Value = uint32(x65)
 		default:
 			return d.unexpected(e, "a component of IP4Address")
 		}
@@ -1091,7 +1247,7 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIP6AddressV123(b []byte, m *model.IP6Address) ([]byte, error) {
@@ -1126,8 +1282,15 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1136,7 +1299,9 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 				return d.errorf(e.off, "address: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Address, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Address = d.data[e.start:e.end:e.end]
+			} else if m.Address, err = d.octets(e); err != nil {
 				return codecerr.At(err, "address")
 			}
 			if len(m.Address) < 16 || len(m.Address) > 16 {
@@ -1148,11 +1313,14 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 			}
 			seen |= 1 << 1
 			m.PortNumber.Present = true
-			x48, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
+			x66, ok := d.smallInt(&e)
+			if !ok || x66 < 0 || x66 > 65535 {
+				var err error
+				if x66, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "portNumber")
+				}
 			}
-			m.PortNumber.Value = uint32(x48)
+			m.PortNumber.Value = uint32(x66)
 		default:
 			return d.unexpected(e, "a component of IP6Address")
 		}
@@ -1164,7 +1332,7 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1175,10 +1343,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk49 := len(b)
+		mk67 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
-		b = endLen(b, mk49)
+		b = endLen(b, mk67)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1187,10 +1355,10 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk50 := len(b)
+		mk68 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk50)
+		b = endLen(b, mk68)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1199,30 +1367,30 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk51 := len(b)
+		mk69 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
-		b = endLen(b, mk51)
+		b = endLen(b, mk69)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk52 := len(b)
+			mk70 := len(b)
 			b = append(b, 0)
-			for i53 := range m.TransactionResponseAck {
+			for i71 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk54 := len(b)
+				mk72 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i53])
-				b = endLen(b, mk54)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i71])
+				b = endLen(b, mk72)
 				if err != nil {
-					err = codecerr.AtIndex(err, i53)
+					err = codecerr.AtIndex(err, i71)
 					break
 				}
 			}
-			b = endLen(b, mk52)
+			b = endLen(b, mk70)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1240,52 +1408,69 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p73 := d.s.TransactionRequest.Raw(1)
+		p73[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p73[0]
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p74 := d.s.TransactionPending.Raw(1)
+		p74[0] = model.TransactionPending{}
+		m.TransactionPending = &p74[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p75 := d.s.TransactionReply.Raw(1)
+		p75[0] = model.TransactionReply{}
+		m.TransactionReply = &p75[0]
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n55, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
-		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n55)
-		for i56, off57 := 0, (*h).start; i56 < n55; i56++ {
-			var e58 header
-			if err := d.next(&e58, off57, (*h).end); err != nil {
+		b80 := d.window(h)
+		n76 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n76 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b80)) && b80[(*h).start+1] < 0x80 && b80[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b80[(*h).start+1]) <= len(b80) && (*h).start+2+int(b80[(*h).start+1]) == (*h).end) {
+			var err error
+			if n76, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e58.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e58, "[UNIVERSAL 16]"), i56), "transactionResponseAck")
+		}
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n76)
+		if n76 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
+		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
+			var e79 header
+			if uint(off78)+1 < uint(len(b80)) && b80[off78+1] < 0x80 && b80[off78]&0x1f != 0x1f && off78+2+int(b80[off78+1]) <= len(b80) {
+				t, l := b80[off78], int(b80[off78+1])
+				e79.tag, e79.cons, e79.off, e79.start, e79.end, e79.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off78, off78+2, off78+2+l, off78+2+l
+			} else if uint(off78)+2 < uint(len(b80)) && b80[off78+1] == 0x81 && b80[off78+2] >= 0x80 && b80[off78]&0x1f != 0x1f && off78+3+int(b80[off78+2]) <= len(b80) {
+				t, l := b80[off78], int(b80[off78+2])
+				e79.tag, e79.cons, e79.off, e79.start, e79.end, e79.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off78, off78+3, off78+3+l, off78+3+l
+			} else if err := d.next(&e79, off78, (*h).end); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e58, &m.TransactionResponseAck[i56]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i56), "transactionResponseAck")
+			if e79.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
 			}
-			off57 = e58.next
+			if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
+			}
+			off78 = e79.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1296,10 +1481,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk59 := len(b)
+		mk81 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
-		b = endLen(b, mk59)
+		b = endLen(b, mk81)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1308,10 +1493,10 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk60 := len(b)
+		mk82 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk60)
+		b = endLen(b, mk82)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1320,30 +1505,30 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk61 := len(b)
+		mk83 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
-		b = endLen(b, mk61)
+		b = endLen(b, mk83)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk62 := len(b)
+			mk84 := len(b)
 			b = append(b, 0)
-			for i63 := range m.TransactionResponseAck {
+			for i85 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk64 := len(b)
+				mk86 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i63])
-				b = endLen(b, mk64)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i85])
+				b = endLen(b, mk86)
 				if err != nil {
-					err = codecerr.AtIndex(err, i63)
+					err = codecerr.AtIndex(err, i85)
 					break
 				}
 			}
-			b = endLen(b, mk62)
+			b = endLen(b, mk84)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1361,52 +1546,69 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p87 := d.s.TransactionRequest.Raw(1)
+		p87[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p87[0]
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p88 := d.s.TransactionPending.Raw(1)
+		p88[0] = model.TransactionPending{}
+		m.TransactionPending = &p88[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p89 := d.s.TransactionReply.Raw(1)
+		p89[0] = model.TransactionReply{}
+		m.TransactionReply = &p89[0]
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n65, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
-		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n65)
-		for i66, off67 := 0, (*h).start; i66 < n65; i66++ {
-			var e68 header
-			if err := d.next(&e68, off67, (*h).end); err != nil {
+		b94 := d.window(h)
+		n90 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n90 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b94)) && b94[(*h).start+1] < 0x80 && b94[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b94[(*h).start+1]) <= len(b94) && (*h).start+2+int(b94[(*h).start+1]) == (*h).end) {
+			var err error
+			if n90, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e68.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e68, "[UNIVERSAL 16]"), i66), "transactionResponseAck")
+		}
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n90)
+		if n90 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
+		for i91, off92 := 0, (*h).start; i91 < n90; i91++ {
+			var e93 header
+			if uint(off92)+1 < uint(len(b94)) && b94[off92+1] < 0x80 && b94[off92]&0x1f != 0x1f && off92+2+int(b94[off92+1]) <= len(b94) {
+				t, l := b94[off92], int(b94[off92+1])
+				e93.tag, e93.cons, e93.off, e93.start, e93.end, e93.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off92, off92+2, off92+2+l, off92+2+l
+			} else if uint(off92)+2 < uint(len(b94)) && b94[off92+1] == 0x81 && b94[off92+2] >= 0x80 && b94[off92]&0x1f != 0x1f && off92+3+int(b94[off92+2]) <= len(b94) {
+				t, l := b94[off92], int(b94[off92+2])
+				e93.tag, e93.cons, e93.off, e93.start, e93.end, e93.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off92, off92+3, off92+3+l, off92+3+l
+			} else if err := d.next(&e93, off92, (*h).end); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e68, &m.TransactionResponseAck[i66]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i66), "transactionResponseAck")
+			if e93.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e93, "[UNIVERSAL 16]"), i91), "transactionResponseAck")
 			}
-			off67 = e68.next
+			if err = decodeTransactionAckV123(d, &e93, &m.TransactionResponseAck[i91]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i91), "transactionResponseAck")
+			}
+			off92 = e93.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
@@ -1417,10 +1619,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionRequest")
 		}
 		b = append(b, "\xa0"...)
-		mk69 := len(b)
+		mk95 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
-		b = endLen(b, mk69)
+		b = endLen(b, mk95)
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -1429,10 +1631,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionPending")
 		}
 		b = append(b, "\xa1"...)
-		mk70 := len(b)
+		mk96 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk70)
+		b = endLen(b, mk96)
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -1441,30 +1643,30 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionReply")
 		}
 		b = append(b, "\xa2"...)
-		mk71 := len(b)
+		mk97 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
-		b = endLen(b, mk71)
+		b = endLen(b, mk97)
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
 	case model.Transaction_TransactionResponseAck:
 		{
 			b = append(b, "\xa3"...)
-			mk72 := len(b)
+			mk98 := len(b)
 			b = append(b, 0)
-			for i73 := range m.TransactionResponseAck {
+			for i99 := range m.TransactionResponseAck {
 				b = append(b, "\x30"...)
-				mk74 := len(b)
+				mk100 := len(b)
 				b = append(b, 0)
-				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i73])
-				b = endLen(b, mk74)
+				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i99])
+				b = endLen(b, mk100)
 				if err != nil {
-					err = codecerr.AtIndex(err, i73)
+					err = codecerr.AtIndex(err, i99)
 					break
 				}
 			}
-			b = endLen(b, mk72)
+			b = endLen(b, mk98)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -1474,10 +1676,10 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "segmentReply")
 		}
 		b = append(b, "\xa4"...)
-		mk75 := len(b)
+		mk101 := len(b)
 		b = append(b, 0)
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
-		b = endLen(b, mk75)
+		b = endLen(b, mk101)
 		if err != nil {
 			return b, codecerr.At(err, "segmentReply")
 		}
@@ -1492,58 +1694,77 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		m.TransactionRequest = slab.One(&d.s.TransactionRequest)
+		p102 := d.s.TransactionRequest.Raw(1)
+		p102[0] = model.TransactionRequest{}
+		m.TransactionRequest = &p102[0]
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
 			return codecerr.At(err, "transactionRequest")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		m.TransactionPending = slab.One(&d.s.TransactionPending)
+		p103 := d.s.TransactionPending.Raw(1)
+		p103[0] = model.TransactionPending{}
+		m.TransactionPending = &p103[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 			return codecerr.At(err, "transactionPending")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		m.TransactionReply = slab.One(&d.s.TransactionReply)
+		p104 := d.s.TransactionReply.Raw(1)
+		p104[0] = model.TransactionReply{}
+		m.TransactionReply = &p104[0]
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
 			return codecerr.At(err, "transactionReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Transaction_TransactionResponseAck
-		n76, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "transactionResponseAck")
-		}
-		m.TransactionResponseAck = slab.Alloc(&d.s.TransactionAck, n76)
-		for i77, off78 := 0, (*h).start; i77 < n76; i77++ {
-			var e79 header
-			if err := d.next(&e79, off78, (*h).end); err != nil {
+		b109 := d.window(h)
+		n105 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n105 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b109)) && b109[(*h).start+1] < 0x80 && b109[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b109[(*h).start+1]) <= len(b109) && (*h).start+2+int(b109[(*h).start+1]) == (*h).end) {
+			var err error
+			if n105, err = d.count(h); err != nil {
 				return codecerr.At(err, "transactionResponseAck")
 			}
-			if e79.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e79, "[UNIVERSAL 16]"), i77), "transactionResponseAck")
+		}
+		m.TransactionResponseAck = d.s.TransactionAck.Raw(n105)
+		if n105 == 1 {
+			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else {
+			clear(m.TransactionResponseAck)
+		}
+		for i106, off107 := 0, (*h).start; i106 < n105; i106++ {
+			var e108 header
+			if uint(off107)+1 < uint(len(b109)) && b109[off107+1] < 0x80 && b109[off107]&0x1f != 0x1f && off107+2+int(b109[off107+1]) <= len(b109) {
+				t, l := b109[off107], int(b109[off107+1])
+				e108.tag, e108.cons, e108.off, e108.start, e108.end, e108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off107, off107+2, off107+2+l, off107+2+l
+			} else if uint(off107)+2 < uint(len(b109)) && b109[off107+1] == 0x81 && b109[off107+2] >= 0x80 && b109[off107]&0x1f != 0x1f && off107+3+int(b109[off107+2]) <= len(b109) {
+				t, l := b109[off107], int(b109[off107+2])
+				e108.tag, e108.cons, e108.off, e108.start, e108.end, e108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off107, off107+3, off107+3+l, off107+3+l
+			} else if err := d.next(&e108, off107, (*h).end); err != nil {
+				return codecerr.At(err, "transactionResponseAck")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTransactionAckV123(d, &e79, &m.TransactionResponseAck[i77]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i77), "transactionResponseAck")
+			if e108.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e108, "[UNIVERSAL 16]"), i106), "transactionResponseAck")
 			}
-			off78 = e79.next
+			if err = decodeTransactionAckV123(d, &e108, &m.TransactionResponseAck[i106]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i106), "transactionResponseAck")
+			}
+			off107 = e108.next
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		m.SegmentReply = slab.One(&d.s.SegmentReply)
+		p110 := d.s.SegmentReply.Raw(1)
+		p110[0] = model.SegmentReply{}
+		m.SegmentReply = &p110[0]
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 			return codecerr.At(err, "segmentReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Transaction")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -1559,20 +1780,20 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk80 := len(b)
+			mk111 := len(b)
 			b = append(b, 0)
-			for i81 := range m.Actions {
+			for i112 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk82 := len(b)
+				mk113 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV1(b, &m.Actions[i81])
-				b = endLen(b, mk82)
+				b, err = appendActionRequestV1(b, &m.Actions[i112])
+				b = endLen(b, mk113)
 				if err != nil {
-					err = codecerr.AtIndex(err, i81)
+					err = codecerr.AtIndex(err, i112)
 					break
 				}
 			}
-			b = endLen(b, mk80)
+			b = endLen(b, mk111)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1588,8 +1809,15 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1598,39 +1826,53 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x83, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x114, ok := d.smallInt(&e)
+			if !ok || x114 < 0 || x114 > 4294967295 {
+				var err error
+				if x114, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x83)
+			m.TransactionId = uint32(x114)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n84, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
-			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n84)
-			for i85, off86 := 0, e.start; i85 < n84; i85++ {
-				var e87 header
-				if err := d.next(&e87, off86, e.end); err != nil {
+			b119 := d.window(&e)
+			n115 := 1
+			if e.cons && e.start == e.end {
+				n115 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b119)) && b119[e.start+1] < 0x80 && b119[e.start]&0x1f != 0x1f && e.start+2+int(b119[e.start+1]) <= len(b119) && e.start+2+int(b119[e.start+1]) == e.end) {
+				var err error
+				if n115, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e87.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e87, "[UNIVERSAL 16]"), i85), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Raw(n115)
+			if n115 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			for i116, off117 := 0, e.start; i116 < n115; i116++ {
+				var e118 header
+				if uint(off117)+1 < uint(len(b119)) && b119[off117+1] < 0x80 && b119[off117]&0x1f != 0x1f && off117+2+int(b119[off117+1]) <= len(b119) {
+					t, l := b119[off117], int(b119[off117+1])
+					e118.tag, e118.cons, e118.off, e118.start, e118.end, e118.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off117, off117+2, off117+2+l, off117+2+l
+				} else if uint(off117)+2 < uint(len(b119)) && b119[off117+1] == 0x81 && b119[off117+2] >= 0x80 && b119[off117]&0x1f != 0x1f && off117+3+int(b119[off117+2]) <= len(b119) {
+					t, l := b119[off117], int(b119[off117+2])
+					e118.tag, e118.cons, e118.off, e118.start, e118.end, e118.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off117, off117+3, off117+3+l, off117+3+l
+				} else if err := d.next(&e118, off117, e.end); err != nil {
+					return codecerr.At(err, "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV1(d, &e87, &m.Actions[i85]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i85), "actions")
+				if e118.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e118, "[UNIVERSAL 16]"), i116), "actions")
 				}
-				off86 = e87.next
+				if err = decodeActionRequestV1(d, &e118, &m.Actions[i116]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i116), "actions")
+				}
+				off117 = e118.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1646,7 +1888,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -1662,20 +1904,20 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk88 := len(b)
+			mk120 := len(b)
 			b = append(b, 0)
-			for i89 := range m.Actions {
+			for i121 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk90 := len(b)
+				mk122 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV2(b, &m.Actions[i89])
-				b = endLen(b, mk90)
+				b, err = appendActionRequestV2(b, &m.Actions[i121])
+				b = endLen(b, mk122)
 				if err != nil {
-					err = codecerr.AtIndex(err, i89)
+					err = codecerr.AtIndex(err, i121)
 					break
 				}
 			}
-			b = endLen(b, mk88)
+			b = endLen(b, mk120)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1691,8 +1933,15 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1701,39 +1950,53 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x91, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x123, ok := d.smallInt(&e)
+			if !ok || x123 < 0 || x123 > 4294967295 {
+				var err error
+				if x123, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x91)
+			m.TransactionId = uint32(x123)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n92, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
-			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n92)
-			for i93, off94 := 0, e.start; i93 < n92; i93++ {
-				var e95 header
-				if err := d.next(&e95, off94, e.end); err != nil {
+			b128 := d.window(&e)
+			n124 := 1
+			if e.cons && e.start == e.end {
+				n124 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b128)) && b128[e.start+1] < 0x80 && b128[e.start]&0x1f != 0x1f && e.start+2+int(b128[e.start+1]) <= len(b128) && e.start+2+int(b128[e.start+1]) == e.end) {
+				var err error
+				if n124, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e95.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e95, "[UNIVERSAL 16]"), i93), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Raw(n124)
+			if n124 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			for i125, off126 := 0, e.start; i125 < n124; i125++ {
+				var e127 header
+				if uint(off126)+1 < uint(len(b128)) && b128[off126+1] < 0x80 && b128[off126]&0x1f != 0x1f && off126+2+int(b128[off126+1]) <= len(b128) {
+					t, l := b128[off126], int(b128[off126+1])
+					e127.tag, e127.cons, e127.off, e127.start, e127.end, e127.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off126, off126+2, off126+2+l, off126+2+l
+				} else if uint(off126)+2 < uint(len(b128)) && b128[off126+1] == 0x81 && b128[off126+2] >= 0x80 && b128[off126]&0x1f != 0x1f && off126+3+int(b128[off126+2]) <= len(b128) {
+					t, l := b128[off126], int(b128[off126+2])
+					e127.tag, e127.cons, e127.off, e127.start, e127.end, e127.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off126, off126+3, off126+3+l, off126+3+l
+				} else if err := d.next(&e127, off126, e.end); err != nil {
+					return codecerr.At(err, "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV2(d, &e95, &m.Actions[i93]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i93), "actions")
+				if e127.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e127, "[UNIVERSAL 16]"), i125), "actions")
 				}
-				off94 = e95.next
+				if err = decodeActionRequestV2(d, &e127, &m.Actions[i125]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i125), "actions")
+				}
+				off126 = e127.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1749,7 +2012,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, error) {
@@ -1765,20 +2028,20 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk96 := len(b)
+			mk129 := len(b)
 			b = append(b, 0)
-			for i97 := range m.Actions {
+			for i130 := range m.Actions {
 				b = append(b, "\x30"...)
-				mk98 := len(b)
+				mk131 := len(b)
 				b = append(b, 0)
-				b, err = appendActionRequestV3(b, &m.Actions[i97])
-				b = endLen(b, mk98)
+				b, err = appendActionRequestV3(b, &m.Actions[i130])
+				b = endLen(b, mk131)
 				if err != nil {
-					err = codecerr.AtIndex(err, i97)
+					err = codecerr.AtIndex(err, i130)
 					break
 				}
 			}
-			b = endLen(b, mk96)
+			b = endLen(b, mk129)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -1794,8 +2057,15 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1804,39 +2074,53 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x99, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x132, ok := d.smallInt(&e)
+			if !ok || x132 < 0 || x132 > 4294967295 {
+				var err error
+				if x132, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x99)
+			m.TransactionId = uint32(x132)
 		case 0x80000001: // [1] actions
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n100, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "actions")
-			}
-			m.Actions = slab.Alloc(&d.s.ActionRequest, n100)
-			for i101, off102 := 0, e.start; i101 < n100; i101++ {
-				var e103 header
-				if err := d.next(&e103, off102, e.end); err != nil {
+			b137 := d.window(&e)
+			n133 := 1
+			if e.cons && e.start == e.end {
+				n133 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b137)) && b137[e.start+1] < 0x80 && b137[e.start]&0x1f != 0x1f && e.start+2+int(b137[e.start+1]) <= len(b137) && e.start+2+int(b137[e.start+1]) == e.end) {
+				var err error
+				if n133, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e103.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e103, "[UNIVERSAL 16]"), i101), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Raw(n133)
+			if n133 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			for i134, off135 := 0, e.start; i134 < n133; i134++ {
+				var e136 header
+				if uint(off135)+1 < uint(len(b137)) && b137[off135+1] < 0x80 && b137[off135]&0x1f != 0x1f && off135+2+int(b137[off135+1]) <= len(b137) {
+					t, l := b137[off135], int(b137[off135+1])
+					e136.tag, e136.cons, e136.off, e136.start, e136.end, e136.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off135, off135+2, off135+2+l, off135+2+l
+				} else if uint(off135)+2 < uint(len(b137)) && b137[off135+1] == 0x81 && b137[off135+2] >= 0x80 && b137[off135]&0x1f != 0x1f && off135+3+int(b137[off135+2]) <= len(b137) {
+					t, l := b137[off135], int(b137[off135+2])
+					e136.tag, e136.cons, e136.off, e136.start, e136.end, e136.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off135, off135+3, off135+3+l, off135+3+l
+				} else if err := d.next(&e136, off135, e.end); err != nil {
+					return codecerr.At(err, "actions")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeActionRequestV3(d, &e103, &m.Actions[i101]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i101), "actions")
+				if e136.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e136, "[UNIVERSAL 16]"), i134), "actions")
 				}
-				off102 = e103.next
+				if err = decodeActionRequestV3(d, &e136, &m.Actions[i134]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i134), "actions")
+				}
+				off135 = e136.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -1852,7 +2136,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionPendingV123(b []byte, m *model.TransactionPending) ([]byte, error) {
@@ -1875,8 +2159,15 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1885,11 +2176,14 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x104, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x138, ok := d.smallInt(&e)
+			if !ok || x138 < 0 || x138 > 4294967295 {
+				var err error
+				if x138, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x104)
+			m.TransactionId = uint32(x138)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -1901,7 +2195,7 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -1929,10 +2223,10 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk105 := len(b)
+		mk139 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
-		b = endLen(b, mk105)
+		b = endLen(b, mk139)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -1947,8 +2241,15 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -1957,11 +2258,14 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x106, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x140, ok := d.smallInt(&e)
+			if !ok || x140 < 0 || x140 > 4294967295 {
+				var err error
+				if x140, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x106)
+			m.TransactionId = uint32(x140)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -1976,11 +2280,14 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h107 header
-			if err := d.explicit(&h107, &e, anyTag); err != nil {
+			var h141 header
+			if b142 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b142)) && b142[e.start+1] < 0x80 && b142[e.start]&0x1f != 0x1f && e.start+2+int(b142[e.start+1]) <= len(b142) && e.start+2+int(b142[e.start+1]) == e.end {
+				t, l := b142[e.start], int(b142[e.start+1])
+				h141.tag, h141.cons, h141.off, h141.start, h141.end, h141.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h141, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV1(d, &h107, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV1(d, &h141, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -1997,7 +2304,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -2025,10 +2332,10 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk108 := len(b)
+		mk143 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
-		b = endLen(b, mk108)
+		b = endLen(b, mk143)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2043,8 +2350,15 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2053,11 +2367,14 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x109, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x144, ok := d.smallInt(&e)
+			if !ok || x144 < 0 || x144 > 4294967295 {
+				var err error
+				if x144, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x109)
+			m.TransactionId = uint32(x144)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2072,11 +2389,14 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h110 header
-			if err := d.explicit(&h110, &e, anyTag); err != nil {
+			var h145 header
+			if b146 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b146)) && b146[e.start+1] < 0x80 && b146[e.start]&0x1f != 0x1f && e.start+2+int(b146[e.start+1]) <= len(b146) && e.start+2+int(b146[e.start+1]) == e.end {
+				t, l := b146[e.start], int(b146[e.start+1])
+				h145.tag, h145.cons, h145.off, h145.start, h145.end, h145.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h145, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV2(d, &h110, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV2(d, &h145, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		default:
@@ -2093,7 +2413,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, error) {
@@ -2115,10 +2435,10 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa2"...)
-		mk111 := len(b)
+		mk147 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
-		b = endLen(b, mk111)
+		b = endLen(b, mk147)
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -2150,8 +2470,15 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2160,11 +2487,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x112, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x148, ok := d.smallInt(&e)
+			if !ok || x148 < 0 || x148 > 4294967295 {
+				var err error
+				if x148, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x112)
+			m.TransactionId = uint32(x148)
 		case 0x80000001: // [1] immAckRequired
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "immAckRequired: duplicate or out of order")
@@ -2179,11 +2509,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 				return d.errorf(e.off, "transactionResult: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			var h113 header
-			if err := d.explicit(&h113, &e, anyTag); err != nil {
+			var h149 header
+			if b150 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b150)) && b150[e.start+1] < 0x80 && b150[e.start]&0x1f != 0x1f && e.start+2+int(b150[e.start+1]) <= len(b150) && e.start+2+int(b150[e.start+1]) == e.end {
+				t, l := b150[e.start], int(b150[e.start+1])
+				h149.tag, h149.cons, h149.off, h149.start, h149.end, h149.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h149, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
-			if err = decodeTransactionReplyTransactionResultV3(d, &h113, &m.TransactionResult); err != nil {
+			if err = decodeTransactionReplyTransactionResultV3(d, &h149, &m.TransactionResult); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
 		case 0x80000003: // [3] segmentNumber
@@ -2192,11 +2525,14 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 3
 			m.SegmentNumber.Present = true
-			x114, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "segmentNumber")
+			x151, ok := d.smallInt(&e)
+			if !ok || x151 < 0 || x151 > 65535 {
+				var err error
+				if x151, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "segmentNumber")
+				}
 			}
-			m.SegmentNumber.Value = uint32(x114)
+			m.SegmentNumber.Value = uint32(x151)
 		case 0x80000004: // [4] segmentationComplete
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -2220,7 +2556,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2231,30 +2567,30 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk115 := len(b)
+		mk152 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk115)
+		b = endLen(b, mk152)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk116 := len(b)
+			mk153 := len(b)
 			b = append(b, 0)
-			for i117 := range m.ActionReplies {
+			for i154 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk118 := len(b)
+				mk155 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV1(b, &m.ActionReplies[i117])
-				b = endLen(b, mk118)
+				b, err = appendActionReplyV1(b, &m.ActionReplies[i154])
+				b = endLen(b, mk155)
 				if err != nil {
-					err = codecerr.AtIndex(err, i117)
+					err = codecerr.AtIndex(err, i154)
 					break
 				}
 			}
-			b = endLen(b, mk116)
+			b = endLen(b, mk153)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2270,40 +2606,53 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p156 := d.s.ErrorDescriptor.Raw(1)
+		p156[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p156[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n119, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
-		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n119)
-		for i120, off121 := 0, (*h).start; i120 < n119; i120++ {
-			var e122 header
-			if err := d.next(&e122, off121, (*h).end); err != nil {
+		b161 := d.window(h)
+		n157 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n157 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b161)) && b161[(*h).start+1] < 0x80 && b161[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b161[(*h).start+1]) <= len(b161) && (*h).start+2+int(b161[(*h).start+1]) == (*h).end) {
+			var err error
+			if n157, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e122.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e122, "[UNIVERSAL 16]"), i120), "actionReplies")
+		}
+		m.ActionReplies = d.s.ActionReply.Raw(n157)
+		if n157 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
+		for i158, off159 := 0, (*h).start; i158 < n157; i158++ {
+			var e160 header
+			if uint(off159)+1 < uint(len(b161)) && b161[off159+1] < 0x80 && b161[off159]&0x1f != 0x1f && off159+2+int(b161[off159+1]) <= len(b161) {
+				t, l := b161[off159], int(b161[off159+1])
+				e160.tag, e160.cons, e160.off, e160.start, e160.end, e160.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off159, off159+2, off159+2+l, off159+2+l
+			} else if uint(off159)+2 < uint(len(b161)) && b161[off159+1] == 0x81 && b161[off159+2] >= 0x80 && b161[off159]&0x1f != 0x1f && off159+3+int(b161[off159+2]) <= len(b161) {
+				t, l := b161[off159], int(b161[off159+2])
+				e160.tag, e160.cons, e160.off, e160.start, e160.end, e160.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off159, off159+3, off159+3+l, off159+3+l
+			} else if err := d.next(&e160, off159, (*h).end); err != nil {
+				return codecerr.At(err, "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV1(d, &e122, &m.ActionReplies[i120]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i120), "actionReplies")
+			if e160.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e160, "[UNIVERSAL 16]"), i158), "actionReplies")
 			}
-			off121 = e122.next
+			if err = decodeActionReplyV1(d, &e160, &m.ActionReplies[i158]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i158), "actionReplies")
+			}
+			off159 = e160.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2314,30 +2663,30 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk123 := len(b)
+		mk162 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk123)
+		b = endLen(b, mk162)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk124 := len(b)
+			mk163 := len(b)
 			b = append(b, 0)
-			for i125 := range m.ActionReplies {
+			for i164 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk126 := len(b)
+				mk165 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV2(b, &m.ActionReplies[i125])
-				b = endLen(b, mk126)
+				b, err = appendActionReplyV2(b, &m.ActionReplies[i164])
+				b = endLen(b, mk165)
 				if err != nil {
-					err = codecerr.AtIndex(err, i125)
+					err = codecerr.AtIndex(err, i164)
 					break
 				}
 			}
-			b = endLen(b, mk124)
+			b = endLen(b, mk163)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2353,40 +2702,53 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p166 := d.s.ErrorDescriptor.Raw(1)
+		p166[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p166[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n127, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
-		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n127)
-		for i128, off129 := 0, (*h).start; i128 < n127; i128++ {
-			var e130 header
-			if err := d.next(&e130, off129, (*h).end); err != nil {
+		b171 := d.window(h)
+		n167 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n167 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b171)) && b171[(*h).start+1] < 0x80 && b171[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b171[(*h).start+1]) <= len(b171) && (*h).start+2+int(b171[(*h).start+1]) == (*h).end) {
+			var err error
+			if n167, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e130.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e130, "[UNIVERSAL 16]"), i128), "actionReplies")
+		}
+		m.ActionReplies = d.s.ActionReply.Raw(n167)
+		if n167 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
+		for i168, off169 := 0, (*h).start; i168 < n167; i168++ {
+			var e170 header
+			if uint(off169)+1 < uint(len(b171)) && b171[off169+1] < 0x80 && b171[off169]&0x1f != 0x1f && off169+2+int(b171[off169+1]) <= len(b171) {
+				t, l := b171[off169], int(b171[off169+1])
+				e170.tag, e170.cons, e170.off, e170.start, e170.end, e170.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off169, off169+2, off169+2+l, off169+2+l
+			} else if uint(off169)+2 < uint(len(b171)) && b171[off169+1] == 0x81 && b171[off169+2] >= 0x80 && b171[off169]&0x1f != 0x1f && off169+3+int(b171[off169+2]) <= len(b171) {
+				t, l := b171[off169], int(b171[off169+2])
+				e170.tag, e170.cons, e170.off, e170.start, e170.end, e170.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off169, off169+3, off169+3+l, off169+3+l
+			} else if err := d.next(&e170, off169, (*h).end); err != nil {
+				return codecerr.At(err, "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV2(d, &e130, &m.ActionReplies[i128]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i128), "actionReplies")
+			if e170.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e170, "[UNIVERSAL 16]"), i168), "actionReplies")
 			}
-			off129 = e130.next
+			if err = decodeActionReplyV2(d, &e170, &m.ActionReplies[i168]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i168), "actionReplies")
+			}
+			off169 = e170.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionReplyTransactionResult) ([]byte, error) {
@@ -2397,30 +2759,30 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 			return b, codecerr.At(encErrorf("alternative is nil"), "transactionError")
 		}
 		b = append(b, "\xa0"...)
-		mk131 := len(b)
+		mk172 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk131)
+		b = endLen(b, mk172)
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
 	case model.TransactionReplyTransactionResult_ActionReplies:
 		{
 			b = append(b, "\xa1"...)
-			mk132 := len(b)
+			mk173 := len(b)
 			b = append(b, 0)
-			for i133 := range m.ActionReplies {
+			for i174 := range m.ActionReplies {
 				b = append(b, "\x30"...)
-				mk134 := len(b)
+				mk175 := len(b)
 				b = append(b, 0)
-				b, err = appendActionReplyV3(b, &m.ActionReplies[i133])
-				b = endLen(b, mk134)
+				b, err = appendActionReplyV3(b, &m.ActionReplies[i174])
+				b = endLen(b, mk175)
 				if err != nil {
-					err = codecerr.AtIndex(err, i133)
+					err = codecerr.AtIndex(err, i174)
 					break
 				}
 			}
-			b = endLen(b, mk132)
+			b = endLen(b, mk173)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -2436,40 +2798,53 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		m.TransactionError = slab.One(&d.s.ErrorDescriptor)
+		p176 := d.s.ErrorDescriptor.Raw(1)
+		p176[0] = model.ErrorDescriptor{}
+		m.TransactionError = &p176[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 			return codecerr.At(err, "transactionError")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.TransactionReplyTransactionResult_ActionReplies
-		n135, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "actionReplies")
-		}
-		m.ActionReplies = slab.Alloc(&d.s.ActionReply, n135)
-		for i136, off137 := 0, (*h).start; i136 < n135; i136++ {
-			var e138 header
-			if err := d.next(&e138, off137, (*h).end); err != nil {
+		b181 := d.window(h)
+		n177 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n177 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b181)) && b181[(*h).start+1] < 0x80 && b181[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b181[(*h).start+1]) <= len(b181) && (*h).start+2+int(b181[(*h).start+1]) == (*h).end) {
+			var err error
+			if n177, err = d.count(h); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
-			if e138.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e138, "[UNIVERSAL 16]"), i136), "actionReplies")
+		}
+		m.ActionReplies = d.s.ActionReply.Raw(n177)
+		if n177 == 1 {
+			m.ActionReplies[0] = model.ActionReply{}
+		} else {
+			clear(m.ActionReplies)
+		}
+		for i178, off179 := 0, (*h).start; i178 < n177; i178++ {
+			var e180 header
+			if uint(off179)+1 < uint(len(b181)) && b181[off179+1] < 0x80 && b181[off179]&0x1f != 0x1f && off179+2+int(b181[off179+1]) <= len(b181) {
+				t, l := b181[off179], int(b181[off179+1])
+				e180.tag, e180.cons, e180.off, e180.start, e180.end, e180.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off179, off179+2, off179+2+l, off179+2+l
+			} else if uint(off179)+2 < uint(len(b181)) && b181[off179+1] == 0x81 && b181[off179+2] >= 0x80 && b181[off179]&0x1f != 0x1f && off179+3+int(b181[off179+2]) <= len(b181) {
+				t, l := b181[off179], int(b181[off179+2])
+				e180.tag, e180.cons, e180.off, e180.start, e180.end, e180.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off179, off179+3, off179+3+l, off179+3+l
+			} else if err := d.next(&e180, off179, (*h).end); err != nil {
+				return codecerr.At(err, "actionReplies")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeActionReplyV3(d, &e138, &m.ActionReplies[i136]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i136), "actionReplies")
+			if e180.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e180, "[UNIVERSAL 16]"), i178), "actionReplies")
 			}
-			off137 = e138.next
+			if err = decodeActionReplyV3(d, &e180, &m.ActionReplies[i178]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i178), "actionReplies")
+			}
+			off179 = e180.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "TransactionReplyTransactionResult")
 	}
-	return err
+	return nil
 }
 
 func appendTransactionAckV123(b []byte, m *model.TransactionAck) ([]byte, error) {
@@ -2500,8 +2875,15 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2510,22 +2892,28 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 				return d.errorf(e.off, "firstAck: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x139, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "firstAck")
+			x182, ok := d.smallInt(&e)
+			if !ok || x182 < 0 || x182 > 4294967295 {
+				var err error
+				if x182, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "firstAck")
+				}
 			}
-			m.FirstAck = uint32(x139)
+			m.FirstAck = uint32(x182)
 		case 0x80000001: // [1] lastAck
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "lastAck: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.LastAck.Present = true
-			x140, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "lastAck")
+			x183, ok := d.smallInt(&e)
+			if !ok || x183 < 0 || x183 > 4294967295 {
+				var err error
+				if x183, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "lastAck")
+				}
 			}
-			m.LastAck.Value = uint32(x140)
+			m.LastAck.Value = uint32(x183)
 		default:
 			return d.unexpected(e, "a component of TransactionAck")
 		}
@@ -2537,7 +2925,7 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendErrorDescriptorV123(b []byte, m *model.ErrorDescriptor) ([]byte, error) {
@@ -2572,8 +2960,15 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2582,18 +2977,21 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 				return d.errorf(e.off, "errorCode: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x141, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "errorCode")
+			x184, ok := d.smallInt(&e)
+			if !ok || x184 < 0 || x184 > 65535 {
+				var err error
+				if x184, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "errorCode")
+				}
 			}
-			m.ErrorCode = uint32(x141)
+			m.ErrorCode = uint32(x184)
 		case 0x80000001: // [1] errorText
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorText: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ErrorText.Present = true
-			if m.ErrorText.Value, err = d.str(e, "ia5"); err != nil {
+			if m.ErrorText.Value, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "errorText")
 			}
 		default:
@@ -2607,7 +3005,7 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -2622,20 +3020,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk142 := len(b)
+		mk185 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextRequest)
-		b = endLen(b, mk142)
+		b = endLen(b, mk185)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk143 := len(b)
+		mk186 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk143)
+		b = endLen(b, mk186)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2643,20 +3041,20 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk144 := len(b)
+			mk187 := len(b)
 			b = append(b, 0)
-			for i145 := range m.CommandRequests {
+			for i188 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk146 := len(b)
+				mk189 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV1(b, &m.CommandRequests[i145])
-				b = endLen(b, mk146)
+				b, err = appendCommandRequestV1(b, &m.CommandRequests[i188])
+				b = endLen(b, mk189)
 				if err != nil {
-					err = codecerr.AtIndex(err, i145)
+					err = codecerr.AtIndex(err, i188)
 					break
 				}
 			}
-			b = endLen(b, mk144)
+			b = endLen(b, mk187)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2672,8 +3070,15 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2682,17 +3087,22 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x147, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x190, ok := d.smallInt(&e)
+			if !ok || x190 < 0 || x190 > 4294967295 {
+				var err error
+				if x190, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x147)
+			m.ContextId = uint32(x190)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p191 := d.s.ContextRequest.Raw(1)
+			p191[0] = model.ContextRequest{}
+			m.ContextRequest = &p191[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2701,7 +3111,9 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p192 := d.s.ContextAttrAuditRequest.Raw(1)
+			p192[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p192[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2710,29 +3122,40 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n148, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n148)
-			for i149, off150 := 0, e.start; i149 < n148; i149++ {
-				var e151 header
-				if err := d.next(&e151, off150, e.end); err != nil {
+			b197 := d.window(&e)
+			n193 := 1
+			if e.cons && e.start == e.end {
+				n193 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b197)) && b197[e.start+1] < 0x80 && b197[e.start]&0x1f != 0x1f && e.start+2+int(b197[e.start+1]) <= len(b197) && e.start+2+int(b197[e.start+1]) == e.end) {
+				var err error
+				if n193, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e151.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Raw(n193)
+			if n193 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			for i194, off195 := 0, e.start; i194 < n193; i194++ {
+				var e196 header
+				if uint(off195)+1 < uint(len(b197)) && b197[off195+1] < 0x80 && b197[off195]&0x1f != 0x1f && off195+2+int(b197[off195+1]) <= len(b197) {
+					t, l := b197[off195], int(b197[off195+1])
+					e196.tag, e196.cons, e196.off, e196.start, e196.end, e196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off195, off195+2, off195+2+l, off195+2+l
+				} else if uint(off195)+2 < uint(len(b197)) && b197[off195+1] == 0x81 && b197[off195+2] >= 0x80 && b197[off195]&0x1f != 0x1f && off195+3+int(b197[off195+2]) <= len(b197) {
+					t, l := b197[off195], int(b197[off195+2])
+					e196.tag, e196.cons, e196.off, e196.start, e196.end, e196.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off195, off195+3, off195+3+l, off195+3+l
+				} else if err := d.next(&e196, off195, e.end); err != nil {
+					return codecerr.At(err, "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV1(d, &e151, &m.CommandRequests[i149]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i149), "commandRequests")
+				if e196.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e196, "[UNIVERSAL 16]"), i194), "commandRequests")
 				}
-				off150 = e151.next
+				if err = decodeCommandRequestV1(d, &e196, &m.CommandRequests[i194]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i194), "commandRequests")
+				}
+				off195 = e196.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2748,7 +3171,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -2763,20 +3186,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk152 := len(b)
+		mk198 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextRequest)
-		b = endLen(b, mk152)
+		b = endLen(b, mk198)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk153 := len(b)
+		mk199 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk153)
+		b = endLen(b, mk199)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2784,20 +3207,20 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk154 := len(b)
+			mk200 := len(b)
 			b = append(b, 0)
-			for i155 := range m.CommandRequests {
+			for i201 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk156 := len(b)
+				mk202 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV2(b, &m.CommandRequests[i155])
-				b = endLen(b, mk156)
+				b, err = appendCommandRequestV2(b, &m.CommandRequests[i201])
+				b = endLen(b, mk202)
 				if err != nil {
-					err = codecerr.AtIndex(err, i155)
+					err = codecerr.AtIndex(err, i201)
 					break
 				}
 			}
-			b = endLen(b, mk154)
+			b = endLen(b, mk200)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2813,8 +3236,15 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2823,17 +3253,22 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x157, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x203, ok := d.smallInt(&e)
+			if !ok || x203 < 0 || x203 > 4294967295 {
+				var err error
+				if x203, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x157)
+			m.ContextId = uint32(x203)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p204 := d.s.ContextRequest.Raw(1)
+			p204[0] = model.ContextRequest{}
+			m.ContextRequest = &p204[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2842,7 +3277,9 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p205 := d.s.ContextAttrAuditRequest.Raw(1)
+			p205[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p205[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2851,29 +3288,40 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n158, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n158)
-			for i159, off160 := 0, e.start; i159 < n158; i159++ {
-				var e161 header
-				if err := d.next(&e161, off160, e.end); err != nil {
+			b210 := d.window(&e)
+			n206 := 1
+			if e.cons && e.start == e.end {
+				n206 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b210)) && b210[e.start+1] < 0x80 && b210[e.start]&0x1f != 0x1f && e.start+2+int(b210[e.start+1]) <= len(b210) && e.start+2+int(b210[e.start+1]) == e.end) {
+				var err error
+				if n206, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e161.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e161, "[UNIVERSAL 16]"), i159), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Raw(n206)
+			if n206 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			for i207, off208 := 0, e.start; i207 < n206; i207++ {
+				var e209 header
+				if uint(off208)+1 < uint(len(b210)) && b210[off208+1] < 0x80 && b210[off208]&0x1f != 0x1f && off208+2+int(b210[off208+1]) <= len(b210) {
+					t, l := b210[off208], int(b210[off208+1])
+					e209.tag, e209.cons, e209.off, e209.start, e209.end, e209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off208, off208+2, off208+2+l, off208+2+l
+				} else if uint(off208)+2 < uint(len(b210)) && b210[off208+1] == 0x81 && b210[off208+2] >= 0x80 && b210[off208]&0x1f != 0x1f && off208+3+int(b210[off208+2]) <= len(b210) {
+					t, l := b210[off208], int(b210[off208+2])
+					e209.tag, e209.cons, e209.off, e209.start, e209.end, e209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off208, off208+3, off208+3+l, off208+3+l
+				} else if err := d.next(&e209, off208, e.end); err != nil {
+					return codecerr.At(err, "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV2(d, &e161, &m.CommandRequests[i159]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i159), "commandRequests")
+				if e209.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e209, "[UNIVERSAL 16]"), i207), "commandRequests")
 				}
-				off160 = e161.next
+				if err = decodeCommandRequestV2(d, &e209, &m.CommandRequests[i207]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i207), "commandRequests")
+				}
+				off208 = e209.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -2889,7 +3337,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
@@ -2904,20 +3352,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	}
 	if m.ContextRequest != nil {
 		b = append(b, "\xa1"...)
-		mk162 := len(b)
+		mk211 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextRequest)
-		b = endLen(b, mk162)
+		b = endLen(b, mk211)
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
 	}
 	if m.ContextAttrAuditReq != nil {
 		b = append(b, "\xa2"...)
-		mk163 := len(b)
+		mk212 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk163)
+		b = endLen(b, mk212)
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -2925,20 +3373,20 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk164 := len(b)
+			mk213 := len(b)
 			b = append(b, 0)
-			for i165 := range m.CommandRequests {
+			for i214 := range m.CommandRequests {
 				b = append(b, "\x30"...)
-				mk166 := len(b)
+				mk215 := len(b)
 				b = append(b, 0)
-				b, err = appendCommandRequestV3(b, &m.CommandRequests[i165])
-				b = endLen(b, mk166)
+				b, err = appendCommandRequestV3(b, &m.CommandRequests[i214])
+				b = endLen(b, mk215)
 				if err != nil {
-					err = codecerr.AtIndex(err, i165)
+					err = codecerr.AtIndex(err, i214)
 					break
 				}
 			}
-			b = endLen(b, mk164)
+			b = endLen(b, mk213)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -2954,8 +3402,15 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -2964,17 +3419,22 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x167, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x216, ok := d.smallInt(&e)
+			if !ok || x216 < 0 || x216 > 4294967295 {
+				var err error
+				if x216, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x167)
+			m.ContextId = uint32(x216)
 		case 0x80000001: // [1] contextRequest
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ContextRequest = slab.One(&d.s.ContextRequest)
+			p217 := d.s.ContextRequest.Raw(1)
+			p217[0] = model.ContextRequest{}
+			m.ContextRequest = &p217[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -2983,7 +3443,9 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextAttrAuditReq = slab.One(&d.s.ContextAttrAuditRequest)
+			p218 := d.s.ContextAttrAuditRequest.Raw(1)
+			p218[0] = model.ContextAttrAuditRequest{}
+			m.ContextAttrAuditReq = &p218[0]
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -2992,29 +3454,40 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n168, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
-			m.CommandRequests = slab.Alloc(&d.s.CommandRequest, n168)
-			for i169, off170 := 0, e.start; i169 < n168; i169++ {
-				var e171 header
-				if err := d.next(&e171, off170, e.end); err != nil {
+			b223 := d.window(&e)
+			n219 := 1
+			if e.cons && e.start == e.end {
+				n219 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b223)) && b223[e.start+1] < 0x80 && b223[e.start]&0x1f != 0x1f && e.start+2+int(b223[e.start+1]) <= len(b223) && e.start+2+int(b223[e.start+1]) == e.end) {
+				var err error
+				if n219, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e171.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e171, "[UNIVERSAL 16]"), i169), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Raw(n219)
+			if n219 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			for i220, off221 := 0, e.start; i220 < n219; i220++ {
+				var e222 header
+				if uint(off221)+1 < uint(len(b223)) && b223[off221+1] < 0x80 && b223[off221]&0x1f != 0x1f && off221+2+int(b223[off221+1]) <= len(b223) {
+					t, l := b223[off221], int(b223[off221+1])
+					e222.tag, e222.cons, e222.off, e222.start, e222.end, e222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off221, off221+2, off221+2+l, off221+2+l
+				} else if uint(off221)+2 < uint(len(b223)) && b223[off221+1] == 0x81 && b223[off221+2] >= 0x80 && b223[off221]&0x1f != 0x1f && off221+3+int(b223[off221+2]) <= len(b223) {
+					t, l := b223[off221], int(b223[off221+2])
+					e222.tag, e222.cons, e222.off, e222.start, e222.end, e222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off221, off221+3, off221+3+l, off221+3+l
+				} else if err := d.next(&e222, off221, e.end); err != nil {
+					return codecerr.At(err, "commandRequests")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandRequestV3(d, &e171, &m.CommandRequests[i169]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i169), "commandRequests")
+				if e222.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e222, "[UNIVERSAL 16]"), i220), "commandRequests")
 				}
-				off170 = e171.next
+				if err = decodeCommandRequestV3(d, &e222, &m.CommandRequests[i220]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i220), "commandRequests")
+				}
+				off221 = e222.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionRequest")
@@ -3030,7 +3503,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3045,20 +3518,20 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk172 := len(b)
+		mk224 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk172)
+		b = endLen(b, mk224)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk173 := len(b)
+		mk225 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextReply)
-		b = endLen(b, mk173)
+		b = endLen(b, mk225)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3066,16 +3539,16 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk174 := len(b)
+			mk226 := len(b)
 			b = append(b, 0)
-			for i175 := range m.CommandReply {
-				b, err = appendCommandReplyV1(b, &m.CommandReply[i175])
+			for i227 := range m.CommandReply {
+				b, err = appendCommandReplyV1(b, &m.CommandReply[i227])
 				if err != nil {
-					err = codecerr.AtIndex(err, i175)
+					err = codecerr.AtIndex(err, i227)
 					break
 				}
 			}
-			b = endLen(b, mk174)
+			b = endLen(b, mk226)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3091,8 +3564,15 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3101,17 +3581,22 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x176, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x228, ok := d.smallInt(&e)
+			if !ok || x228 < 0 || x228 > 4294967295 {
+				var err error
+				if x228, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x176)
+			m.ContextId = uint32(x228)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p229 := d.s.ErrorDescriptor.Raw(1)
+			p229[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p229[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3120,7 +3605,9 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p230 := d.s.ContextRequest.Raw(1)
+			p230[0] = model.ContextRequest{}
+			m.ContextReply = &p230[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3129,26 +3616,37 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n177, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
-			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n177)
-			for i178, off179 := 0, e.start; i178 < n177; i178++ {
-				var e180 header
-				if err := d.next(&e180, off179, e.end); err != nil {
+			b235 := d.window(&e)
+			n231 := 1
+			if e.cons && e.start == e.end {
+				n231 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b235)) && b235[e.start+1] < 0x80 && b235[e.start]&0x1f != 0x1f && e.start+2+int(b235[e.start+1]) <= len(b235) && e.start+2+int(b235[e.start+1]) == e.end) {
+				var err error
+				if n231, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV1(d, &e180, &m.CommandReply[i178]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i178), "commandReply")
+			}
+			m.CommandReply = d.s.CommandReply.Raw(n231)
+			if n231 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
+			for i232, off233 := 0, e.start; i232 < n231; i232++ {
+				var e234 header
+				if uint(off233)+1 < uint(len(b235)) && b235[off233+1] < 0x80 && b235[off233]&0x1f != 0x1f && off233+2+int(b235[off233+1]) <= len(b235) {
+					t, l := b235[off233], int(b235[off233+1])
+					e234.tag, e234.cons, e234.off, e234.start, e234.end, e234.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off233, off233+2, off233+2+l, off233+2+l
+				} else if uint(off233)+2 < uint(len(b235)) && b235[off233+1] == 0x81 && b235[off233+2] >= 0x80 && b235[off233]&0x1f != 0x1f && off233+3+int(b235[off233+2]) <= len(b235) {
+					t, l := b235[off233], int(b235[off233+2])
+					e234.tag, e234.cons, e234.off, e234.start, e234.end, e234.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off233, off233+3, off233+3+l, off233+3+l
+				} else if err := d.next(&e234, off233, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
 				}
-				off179 = e180.next
+				if err = decodeCommandReplyV1(d, &e234, &m.CommandReply[i232]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i232), "commandReply")
+				}
+				off233 = e234.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3164,7 +3662,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3179,20 +3677,20 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk181 := len(b)
+		mk236 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk181)
+		b = endLen(b, mk236)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk182 := len(b)
+		mk237 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextReply)
-		b = endLen(b, mk182)
+		b = endLen(b, mk237)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3200,16 +3698,16 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk183 := len(b)
+			mk238 := len(b)
 			b = append(b, 0)
-			for i184 := range m.CommandReply {
-				b, err = appendCommandReplyV2(b, &m.CommandReply[i184])
+			for i239 := range m.CommandReply {
+				b, err = appendCommandReplyV2(b, &m.CommandReply[i239])
 				if err != nil {
-					err = codecerr.AtIndex(err, i184)
+					err = codecerr.AtIndex(err, i239)
 					break
 				}
 			}
-			b = endLen(b, mk183)
+			b = endLen(b, mk238)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3225,8 +3723,15 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3235,17 +3740,22 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x185, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x240, ok := d.smallInt(&e)
+			if !ok || x240 < 0 || x240 > 4294967295 {
+				var err error
+				if x240, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x185)
+			m.ContextId = uint32(x240)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p241 := d.s.ErrorDescriptor.Raw(1)
+			p241[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p241[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3254,7 +3764,9 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p242 := d.s.ContextRequest.Raw(1)
+			p242[0] = model.ContextRequest{}
+			m.ContextReply = &p242[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3263,26 +3775,37 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n186, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
-			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n186)
-			for i187, off188 := 0, e.start; i187 < n186; i187++ {
-				var e189 header
-				if err := d.next(&e189, off188, e.end); err != nil {
+			b247 := d.window(&e)
+			n243 := 1
+			if e.cons && e.start == e.end {
+				n243 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b247)) && b247[e.start+1] < 0x80 && b247[e.start]&0x1f != 0x1f && e.start+2+int(b247[e.start+1]) <= len(b247) && e.start+2+int(b247[e.start+1]) == e.end) {
+				var err error
+				if n243, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV2(d, &e189, &m.CommandReply[i187]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i187), "commandReply")
+			}
+			m.CommandReply = d.s.CommandReply.Raw(n243)
+			if n243 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
+			for i244, off245 := 0, e.start; i244 < n243; i244++ {
+				var e246 header
+				if uint(off245)+1 < uint(len(b247)) && b247[off245+1] < 0x80 && b247[off245]&0x1f != 0x1f && off245+2+int(b247[off245+1]) <= len(b247) {
+					t, l := b247[off245], int(b247[off245+1])
+					e246.tag, e246.cons, e246.off, e246.start, e246.end, e246.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off245, off245+2, off245+2+l, off245+2+l
+				} else if uint(off245)+2 < uint(len(b247)) && b247[off245+1] == 0x81 && b247[off245+2] >= 0x80 && b247[off245]&0x1f != 0x1f && off245+3+int(b247[off245+2]) <= len(b247) {
+					t, l := b247[off245], int(b247[off245+2])
+					e246.tag, e246.cons, e246.off, e246.start, e246.end, e246.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off245, off245+3, off245+3+l, off245+3+l
+				} else if err := d.next(&e246, off245, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
 				}
-				off188 = e189.next
+				if err = decodeCommandReplyV2(d, &e246, &m.CommandReply[i244]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i244), "commandReply")
+				}
+				off245 = e246.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3298,7 +3821,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
@@ -3313,20 +3836,20 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk190 := len(b)
+		mk248 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk190)
+		b = endLen(b, mk248)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
 	}
 	if m.ContextReply != nil {
 		b = append(b, "\xa2"...)
-		mk191 := len(b)
+		mk249 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextReply)
-		b = endLen(b, mk191)
+		b = endLen(b, mk249)
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -3334,16 +3857,16 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk192 := len(b)
+			mk250 := len(b)
 			b = append(b, 0)
-			for i193 := range m.CommandReply {
-				b, err = appendCommandReplyV3(b, &m.CommandReply[i193])
+			for i251 := range m.CommandReply {
+				b, err = appendCommandReplyV3(b, &m.CommandReply[i251])
 				if err != nil {
-					err = codecerr.AtIndex(err, i193)
+					err = codecerr.AtIndex(err, i251)
 					break
 				}
 			}
-			b = endLen(b, mk192)
+			b = endLen(b, mk250)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -3359,8 +3882,15 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3369,17 +3899,22 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x194, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "contextId")
+			x252, ok := d.smallInt(&e)
+			if !ok || x252 < 0 || x252 > 4294967295 {
+				var err error
+				if x252, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "contextId")
+				}
 			}
-			m.ContextId = uint32(x194)
+			m.ContextId = uint32(x252)
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p253 := d.s.ErrorDescriptor.Raw(1)
+			p253[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p253[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -3388,7 +3923,9 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ContextReply = slab.One(&d.s.ContextRequest)
+			p254 := d.s.ContextRequest.Raw(1)
+			p254[0] = model.ContextRequest{}
+			m.ContextReply = &p254[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -3397,26 +3934,37 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n195, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "commandReply")
-			}
-			m.CommandReply = slab.Alloc(&d.s.CommandReply, n195)
-			for i196, off197 := 0, e.start; i196 < n195; i196++ {
-				var e198 header
-				if err := d.next(&e198, off197, e.end); err != nil {
+			b259 := d.window(&e)
+			n255 := 1
+			if e.cons && e.start == e.end {
+				n255 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b259)) && b259[e.start+1] < 0x80 && b259[e.start]&0x1f != 0x1f && e.start+2+int(b259[e.start+1]) <= len(b259) && e.start+2+int(b259[e.start+1]) == e.end) {
+				var err error
+				if n255, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandReply")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeCommandReplyV3(d, &e198, &m.CommandReply[i196]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i196), "commandReply")
+			}
+			m.CommandReply = d.s.CommandReply.Raw(n255)
+			if n255 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
+			}
+			for i256, off257 := 0, e.start; i256 < n255; i256++ {
+				var e258 header
+				if uint(off257)+1 < uint(len(b259)) && b259[off257+1] < 0x80 && b259[off257]&0x1f != 0x1f && off257+2+int(b259[off257+1]) <= len(b259) {
+					t, l := b259[off257], int(b259[off257+1])
+					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+2, off257+2+l, off257+2+l
+				} else if uint(off257)+2 < uint(len(b259)) && b259[off257+1] == 0x81 && b259[off257+2] >= 0x80 && b259[off257]&0x1f != 0x1f && off257+3+int(b259[off257+2]) <= len(b259) {
+					t, l := b259[off257], int(b259[off257+2])
+					e258.tag, e258.cons, e258.off, e258.start, e258.end, e258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off257, off257+3, off257+3+l, off257+3+l
+				} else if err := d.next(&e258, off257, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
 				}
-				off197 = e198.next
+				if err = decodeCommandReplyV3(d, &e258, &m.CommandReply[i256]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i256), "commandReply")
+				}
+				off257 = e258.next
 			}
 		default:
 			return d.unexpected(e, "a component of ActionReply")
@@ -3432,7 +3980,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -3465,20 +4013,20 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk199 := len(b)
+			mk260 := len(b)
 			b = append(b, 0)
-			for i200 := range m.TopologyReq {
+			for i261 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk201 := len(b)
+				mk262 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i200])
-				b = endLen(b, mk201)
+				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i261])
+				b = endLen(b, mk262)
 				if err != nil {
-					err = codecerr.AtIndex(err, i200)
+					err = codecerr.AtIndex(err, i261)
 					break
 				}
 			}
-			b = endLen(b, mk199)
+			b = endLen(b, mk260)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3494,8 +4042,15 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3505,11 +4060,14 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x202, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x263, ok := d.smallInt(&e)
+			if !ok || x263 < 0 || x263 > 15 {
+				var err error
+				if x263, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
-			m.Priority.Value = uint32(x202)
+			m.Priority.Value = uint32(x263)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3524,29 +4082,40 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n203, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
-			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n203)
-			for i204, off205 := 0, e.start; i204 < n203; i204++ {
-				var e206 header
-				if err := d.next(&e206, off205, e.end); err != nil {
+			b268 := d.window(&e)
+			n264 := 1
+			if e.cons && e.start == e.end {
+				n264 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b268)) && b268[e.start+1] < 0x80 && b268[e.start]&0x1f != 0x1f && e.start+2+int(b268[e.start+1]) <= len(b268) && e.start+2+int(b268[e.start+1]) == e.end) {
+				var err error
+				if n264, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e206.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e206, "[UNIVERSAL 16]"), i204), "topologyReq")
+			}
+			m.TopologyReq = d.s.TopologyRequest.Raw(n264)
+			if n264 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
+			for i265, off266 := 0, e.start; i265 < n264; i265++ {
+				var e267 header
+				if uint(off266)+1 < uint(len(b268)) && b268[off266+1] < 0x80 && b268[off266]&0x1f != 0x1f && off266+2+int(b268[off266+1]) <= len(b268) {
+					t, l := b268[off266], int(b268[off266+1])
+					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+2, off266+2+l, off266+2+l
+				} else if uint(off266)+2 < uint(len(b268)) && b268[off266+1] == 0x81 && b268[off266+2] >= 0x80 && b268[off266]&0x1f != 0x1f && off266+3+int(b268[off266+2]) <= len(b268) {
+					t, l := b268[off266], int(b268[off266+2])
+					e267.tag, e267.cons, e267.off, e267.start, e267.end, e267.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off266, off266+3, off266+3+l, off266+3+l
+				} else if err := d.next(&e267, off266, e.end); err != nil {
+					return codecerr.At(err, "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV1(d, &e206, &m.TopologyReq[i204]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i204), "topologyReq")
+				if e267.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e267, "[UNIVERSAL 16]"), i265), "topologyReq")
 				}
-				off205 = e206.next
+				if err = decodeTopologyRequestV1(d, &e267, &m.TopologyReq[i265]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i265), "topologyReq")
+				}
+				off266 = e267.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3554,7 +4123,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -3587,20 +4156,20 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk207 := len(b)
+			mk269 := len(b)
 			b = append(b, 0)
-			for i208 := range m.TopologyReq {
+			for i270 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk209 := len(b)
+				mk271 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i208])
-				b = endLen(b, mk209)
+				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i270])
+				b = endLen(b, mk271)
 				if err != nil {
-					err = codecerr.AtIndex(err, i208)
+					err = codecerr.AtIndex(err, i270)
 					break
 				}
 			}
-			b = endLen(b, mk207)
+			b = endLen(b, mk269)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3616,8 +4185,15 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3627,11 +4203,14 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x210, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x272, ok := d.smallInt(&e)
+			if !ok || x272 < 0 || x272 > 15 {
+				var err error
+				if x272, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
-			m.Priority.Value = uint32(x210)
+			m.Priority.Value = uint32(x272)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3646,29 +4225,40 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n211, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
-			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n211)
-			for i212, off213 := 0, e.start; i212 < n211; i212++ {
-				var e214 header
-				if err := d.next(&e214, off213, e.end); err != nil {
+			b277 := d.window(&e)
+			n273 := 1
+			if e.cons && e.start == e.end {
+				n273 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b277)) && b277[e.start+1] < 0x80 && b277[e.start]&0x1f != 0x1f && e.start+2+int(b277[e.start+1]) <= len(b277) && e.start+2+int(b277[e.start+1]) == e.end) {
+				var err error
+				if n273, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e214.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e214, "[UNIVERSAL 16]"), i212), "topologyReq")
+			}
+			m.TopologyReq = d.s.TopologyRequest.Raw(n273)
+			if n273 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
+			for i274, off275 := 0, e.start; i274 < n273; i274++ {
+				var e276 header
+				if uint(off275)+1 < uint(len(b277)) && b277[off275+1] < 0x80 && b277[off275]&0x1f != 0x1f && off275+2+int(b277[off275+1]) <= len(b277) {
+					t, l := b277[off275], int(b277[off275+1])
+					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+2, off275+2+l, off275+2+l
+				} else if uint(off275)+2 < uint(len(b277)) && b277[off275+1] == 0x81 && b277[off275+2] >= 0x80 && b277[off275]&0x1f != 0x1f && off275+3+int(b277[off275+2]) <= len(b277) {
+					t, l := b277[off275], int(b277[off275+2])
+					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+3, off275+3+l, off275+3+l
+				} else if err := d.next(&e276, off275, e.end); err != nil {
+					return codecerr.At(err, "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV2(d, &e214, &m.TopologyReq[i212]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i212), "topologyReq")
+				if e276.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e276, "[UNIVERSAL 16]"), i274), "topologyReq")
 				}
-				off213 = e214.next
+				if err = decodeTopologyRequestV2(d, &e276, &m.TopologyReq[i274]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i274), "topologyReq")
+				}
+				off275 = e276.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3676,7 +4266,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
@@ -3700,20 +4290,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.TopologyReq != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk215 := len(b)
+			mk278 := len(b)
 			b = append(b, 0)
-			for i216 := range m.TopologyReq {
+			for i279 := range m.TopologyReq {
 				b = append(b, "\x30"...)
-				mk217 := len(b)
+				mk280 := len(b)
 				b = append(b, 0)
-				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i216])
-				b = endLen(b, mk217)
+				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i279])
+				b = endLen(b, mk280)
 				if err != nil {
-					err = codecerr.AtIndex(err, i216)
+					err = codecerr.AtIndex(err, i279)
 					break
 				}
 			}
-			b = endLen(b, mk215)
+			b = endLen(b, mk278)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -3728,20 +4318,20 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextProp != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk218 := len(b)
+			mk281 := len(b)
 			b = append(b, 0)
-			for i219 := range m.ContextProp {
+			for i282 := range m.ContextProp {
 				b = append(b, "\x30"...)
-				mk220 := len(b)
+				mk283 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.ContextProp[i219])
-				b = endLen(b, mk220)
+				b, err = appendPropertyParmV123(b, &m.ContextProp[i282])
+				b = endLen(b, mk283)
 				if err != nil {
-					err = codecerr.AtIndex(err, i219)
+					err = codecerr.AtIndex(err, i282)
 					break
 				}
 			}
-			b = endLen(b, mk218)
+			b = endLen(b, mk281)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextProp")
@@ -3750,18 +4340,18 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 	if m.ContextList != nil {
 		{
 			b = append(b, "\xa5"...)
-			mk221 := len(b)
+			mk284 := len(b)
 			b = append(b, 0)
-			for i222 := range m.ContextList {
+			for i285 := range m.ContextList {
 				{
-					b = appendUint(b, "\x02", uint64(m.ContextList[i222]))
+					b = appendUint(b, "\x02", uint64(m.ContextList[i285]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i222)
+					err = codecerr.AtIndex(err, i285)
 					break
 				}
 			}
-			b = endLen(b, mk221)
+			b = endLen(b, mk284)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextList")
@@ -3777,8 +4367,15 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3788,11 +4385,14 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			seen |= 1 << 0
 			m.Priority.Present = true
-			x223, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "priority")
+			x286, ok := d.smallInt(&e)
+			if !ok || x286 < 0 || x286 > 15 {
+				var err error
+				if x286, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "priority")
+				}
 			}
-			m.Priority.Value = uint32(x223)
+			m.Priority.Value = uint32(x286)
 		case 0x80000001: // [1] emergency
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "emergency: duplicate or out of order")
@@ -3807,29 +4407,40 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n224, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "topologyReq")
-			}
-			m.TopologyReq = slab.Alloc(&d.s.TopologyRequest, n224)
-			for i225, off226 := 0, e.start; i225 < n224; i225++ {
-				var e227 header
-				if err := d.next(&e227, off226, e.end); err != nil {
+			b291 := d.window(&e)
+			n287 := 1
+			if e.cons && e.start == e.end {
+				n287 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b291)) && b291[e.start+1] < 0x80 && b291[e.start]&0x1f != 0x1f && e.start+2+int(b291[e.start+1]) <= len(b291) && e.start+2+int(b291[e.start+1]) == e.end) {
+				var err error
+				if n287, err = d.count(&e); err != nil {
 					return codecerr.At(err, "topologyReq")
 				}
-				if e227.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e227, "[UNIVERSAL 16]"), i225), "topologyReq")
+			}
+			m.TopologyReq = d.s.TopologyRequest.Raw(n287)
+			if n287 == 1 {
+				m.TopologyReq[0] = model.TopologyRequest{}
+			} else {
+				clear(m.TopologyReq)
+			}
+			for i288, off289 := 0, e.start; i288 < n287; i288++ {
+				var e290 header
+				if uint(off289)+1 < uint(len(b291)) && b291[off289+1] < 0x80 && b291[off289]&0x1f != 0x1f && off289+2+int(b291[off289+1]) <= len(b291) {
+					t, l := b291[off289], int(b291[off289+1])
+					e290.tag, e290.cons, e290.off, e290.start, e290.end, e290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off289, off289+2, off289+2+l, off289+2+l
+				} else if uint(off289)+2 < uint(len(b291)) && b291[off289+1] == 0x81 && b291[off289+2] >= 0x80 && b291[off289]&0x1f != 0x1f && off289+3+int(b291[off289+2]) <= len(b291) {
+					t, l := b291[off289], int(b291[off289+2])
+					e290.tag, e290.cons, e290.off, e290.start, e290.end, e290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off289, off289+3, off289+3+l, off289+3+l
+				} else if err := d.next(&e290, off289, e.end); err != nil {
+					return codecerr.At(err, "topologyReq")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTopologyRequestV3(d, &e227, &m.TopologyReq[i225]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i225), "topologyReq")
+				if e290.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e290, "[UNIVERSAL 16]"), i288), "topologyReq")
 				}
-				off226 = e227.next
+				if err = decodeTopologyRequestV3(d, &e290, &m.TopologyReq[i288]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i288), "topologyReq")
+				}
+				off289 = e290.next
 			}
 		case 0x80000003: // [3] iepscallind
 			if seen>>3 != 0 {
@@ -3845,60 +4456,81 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextProp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n228, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextProp")
-			}
-			m.ContextProp = slab.Alloc(&d.s.PropertyParm, n228)
-			for i229, off230 := 0, e.start; i229 < n228; i229++ {
-				var e231 header
-				if err := d.next(&e231, off230, e.end); err != nil {
+			b296 := d.window(&e)
+			n292 := 1
+			if e.cons && e.start == e.end {
+				n292 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b296)) && b296[e.start+1] < 0x80 && b296[e.start]&0x1f != 0x1f && e.start+2+int(b296[e.start+1]) <= len(b296) && e.start+2+int(b296[e.start+1]) == e.end) {
+				var err error
+				if n292, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextProp")
 				}
-				if e231.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e231, "[UNIVERSAL 16]"), i229), "contextProp")
+			}
+			m.ContextProp = d.s.PropertyParm.Raw(n292)
+			if n292 == 1 {
+				m.ContextProp[0] = model.PropertyParm{}
+			} else {
+				clear(m.ContextProp)
+			}
+			for i293, off294 := 0, e.start; i293 < n292; i293++ {
+				var e295 header
+				if uint(off294)+1 < uint(len(b296)) && b296[off294+1] < 0x80 && b296[off294]&0x1f != 0x1f && off294+2+int(b296[off294+1]) <= len(b296) {
+					t, l := b296[off294], int(b296[off294+1])
+					e295.tag, e295.cons, e295.off, e295.start, e295.end, e295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off294, off294+2, off294+2+l, off294+2+l
+				} else if uint(off294)+2 < uint(len(b296)) && b296[off294+1] == 0x81 && b296[off294+2] >= 0x80 && b296[off294]&0x1f != 0x1f && off294+3+int(b296[off294+2]) <= len(b296) {
+					t, l := b296[off294], int(b296[off294+2])
+					e295.tag, e295.cons, e295.off, e295.start, e295.end, e295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off294, off294+3, off294+3+l, off294+3+l
+				} else if err := d.next(&e295, off294, e.end); err != nil {
+					return codecerr.At(err, "contextProp")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e231, &m.ContextProp[i229]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i229), "contextProp")
+				if e295.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e295, "[UNIVERSAL 16]"), i293), "contextProp")
 				}
-				off230 = e231.next
+				if err = decodePropertyParmV123(d, &e295, &m.ContextProp[i293]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i293), "contextProp")
+				}
+				off294 = e295.next
 			}
 		case 0x80000005: // [5] contextList
 			if seen>>5 != 0 {
 				return d.errorf(e.off, "contextList: duplicate or out of order")
 			}
 			seen |= 1 << 5
-			n232, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextList")
-			}
-			m.ContextList = slab.Alloc(&d.s.Uint32, n232)
-			for i233, off234 := 0, e.start; i233 < n232; i233++ {
-				var e235 header
-				if err := d.next(&e235, off234, e.end); err != nil {
+			b301 := d.window(&e)
+			n297 := 1
+			if e.cons && e.start == e.end {
+				n297 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b301)) && b301[e.start+1] < 0x80 && b301[e.start]&0x1f != 0x1f && e.start+2+int(b301[e.start+1]) <= len(b301) && e.start+2+int(b301[e.start+1]) == e.end) {
+				var err error
+				if n297, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextList")
 				}
-				if e235.tag != 0x2 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e235, "[UNIVERSAL 2]"), i233), "contextList")
+			}
+			m.ContextList = d.s.Uint32.Raw(n297)
+			clear(m.ContextList)
+			for i298, off299 := 0, e.start; i298 < n297; i298++ {
+				var e300 header
+				if uint(off299)+1 < uint(len(b301)) && b301[off299+1] < 0x80 && b301[off299]&0x1f != 0x1f && off299+2+int(b301[off299+1]) <= len(b301) {
+					t, l := b301[off299], int(b301[off299+1])
+					e300.tag, e300.cons, e300.off, e300.start, e300.end, e300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off299, off299+2, off299+2+l, off299+2+l
+				} else if uint(off299)+2 < uint(len(b301)) && b301[off299+1] == 0x81 && b301[off299+2] >= 0x80 && b301[off299]&0x1f != 0x1f && off299+3+int(b301[off299+2]) <= len(b301) {
+					t, l := b301[off299], int(b301[off299+2])
+					e300.tag, e300.cons, e300.off, e300.start, e300.end, e300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off299, off299+3, off299+3+l, off299+3+l
+				} else if err := d.next(&e300, off299, e.end); err != nil {
+					return codecerr.At(err, "contextList")
 				}
-				if err := func() error {
+				if e300.tag != 0x2 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e300, "[UNIVERSAL 2]"), i298), "contextList")
+				}
+				x302, ok := d.smallInt(&e300)
+				if !ok || x302 < 0 || x302 > 4294967295 {
 					var err error
-					x236, err := d.integer(e235, 0, 4294967295)
-					if err != nil {
-						return err
+					if x302, err = d.integer(&e300, 0, 4294967295); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i298), "contextList")
 					}
-					m.ContextList[i233] = uint32(x236)
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i233), "contextList")
 				}
-				off234 = e235.next
+				m.ContextList[i298] = uint32(x302)
+				off299 = e300.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -3906,7 +4538,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextAttrAuditRequestV12(b []byte, m *model.ContextAttrAuditRequest) ([]byte, error) {
@@ -3960,8 +4592,15 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -3998,7 +4637,7 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest) ([]byte, error) {
@@ -4034,20 +4673,20 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	if m.ContextPropAud != nil {
 		{
 			b = append(b, "\xa4"...)
-			mk237 := len(b)
+			mk303 := len(b)
 			b = append(b, 0)
-			for i238 := range m.ContextPropAud {
+			for i304 := range m.ContextPropAud {
 				b = append(b, "\x30"...)
-				mk239 := len(b)
+				mk305 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i238])
-				b = endLen(b, mk239)
+				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i304])
+				b = endLen(b, mk305)
 				if err != nil {
-					err = codecerr.AtIndex(err, i238)
+					err = codecerr.AtIndex(err, i304)
 					break
 				}
 			}
-			b = endLen(b, mk237)
+			b = endLen(b, mk303)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextPropAud")
@@ -4077,10 +4716,10 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 	}
 	if m.SelectLogic != nil {
 		b = append(b, "\xa8"...)
-		mk240 := len(b)
+		mk306 := len(b)
 		b = append(b, 0)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
-		b = endLen(b, mk240)
+		b = endLen(b, mk306)
 		if err != nil {
 			return b, codecerr.At(err, "selectLogic")
 		}
@@ -4095,8 +4734,15 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4141,29 +4787,40 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "contextPropAud: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n241, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "contextPropAud")
-			}
-			m.ContextPropAud = slab.Alloc(&d.s.IndAudPropertyParm, n241)
-			for i242, off243 := 0, e.start; i242 < n241; i242++ {
-				var e244 header
-				if err := d.next(&e244, off243, e.end); err != nil {
+			b311 := d.window(&e)
+			n307 := 1
+			if e.cons && e.start == e.end {
+				n307 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b311)) && b311[e.start+1] < 0x80 && b311[e.start]&0x1f != 0x1f && e.start+2+int(b311[e.start+1]) <= len(b311) && e.start+2+int(b311[e.start+1]) == e.end) {
+				var err error
+				if n307, err = d.count(&e); err != nil {
 					return codecerr.At(err, "contextPropAud")
 				}
-				if e244.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e244, "[UNIVERSAL 16]"), i242), "contextPropAud")
+			}
+			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n307)
+			if n307 == 1 {
+				m.ContextPropAud[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.ContextPropAud)
+			}
+			for i308, off309 := 0, e.start; i308 < n307; i308++ {
+				var e310 header
+				if uint(off309)+1 < uint(len(b311)) && b311[off309+1] < 0x80 && b311[off309]&0x1f != 0x1f && off309+2+int(b311[off309+1]) <= len(b311) {
+					t, l := b311[off309], int(b311[off309+1])
+					e310.tag, e310.cons, e310.off, e310.start, e310.end, e310.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off309, off309+2, off309+2+l, off309+2+l
+				} else if uint(off309)+2 < uint(len(b311)) && b311[off309+1] == 0x81 && b311[off309+2] >= 0x80 && b311[off309]&0x1f != 0x1f && off309+3+int(b311[off309+2]) <= len(b311) {
+					t, l := b311[off309], int(b311[off309+2])
+					e310.tag, e310.cons, e310.off, e310.start, e310.end, e310.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off309, off309+3, off309+3+l, off309+3+l
+				} else if err := d.next(&e310, off309, e.end); err != nil {
+					return codecerr.At(err, "contextPropAud")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e244, &m.ContextPropAud[i242]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i242), "contextPropAud")
+				if e310.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e310, "[UNIVERSAL 16]"), i308), "contextPropAud")
 				}
-				off243 = e244.next
+				if err = decodeIndAudPropertyParmV3(d, &e310, &m.ContextPropAud[i308]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i308), "contextPropAud")
+				}
+				off309 = e310.next
 			}
 		case 0x80000005: // [5] selectpriority
 			if seen>>5 != 0 {
@@ -4171,11 +4828,14 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			seen |= 1 << 5
 			m.Selectpriority.Present = true
-			x245, err := d.integer(e, 0, 15)
-			if err != nil {
-				return codecerr.At(err, "selectpriority")
+			x312, ok := d.smallInt(&e)
+			if !ok || x312 < 0 || x312 > 15 {
+				var err error
+				if x312, err = d.integer(&e, 0, 15); err != nil {
+					return codecerr.At(err, "selectpriority")
+				}
 			}
-			m.Selectpriority.Value = uint32(x245)
+			m.Selectpriority.Value = uint32(x312)
 		case 0x80000006: // [6] selectemergency
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "selectemergency: duplicate or out of order")
@@ -4199,12 +4859,17 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.SelectLogic = slab.One(&d.s.SelectLogic)
-			var h246 header
-			if err := d.explicit(&h246, &e, anyTag); err != nil {
+			p313 := d.s.SelectLogic.Raw(1)
+			p313[0] = model.SelectLogic{}
+			m.SelectLogic = &p313[0]
+			var h314 header
+			if b315 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b315)) && b315[e.start+1] < 0x80 && b315[e.start]&0x1f != 0x1f && e.start+2+int(b315[e.start+1]) <= len(b315) && e.start+2+int(b315[e.start+1]) == e.end {
+				t, l := b315[e.start], int(b315[e.start+1])
+				h314.tag, h314.cons, h314.off, h314.start, h314.end, h314.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h314, &e, anyTag); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
-			if err = decodeSelectLogicV3(d, &h246, m.SelectLogic); err != nil {
+			if err = decodeSelectLogicV3(d, &h314, m.SelectLogic); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
 		default:
@@ -4213,17 +4878,17 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk247 := len(b)
+		mk316 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV1(b, &m.Command)
-		b = endLen(b, mk247)
+		b = endLen(b, mk316)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4252,8 +4917,15 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4262,11 +4934,14 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h248 header
-			if err := d.explicit(&h248, &e, anyTag); err != nil {
+			var h317 header
+			if b318 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b318)) && b318[e.start+1] < 0x80 && b318[e.start]&0x1f != 0x1f && e.start+2+int(b318[e.start+1]) <= len(b318) && e.start+2+int(b318[e.start+1]) == e.end {
+				t, l := b318[e.start], int(b318[e.start+1])
+				h317.tag, h317.cons, h317.off, h317.start, h317.end, h317.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h317, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV1(d, &h248, &m.Command); err != nil {
+			if err = decodeCommandV1(d, &h317, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4298,17 +4973,17 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk249 := len(b)
+		mk319 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV2(b, &m.Command)
-		b = endLen(b, mk249)
+		b = endLen(b, mk319)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4337,8 +5012,15 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4347,11 +5029,14 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h250 header
-			if err := d.explicit(&h250, &e, anyTag); err != nil {
+			var h320 header
+			if b321 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b321)) && b321[e.start+1] < 0x80 && b321[e.start]&0x1f != 0x1f && e.start+2+int(b321[e.start+1]) <= len(b321) && e.start+2+int(b321[e.start+1]) == e.end {
+				t, l := b321[e.start], int(b321[e.start+1])
+				h320.tag, h320.cons, h320.off, h320.start, h320.end, h320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h320, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV2(d, &h250, &m.Command); err != nil {
+			if err = decodeCommandV2(d, &h320, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4383,17 +5068,17 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk251 := len(b)
+		mk322 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV3(b, &m.Command)
-		b = endLen(b, mk251)
+		b = endLen(b, mk322)
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -4422,8 +5107,15 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -4432,11 +5124,14 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 				return d.errorf(e.off, "command: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h252 header
-			if err := d.explicit(&h252, &e, anyTag); err != nil {
+			var h323 header
+			if b324 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b324)) && b324[e.start+1] < 0x80 && b324[e.start]&0x1f != 0x1f && e.start+2+int(b324[e.start+1]) <= len(b324) && e.start+2+int(b324[e.start+1]) == e.end {
+				t, l := b324[e.start], int(b324[e.start+1])
+				h323.tag, h323.cons, h323.off, h323.start, h323.end, h323.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h323, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
-			if err = decodeCommandV3(d, &h252, &m.Command); err != nil {
+			if err = decodeCommandV3(d, &h323, &m.Command); err != nil {
 				return codecerr.At(err, "command")
 			}
 		case 0x80000001: // [1] optional
@@ -4468,7 +5163,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
@@ -4479,10 +5174,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk253 := len(b)
+		mk325 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.AddReq)
-		b = endLen(b, mk253)
+		b = endLen(b, mk325)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4491,10 +5186,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk254 := len(b)
+		mk326 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.MoveReq)
-		b = endLen(b, mk254)
+		b = endLen(b, mk326)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4503,10 +5198,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk255 := len(b)
+		mk327 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.ModReq)
-		b = endLen(b, mk255)
+		b = endLen(b, mk327)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4515,10 +5210,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk256 := len(b)
+		mk328 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
-		b = endLen(b, mk256)
+		b = endLen(b, mk328)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4527,10 +5222,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk257 := len(b)
+		mk329 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
-		b = endLen(b, mk257)
+		b = endLen(b, mk329)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4539,10 +5234,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk258 := len(b)
+		mk330 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
-		b = endLen(b, mk258)
+		b = endLen(b, mk330)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4551,10 +5246,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk259 := len(b)
+		mk331 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk259)
+		b = endLen(b, mk331)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4563,10 +5258,10 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk260 := len(b)
+		mk332 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
-		b = endLen(b, mk260)
+		b = endLen(b, mk332)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4581,56 +5276,72 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p333 := d.s.AmmRequest.Raw(1)
+		p333[0] = model.AmmRequest{}
+		m.AddReq = &p333[0]
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p334 := d.s.AmmRequest.Raw(1)
+		p334[0] = model.AmmRequest{}
+		m.MoveReq = &p334[0]
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p335 := d.s.AmmRequest.Raw(1)
+		p335[0] = model.AmmRequest{}
+		m.ModReq = &p335[0]
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p336 := d.s.SubtractRequest.Raw(1)
+		p336[0] = model.SubtractRequest{}
+		m.SubtractReq = &p336[0]
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p337 := d.s.AuditRequest.Raw(1)
+		p337[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p337[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p338 := d.s.AuditRequest.Raw(1)
+		p338[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p338[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p339 := d.s.NotifyRequest.Raw(1)
+		p339[0] = model.NotifyRequest{}
+		m.NotifyReq = &p339[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p340 := d.s.ServiceChangeRequest.Raw(1)
+		p340[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p340[0]
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
@@ -4641,10 +5352,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk261 := len(b)
+		mk341 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.AddReq)
-		b = endLen(b, mk261)
+		b = endLen(b, mk341)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4653,10 +5364,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk262 := len(b)
+		mk342 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.MoveReq)
-		b = endLen(b, mk262)
+		b = endLen(b, mk342)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4665,10 +5376,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk263 := len(b)
+		mk343 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.ModReq)
-		b = endLen(b, mk263)
+		b = endLen(b, mk343)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4677,10 +5388,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk264 := len(b)
+		mk344 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
-		b = endLen(b, mk264)
+		b = endLen(b, mk344)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4689,10 +5400,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk265 := len(b)
+		mk345 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
-		b = endLen(b, mk265)
+		b = endLen(b, mk345)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4701,10 +5412,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk266 := len(b)
+		mk346 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
-		b = endLen(b, mk266)
+		b = endLen(b, mk346)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4713,10 +5424,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk267 := len(b)
+		mk347 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk267)
+		b = endLen(b, mk347)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4725,10 +5436,10 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk268 := len(b)
+		mk348 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
-		b = endLen(b, mk268)
+		b = endLen(b, mk348)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4743,56 +5454,72 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p349 := d.s.AmmRequest.Raw(1)
+		p349[0] = model.AmmRequest{}
+		m.AddReq = &p349[0]
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p350 := d.s.AmmRequest.Raw(1)
+		p350[0] = model.AmmRequest{}
+		m.MoveReq = &p350[0]
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p351 := d.s.AmmRequest.Raw(1)
+		p351[0] = model.AmmRequest{}
+		m.ModReq = &p351[0]
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p352 := d.s.SubtractRequest.Raw(1)
+		p352[0] = model.SubtractRequest{}
+		m.SubtractReq = &p352[0]
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p353 := d.s.AuditRequest.Raw(1)
+		p353[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p353[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p354 := d.s.AuditRequest.Raw(1)
+		p354[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p354[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p355 := d.s.NotifyRequest.Raw(1)
+		p355[0] = model.NotifyRequest{}
+		m.NotifyReq = &p355[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p356 := d.s.ServiceChangeRequest.Raw(1)
+		p356[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p356[0]
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
@@ -4803,10 +5530,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReq")
 		}
 		b = append(b, "\xa0"...)
-		mk269 := len(b)
+		mk357 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.AddReq)
-		b = endLen(b, mk269)
+		b = endLen(b, mk357)
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -4815,10 +5542,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReq")
 		}
 		b = append(b, "\xa1"...)
-		mk270 := len(b)
+		mk358 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.MoveReq)
-		b = endLen(b, mk270)
+		b = endLen(b, mk358)
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -4827,10 +5554,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReq")
 		}
 		b = append(b, "\xa2"...)
-		mk271 := len(b)
+		mk359 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.ModReq)
-		b = endLen(b, mk271)
+		b = endLen(b, mk359)
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -4839,10 +5566,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReq")
 		}
 		b = append(b, "\xa3"...)
-		mk272 := len(b)
+		mk360 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
-		b = endLen(b, mk272)
+		b = endLen(b, mk360)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -4851,10 +5578,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapRequest")
 		}
 		b = append(b, "\xa4"...)
-		mk273 := len(b)
+		mk361 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
-		b = endLen(b, mk273)
+		b = endLen(b, mk361)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -4863,10 +5590,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueRequest")
 		}
 		b = append(b, "\xa5"...)
-		mk274 := len(b)
+		mk362 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
-		b = endLen(b, mk274)
+		b = endLen(b, mk362)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -4875,10 +5602,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReq")
 		}
 		b = append(b, "\xa6"...)
-		mk275 := len(b)
+		mk363 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk275)
+		b = endLen(b, mk363)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -4887,10 +5614,10 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReq")
 		}
 		b = append(b, "\xa7"...)
-		mk276 := len(b)
+		mk364 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
-		b = endLen(b, mk276)
+		b = endLen(b, mk364)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -4905,56 +5632,72 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		m.AddReq = slab.One(&d.s.AmmRequest)
+		p365 := d.s.AmmRequest.Raw(1)
+		p365[0] = model.AmmRequest{}
+		m.AddReq = &p365[0]
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
 			return codecerr.At(err, "addReq")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		m.MoveReq = slab.One(&d.s.AmmRequest)
+		p366 := d.s.AmmRequest.Raw(1)
+		p366[0] = model.AmmRequest{}
+		m.MoveReq = &p366[0]
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
 			return codecerr.At(err, "moveReq")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		m.ModReq = slab.One(&d.s.AmmRequest)
+		p367 := d.s.AmmRequest.Raw(1)
+		p367[0] = model.AmmRequest{}
+		m.ModReq = &p367[0]
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
 			return codecerr.At(err, "modReq")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		m.SubtractReq = slab.One(&d.s.SubtractRequest)
+		p368 := d.s.SubtractRequest.Raw(1)
+		p368[0] = model.SubtractRequest{}
+		m.SubtractReq = &p368[0]
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
 			return codecerr.At(err, "subtractReq")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		m.AuditCapRequest = slab.One(&d.s.AuditRequest)
+		p369 := d.s.AuditRequest.Raw(1)
+		p369[0] = model.AuditRequest{}
+		m.AuditCapRequest = &p369[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
 			return codecerr.At(err, "auditCapRequest")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		m.AuditValueRequest = slab.One(&d.s.AuditRequest)
+		p370 := d.s.AuditRequest.Raw(1)
+		p370[0] = model.AuditRequest{}
+		m.AuditValueRequest = &p370[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
 			return codecerr.At(err, "auditValueRequest")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		m.NotifyReq = slab.One(&d.s.NotifyRequest)
+		p371 := d.s.NotifyRequest.Raw(1)
+		p371[0] = model.NotifyRequest{}
+		m.NotifyReq = &p371[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 			return codecerr.At(err, "notifyReq")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		m.ServiceChangeReq = slab.One(&d.s.ServiceChangeRequest)
+		p372 := d.s.ServiceChangeRequest.Raw(1)
+		p372[0] = model.ServiceChangeRequest{}
+		m.ServiceChangeReq = &p372[0]
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
 			return codecerr.At(err, "serviceChangeReq")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "Command")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -4965,10 +5708,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk277 := len(b)
+		mk373 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.AddReply)
-		b = endLen(b, mk277)
+		b = endLen(b, mk373)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -4977,10 +5720,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk278 := len(b)
+		mk374 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
-		b = endLen(b, mk278)
+		b = endLen(b, mk374)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -4989,10 +5732,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk279 := len(b)
+		mk375 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.ModReply)
-		b = endLen(b, mk279)
+		b = endLen(b, mk375)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5001,10 +5744,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk280 := len(b)
+		mk376 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
-		b = endLen(b, mk280)
+		b = endLen(b, mk376)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5013,10 +5756,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk281 := len(b)
+		mk377 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
-		b = endLen(b, mk281)
+		b = endLen(b, mk377)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5025,10 +5768,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk282 := len(b)
+		mk378 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
-		b = endLen(b, mk282)
+		b = endLen(b, mk378)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5037,10 +5780,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk283 := len(b)
+		mk379 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk283)
+		b = endLen(b, mk379)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5049,10 +5792,10 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk284 := len(b)
+		mk380 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
-		b = endLen(b, mk284)
+		b = endLen(b, mk380)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5067,64 +5810,86 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p381 := d.s.AmmsReply.Raw(1)
+		p381[0] = model.AmmsReply{}
+		m.AddReply = &p381[0]
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p382 := d.s.AmmsReply.Raw(1)
+		p382[0] = model.AmmsReply{}
+		m.MoveReply = &p382[0]
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p383 := d.s.AmmsReply.Raw(1)
+		p383[0] = model.AmmsReply{}
+		m.ModReply = &p383[0]
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p384 := d.s.AmmsReply.Raw(1)
+		p384[0] = model.AmmsReply{}
+		m.SubtractReply = &p384[0]
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h285 header
-		if err := d.explicit(&h285, h, anyTag); err != nil {
+		p385 := d.s.AuditReply.Raw(1)
+		p385[0] = model.AuditReply{}
+		m.AuditCapReply = &p385[0]
+		var h386 header
+		if b387 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b387)) && b387[(*h).start+1] < 0x80 && b387[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b387[(*h).start+1]) <= len(b387) && (*h).start+2+int(b387[(*h).start+1]) == (*h).end {
+			t, l := b387[(*h).start], int(b387[(*h).start+1])
+			h386.tag, h386.cons, h386.off, h386.start, h386.end, h386.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h386, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV1(d, &h285, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h386, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h286 header
-		if err := d.explicit(&h286, h, anyTag); err != nil {
+		p388 := d.s.AuditReply.Raw(1)
+		p388[0] = model.AuditReply{}
+		m.AuditValueReply = &p388[0]
+		var h389 header
+		if b390 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b390)) && b390[(*h).start+1] < 0x80 && b390[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b390[(*h).start+1]) <= len(b390) && (*h).start+2+int(b390[(*h).start+1]) == (*h).end {
+			t, l := b390[(*h).start], int(b390[(*h).start+1])
+			h389.tag, h389.cons, h389.off, h389.start, h389.end, h389.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h389, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV1(d, &h286, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV1(d, &h389, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p391 := d.s.NotifyReply.Raw(1)
+		p391[0] = model.NotifyReply{}
+		m.NotifyReply = &p391[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p392 := d.s.ServiceChangeReply.Raw(1)
+		p392[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p392[0]
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -5135,10 +5900,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk287 := len(b)
+		mk393 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.AddReply)
-		b = endLen(b, mk287)
+		b = endLen(b, mk393)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5147,10 +5912,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk288 := len(b)
+		mk394 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
-		b = endLen(b, mk288)
+		b = endLen(b, mk394)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5159,10 +5924,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk289 := len(b)
+		mk395 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.ModReply)
-		b = endLen(b, mk289)
+		b = endLen(b, mk395)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5171,10 +5936,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk290 := len(b)
+		mk396 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
-		b = endLen(b, mk290)
+		b = endLen(b, mk396)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5183,10 +5948,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk291 := len(b)
+		mk397 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
-		b = endLen(b, mk291)
+		b = endLen(b, mk397)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5195,10 +5960,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk292 := len(b)
+		mk398 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
-		b = endLen(b, mk292)
+		b = endLen(b, mk398)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5207,10 +5972,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk293 := len(b)
+		mk399 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk293)
+		b = endLen(b, mk399)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5219,10 +5984,10 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk294 := len(b)
+		mk400 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk294)
+		b = endLen(b, mk400)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5237,64 +6002,86 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p401 := d.s.AmmsReply.Raw(1)
+		p401[0] = model.AmmsReply{}
+		m.AddReply = &p401[0]
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p402 := d.s.AmmsReply.Raw(1)
+		p402[0] = model.AmmsReply{}
+		m.MoveReply = &p402[0]
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p403 := d.s.AmmsReply.Raw(1)
+		p403[0] = model.AmmsReply{}
+		m.ModReply = &p403[0]
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p404 := d.s.AmmsReply.Raw(1)
+		p404[0] = model.AmmsReply{}
+		m.SubtractReply = &p404[0]
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h295 header
-		if err := d.explicit(&h295, h, anyTag); err != nil {
+		p405 := d.s.AuditReply.Raw(1)
+		p405[0] = model.AuditReply{}
+		m.AuditCapReply = &p405[0]
+		var h406 header
+		if b407 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b407)) && b407[(*h).start+1] < 0x80 && b407[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b407[(*h).start+1]) <= len(b407) && (*h).start+2+int(b407[(*h).start+1]) == (*h).end {
+			t, l := b407[(*h).start], int(b407[(*h).start+1])
+			h406.tag, h406.cons, h406.off, h406.start, h406.end, h406.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h406, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV2(d, &h295, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h406, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h296 header
-		if err := d.explicit(&h296, h, anyTag); err != nil {
+		p408 := d.s.AuditReply.Raw(1)
+		p408[0] = model.AuditReply{}
+		m.AuditValueReply = &p408[0]
+		var h409 header
+		if b410 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b410)) && b410[(*h).start+1] < 0x80 && b410[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b410[(*h).start+1]) <= len(b410) && (*h).start+2+int(b410[(*h).start+1]) == (*h).end {
+			t, l := b410[(*h).start], int(b410[(*h).start+1])
+			h409.tag, h409.cons, h409.off, h409.start, h409.end, h409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h409, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV2(d, &h296, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV2(d, &h409, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p411 := d.s.NotifyReply.Raw(1)
+		p411[0] = model.NotifyReply{}
+		m.NotifyReply = &p411[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p412 := d.s.ServiceChangeReply.Raw(1)
+		p412[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p412[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
@@ -5305,10 +6092,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "addReply")
 		}
 		b = append(b, "\xa0"...)
-		mk297 := len(b)
+		mk413 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.AddReply)
-		b = endLen(b, mk297)
+		b = endLen(b, mk413)
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -5317,10 +6104,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "moveReply")
 		}
 		b = append(b, "\xa1"...)
-		mk298 := len(b)
+		mk414 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
-		b = endLen(b, mk298)
+		b = endLen(b, mk414)
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -5329,10 +6116,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modReply")
 		}
 		b = append(b, "\xa2"...)
-		mk299 := len(b)
+		mk415 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.ModReply)
-		b = endLen(b, mk299)
+		b = endLen(b, mk415)
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -5341,10 +6128,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "subtractReply")
 		}
 		b = append(b, "\xa3"...)
-		mk300 := len(b)
+		mk416 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
-		b = endLen(b, mk300)
+		b = endLen(b, mk416)
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -5353,10 +6140,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditCapReply")
 		}
 		b = append(b, "\xa4"...)
-		mk301 := len(b)
+		mk417 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
-		b = endLen(b, mk301)
+		b = endLen(b, mk417)
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -5365,10 +6152,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditValueReply")
 		}
 		b = append(b, "\xa5"...)
-		mk302 := len(b)
+		mk418 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
-		b = endLen(b, mk302)
+		b = endLen(b, mk418)
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -5377,10 +6164,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyReply")
 		}
 		b = append(b, "\xa6"...)
-		mk303 := len(b)
+		mk419 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk303)
+		b = endLen(b, mk419)
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -5389,10 +6176,10 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeReply")
 		}
 		b = append(b, "\xa7"...)
-		mk304 := len(b)
+		mk420 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk304)
+		b = endLen(b, mk420)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -5407,64 +6194,86 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		m.AddReply = slab.One(&d.s.AmmsReply)
+		p421 := d.s.AmmsReply.Raw(1)
+		p421[0] = model.AmmsReply{}
+		m.AddReply = &p421[0]
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
 			return codecerr.At(err, "addReply")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		m.MoveReply = slab.One(&d.s.AmmsReply)
+		p422 := d.s.AmmsReply.Raw(1)
+		p422[0] = model.AmmsReply{}
+		m.MoveReply = &p422[0]
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
 			return codecerr.At(err, "moveReply")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		m.ModReply = slab.One(&d.s.AmmsReply)
+		p423 := d.s.AmmsReply.Raw(1)
+		p423[0] = model.AmmsReply{}
+		m.ModReply = &p423[0]
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
 			return codecerr.At(err, "modReply")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		m.SubtractReply = slab.One(&d.s.AmmsReply)
+		p424 := d.s.AmmsReply.Raw(1)
+		p424[0] = model.AmmsReply{}
+		m.SubtractReply = &p424[0]
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
 			return codecerr.At(err, "subtractReply")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		m.AuditCapReply = slab.One(&d.s.AuditReply)
-		var h305 header
-		if err := d.explicit(&h305, h, anyTag); err != nil {
+		p425 := d.s.AuditReply.Raw(1)
+		p425[0] = model.AuditReply{}
+		m.AuditCapReply = &p425[0]
+		var h426 header
+		if b427 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b427)) && b427[(*h).start+1] < 0x80 && b427[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b427[(*h).start+1]) <= len(b427) && (*h).start+2+int(b427[(*h).start+1]) == (*h).end {
+			t, l := b427[(*h).start], int(b427[(*h).start+1])
+			h426.tag, h426.cons, h426.off, h426.start, h426.end, h426.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h426, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
-		if err = decodeAuditReplyV3(d, &h305, m.AuditCapReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h426, m.AuditCapReply); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		m.AuditValueReply = slab.One(&d.s.AuditReply)
-		var h306 header
-		if err := d.explicit(&h306, h, anyTag); err != nil {
+		p428 := d.s.AuditReply.Raw(1)
+		p428[0] = model.AuditReply{}
+		m.AuditValueReply = &p428[0]
+		var h429 header
+		if b430 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b430)) && b430[(*h).start+1] < 0x80 && b430[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b430[(*h).start+1]) <= len(b430) && (*h).start+2+int(b430[(*h).start+1]) == (*h).end {
+			t, l := b430[(*h).start], int(b430[(*h).start+1])
+			h429.tag, h429.cons, h429.off, h429.start, h429.end, h429.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h429, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
-		if err = decodeAuditReplyV3(d, &h306, m.AuditValueReply); err != nil {
+		if err = decodeAuditReplyV3(d, &h429, m.AuditValueReply); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		m.NotifyReply = slab.One(&d.s.NotifyReply)
+		p431 := d.s.NotifyReply.Raw(1)
+		p431[0] = model.NotifyReply{}
+		m.NotifyReply = &p431[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 			return codecerr.At(err, "notifyReply")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		m.ServiceChangeReply = slab.One(&d.s.ServiceChangeReply)
+		p432 := d.s.ServiceChangeReply.Raw(1)
+		p432[0] = model.ServiceChangeReply{}
+		m.ServiceChangeReply = &p432[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 			return codecerr.At(err, "serviceChangeReply")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "CommandReply")
 	}
-	return err
+	return nil
 }
 
 func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error) {
@@ -5477,20 +6286,20 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk307 := len(b)
+		mk433 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk307)
+		b = endLen(b, mk433)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk308 := len(b)
+		mk434 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk308)
+		b = endLen(b, mk434)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5515,8 +6324,15 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5541,14 +6357,17 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x309, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x435, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x435, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
-			if !validEnum0_1_2(x309) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x309), "topologyDirection")
+			if !validEnum0_1_2(x435) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x435), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x309)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x435)
 		default:
 			return d.unexpected(e, "a component of TopologyRequest")
 		}
@@ -5566,7 +6385,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error) {
@@ -5576,20 +6395,20 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk310 := len(b)
+		mk436 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk310)
+		b = endLen(b, mk436)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk311 := len(b)
+		mk437 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk311)
+		b = endLen(b, mk437)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5624,8 +6443,15 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5650,25 +6476,31 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x312, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x438, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x438, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
-			if !validEnum0_1_2(x312) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x312), "topologyDirection")
+			if !validEnum0_1_2(x438) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x438), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x312)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x438)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x313, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x439, ok := d.smallInt(&e)
+			if !ok || x439 < 0 || x439 > 65535 {
+				var err error
+				if x439, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x313)
+			m.StreamID.Value = uint32(x439)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -5686,27 +6518,27 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk314 := len(b)
+		mk440 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk314)
+		b = endLen(b, mk440)
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk315 := len(b)
+		mk441 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk315)
+		b = endLen(b, mk441)
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -5749,8 +6581,15 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5775,39 +6614,48 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "topologyDirection: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x316, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirection")
+			x442, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x442, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirection")
+				}
 			}
-			if !validEnum0_1_2(x316) {
-				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x316), "topologyDirection")
+			if !validEnum0_1_2(x442) {
+				return codecerr.At(d.errorf(e.start, "%d is not a value of TopologyRequestTopologyDirection", x442), "topologyDirection")
 			}
-			m.TopologyDirection = model.TopologyRequestTopologyDirection(x316)
+			m.TopologyDirection = model.TopologyRequestTopologyDirection(x442)
 		case 0x80000003: // [3] streamID
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.StreamID.Present = true
-			x317, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x443, ok := d.smallInt(&e)
+			if !ok || x443 < 0 || x443 > 65535 {
+				var err error
+				if x443, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x317)
+			m.StreamID.Value = uint32(x443)
 		case 0x80000004: // [4] topologyDirectionExtension
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "topologyDirectionExtension: duplicate or out of order")
 			}
 			seen |= 1 << 4
 			m.TopologyDirectionExtension.Present = true
-			x318, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "topologyDirectionExtension")
+			x444, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x444, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "topologyDirectionExtension")
+				}
 			}
-			if x318 < -1<<31 || x318 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x318), "topologyDirectionExtension")
+			if x444 < -1<<31 || x444 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x444), "topologyDirectionExtension")
 			}
-			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x318)
+			m.TopologyDirectionExtension.Value = model.TopologyRequestTopologyDirectionExtension(x444)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -5825,7 +6673,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -5833,20 +6681,20 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk319 := len(b)
+			mk445 := len(b)
 			b = append(b, 0)
-			for i320 := range m.TerminationID {
+			for i446 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk321 := len(b)
+				mk447 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i320])
-				b = endLen(b, mk321)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i446])
+				b = endLen(b, mk447)
 				if err != nil {
-					err = codecerr.AtIndex(err, i320)
+					err = codecerr.AtIndex(err, i446)
 					break
 				}
 			}
-			b = endLen(b, mk319)
+			b = endLen(b, mk445)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -5855,16 +6703,16 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk322 := len(b)
+			mk448 := len(b)
 			b = append(b, 0)
-			for i323 := range m.Descriptors {
-				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i323])
+			for i449 := range m.Descriptors {
+				b, err = appendAmmDescriptorV1(b, &m.Descriptors[i449])
 				if err != nil {
-					err = codecerr.AtIndex(err, i323)
+					err = codecerr.AtIndex(err, i449)
 					break
 				}
 			}
-			b = endLen(b, mk322)
+			b = endLen(b, mk448)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -5880,8 +6728,15 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -5890,55 +6745,77 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n324, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n324)
-			for i325, off326 := 0, e.start; i325 < n324; i325++ {
-				var e327 header
-				if err := d.next(&e327, off326, e.end); err != nil {
+			b454 := d.window(&e)
+			n450 := 1
+			if e.cons && e.start == e.end {
+				n450 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b454)) && b454[e.start+1] < 0x80 && b454[e.start]&0x1f != 0x1f && e.start+2+int(b454[e.start+1]) <= len(b454) && e.start+2+int(b454[e.start+1]) == e.end) {
+				var err error
+				if n450, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e327.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e327, "[UNIVERSAL 16]"), i325), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n450)
+			if n450 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i451, off452 := 0, e.start; i451 < n450; i451++ {
+				var e453 header
+				if uint(off452)+1 < uint(len(b454)) && b454[off452+1] < 0x80 && b454[off452]&0x1f != 0x1f && off452+2+int(b454[off452+1]) <= len(b454) {
+					t, l := b454[off452], int(b454[off452+1])
+					e453.tag, e453.cons, e453.off, e453.start, e453.end, e453.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off452, off452+2, off452+2+l, off452+2+l
+				} else if uint(off452)+2 < uint(len(b454)) && b454[off452+1] == 0x81 && b454[off452+2] >= 0x80 && b454[off452]&0x1f != 0x1f && off452+3+int(b454[off452+2]) <= len(b454) {
+					t, l := b454[off452], int(b454[off452+2])
+					e453.tag, e453.cons, e453.off, e453.start, e453.end, e453.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off452, off452+3, off452+3+l, off452+3+l
+				} else if err := d.next(&e453, off452, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e327, &m.TerminationID[i325]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i325), "terminationID")
+				if e453.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e453, "[UNIVERSAL 16]"), i451), "terminationID")
 				}
-				off326 = e327.next
+				if err = decodeTerminationIDV123(d, &e453, &m.TerminationID[i451]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i451), "terminationID")
+				}
+				off452 = e453.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n328, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
-			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n328)
-			for i329, off330 := 0, e.start; i329 < n328; i329++ {
-				var e331 header
-				if err := d.next(&e331, off330, e.end); err != nil {
+			b459 := d.window(&e)
+			n455 := 1
+			if e.cons && e.start == e.end {
+				n455 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b459)) && b459[e.start+1] < 0x80 && b459[e.start]&0x1f != 0x1f && e.start+2+int(b459[e.start+1]) <= len(b459) && e.start+2+int(b459[e.start+1]) == e.end) {
+				var err error
+				if n455, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV1(d, &e331, &m.Descriptors[i329]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i329), "descriptors")
+			}
+			m.Descriptors = d.s.AmmDescriptor.Raw(n455)
+			if n455 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
+			for i456, off457 := 0, e.start; i456 < n455; i456++ {
+				var e458 header
+				if uint(off457)+1 < uint(len(b459)) && b459[off457+1] < 0x80 && b459[off457]&0x1f != 0x1f && off457+2+int(b459[off457+1]) <= len(b459) {
+					t, l := b459[off457], int(b459[off457+1])
+					e458.tag, e458.cons, e458.off, e458.start, e458.end, e458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off457, off457+2, off457+2+l, off457+2+l
+				} else if uint(off457)+2 < uint(len(b459)) && b459[off457+1] == 0x81 && b459[off457+2] >= 0x80 && b459[off457]&0x1f != 0x1f && off457+3+int(b459[off457+2]) <= len(b459) {
+					t, l := b459[off457], int(b459[off457+2])
+					e458.tag, e458.cons, e458.off, e458.start, e458.end, e458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off457, off457+3, off457+3+l, off457+3+l
+				} else if err := d.next(&e458, off457, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
 				}
-				off330 = e331.next
+				if err = decodeAmmDescriptorV1(d, &e458, &m.Descriptors[i456]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i456), "descriptors")
+				}
+				off457 = e458.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -5954,7 +6831,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -5962,20 +6839,20 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk332 := len(b)
+			mk460 := len(b)
 			b = append(b, 0)
-			for i333 := range m.TerminationID {
+			for i461 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk334 := len(b)
+				mk462 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i333])
-				b = endLen(b, mk334)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i461])
+				b = endLen(b, mk462)
 				if err != nil {
-					err = codecerr.AtIndex(err, i333)
+					err = codecerr.AtIndex(err, i461)
 					break
 				}
 			}
-			b = endLen(b, mk332)
+			b = endLen(b, mk460)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -5984,16 +6861,16 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk335 := len(b)
+			mk463 := len(b)
 			b = append(b, 0)
-			for i336 := range m.Descriptors {
-				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i336])
+			for i464 := range m.Descriptors {
+				b, err = appendAmmDescriptorV2(b, &m.Descriptors[i464])
 				if err != nil {
-					err = codecerr.AtIndex(err, i336)
+					err = codecerr.AtIndex(err, i464)
 					break
 				}
 			}
-			b = endLen(b, mk335)
+			b = endLen(b, mk463)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6009,8 +6886,15 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6019,55 +6903,77 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n337, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n337)
-			for i338, off339 := 0, e.start; i338 < n337; i338++ {
-				var e340 header
-				if err := d.next(&e340, off339, e.end); err != nil {
+			b469 := d.window(&e)
+			n465 := 1
+			if e.cons && e.start == e.end {
+				n465 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b469)) && b469[e.start+1] < 0x80 && b469[e.start]&0x1f != 0x1f && e.start+2+int(b469[e.start+1]) <= len(b469) && e.start+2+int(b469[e.start+1]) == e.end) {
+				var err error
+				if n465, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e340.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e340, "[UNIVERSAL 16]"), i338), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n465)
+			if n465 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i466, off467 := 0, e.start; i466 < n465; i466++ {
+				var e468 header
+				if uint(off467)+1 < uint(len(b469)) && b469[off467+1] < 0x80 && b469[off467]&0x1f != 0x1f && off467+2+int(b469[off467+1]) <= len(b469) {
+					t, l := b469[off467], int(b469[off467+1])
+					e468.tag, e468.cons, e468.off, e468.start, e468.end, e468.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off467, off467+2, off467+2+l, off467+2+l
+				} else if uint(off467)+2 < uint(len(b469)) && b469[off467+1] == 0x81 && b469[off467+2] >= 0x80 && b469[off467]&0x1f != 0x1f && off467+3+int(b469[off467+2]) <= len(b469) {
+					t, l := b469[off467], int(b469[off467+2])
+					e468.tag, e468.cons, e468.off, e468.start, e468.end, e468.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off467, off467+3, off467+3+l, off467+3+l
+				} else if err := d.next(&e468, off467, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e340, &m.TerminationID[i338]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i338), "terminationID")
+				if e468.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
 				}
-				off339 = e340.next
+				if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
+				}
+				off467 = e468.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n341, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
-			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n341)
-			for i342, off343 := 0, e.start; i342 < n341; i342++ {
-				var e344 header
-				if err := d.next(&e344, off343, e.end); err != nil {
+			b474 := d.window(&e)
+			n470 := 1
+			if e.cons && e.start == e.end {
+				n470 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end) {
+				var err error
+				if n470, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV2(d, &e344, &m.Descriptors[i342]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i342), "descriptors")
+			}
+			m.Descriptors = d.s.AmmDescriptor.Raw(n470)
+			if n470 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
+			for i471, off472 := 0, e.start; i471 < n470; i471++ {
+				var e473 header
+				if uint(off472)+1 < uint(len(b474)) && b474[off472+1] < 0x80 && b474[off472]&0x1f != 0x1f && off472+2+int(b474[off472+1]) <= len(b474) {
+					t, l := b474[off472], int(b474[off472+1])
+					e473.tag, e473.cons, e473.off, e473.start, e473.end, e473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off472, off472+2, off472+2+l, off472+2+l
+				} else if uint(off472)+2 < uint(len(b474)) && b474[off472+1] == 0x81 && b474[off472+2] >= 0x80 && b474[off472]&0x1f != 0x1f && off472+3+int(b474[off472+2]) <= len(b474) {
+					t, l := b474[off472], int(b474[off472+2])
+					e473.tag, e473.cons, e473.off, e473.start, e473.end, e473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off472, off472+3, off472+3+l, off472+3+l
+				} else if err := d.next(&e473, off472, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
 				}
-				off343 = e344.next
+				if err = decodeAmmDescriptorV2(d, &e473, &m.Descriptors[i471]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i471), "descriptors")
+				}
+				off472 = e473.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6083,7 +6989,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
@@ -6091,20 +6997,20 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk345 := len(b)
+			mk475 := len(b)
 			b = append(b, 0)
-			for i346 := range m.TerminationID {
+			for i476 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk347 := len(b)
+				mk477 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i346])
-				b = endLen(b, mk347)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i476])
+				b = endLen(b, mk477)
 				if err != nil {
-					err = codecerr.AtIndex(err, i346)
+					err = codecerr.AtIndex(err, i476)
 					break
 				}
 			}
-			b = endLen(b, mk345)
+			b = endLen(b, mk475)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6113,16 +7019,16 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk348 := len(b)
+			mk478 := len(b)
 			b = append(b, 0)
-			for i349 := range m.Descriptors {
-				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i349])
+			for i479 := range m.Descriptors {
+				b, err = appendAmmDescriptorV3(b, &m.Descriptors[i479])
 				if err != nil {
-					err = codecerr.AtIndex(err, i349)
+					err = codecerr.AtIndex(err, i479)
 					break
 				}
 			}
-			b = endLen(b, mk348)
+			b = endLen(b, mk478)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -6138,8 +7044,15 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6148,55 +7061,77 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n350, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n350)
-			for i351, off352 := 0, e.start; i351 < n350; i351++ {
-				var e353 header
-				if err := d.next(&e353, off352, e.end); err != nil {
+			b484 := d.window(&e)
+			n480 := 1
+			if e.cons && e.start == e.end {
+				n480 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end) {
+				var err error
+				if n480, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e353.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e353, "[UNIVERSAL 16]"), i351), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n480)
+			if n480 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i481, off482 := 0, e.start; i481 < n480; i481++ {
+				var e483 header
+				if uint(off482)+1 < uint(len(b484)) && b484[off482+1] < 0x80 && b484[off482]&0x1f != 0x1f && off482+2+int(b484[off482+1]) <= len(b484) {
+					t, l := b484[off482], int(b484[off482+1])
+					e483.tag, e483.cons, e483.off, e483.start, e483.end, e483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off482, off482+2, off482+2+l, off482+2+l
+				} else if uint(off482)+2 < uint(len(b484)) && b484[off482+1] == 0x81 && b484[off482+2] >= 0x80 && b484[off482]&0x1f != 0x1f && off482+3+int(b484[off482+2]) <= len(b484) {
+					t, l := b484[off482], int(b484[off482+2])
+					e483.tag, e483.cons, e483.off, e483.start, e483.end, e483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off482, off482+3, off482+3+l, off482+3+l
+				} else if err := d.next(&e483, off482, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e353, &m.TerminationID[i351]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i351), "terminationID")
+				if e483.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e483, "[UNIVERSAL 16]"), i481), "terminationID")
 				}
-				off352 = e353.next
+				if err = decodeTerminationIDV123(d, &e483, &m.TerminationID[i481]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i481), "terminationID")
+				}
+				off482 = e483.next
 			}
 		case 0x80000001: // [1] descriptors
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n354, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "descriptors")
-			}
-			m.Descriptors = slab.Alloc(&d.s.AmmDescriptor, n354)
-			for i355, off356 := 0, e.start; i355 < n354; i355++ {
-				var e357 header
-				if err := d.next(&e357, off356, e.end); err != nil {
+			b489 := d.window(&e)
+			n485 := 1
+			if e.cons && e.start == e.end {
+				n485 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end) {
+				var err error
+				if n485, err = d.count(&e); err != nil {
 					return codecerr.At(err, "descriptors")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAmmDescriptorV3(d, &e357, &m.Descriptors[i355]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i355), "descriptors")
+			}
+			m.Descriptors = d.s.AmmDescriptor.Raw(n485)
+			if n485 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
+			}
+			for i486, off487 := 0, e.start; i486 < n485; i486++ {
+				var e488 header
+				if uint(off487)+1 < uint(len(b489)) && b489[off487+1] < 0x80 && b489[off487]&0x1f != 0x1f && off487+2+int(b489[off487+1]) <= len(b489) {
+					t, l := b489[off487], int(b489[off487+1])
+					e488.tag, e488.cons, e488.off, e488.start, e488.end, e488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off487, off487+2, off487+2+l, off487+2+l
+				} else if uint(off487)+2 < uint(len(b489)) && b489[off487+1] == 0x81 && b489[off487+2] >= 0x80 && b489[off487]&0x1f != 0x1f && off487+3+int(b489[off487+2]) <= len(b489) {
+					t, l := b489[off487], int(b489[off487+2])
+					e488.tag, e488.cons, e488.off, e488.start, e488.end, e488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off487, off487+3, off487+3+l, off487+3+l
+				} else if err := d.next(&e488, off487, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
 				}
-				off356 = e357.next
+				if err = decodeAmmDescriptorV3(d, &e488, &m.Descriptors[i486]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i486), "descriptors")
+				}
+				off487 = e488.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -6212,7 +7147,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -6223,10 +7158,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk358 := len(b)
+		mk490 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk358)
+		b = endLen(b, mk490)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6235,10 +7170,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk359 := len(b)
+		mk491 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk359)
+		b = endLen(b, mk491)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6247,10 +7182,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk360 := len(b)
+		mk492 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk360)
+		b = endLen(b, mk492)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6259,30 +7194,30 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk361 := len(b)
+		mk493 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk361)
+		b = endLen(b, mk493)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk362 := len(b)
+			mk494 := len(b)
 			b = append(b, 0)
-			for i363 := range m.EventBufferDescriptor {
+			for i495 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk364 := len(b)
+				mk496 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i363])
-				b = endLen(b, mk364)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i495])
+				b = endLen(b, mk496)
 				if err != nil {
-					err = codecerr.AtIndex(err, i363)
+					err = codecerr.AtIndex(err, i495)
 					break
 				}
 			}
-			b = endLen(b, mk362)
+			b = endLen(b, mk494)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6290,16 +7225,16 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk365 := len(b)
+			mk497 := len(b)
 			b = append(b, 0)
-			for i366 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i366])
+			for i498 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i498])
 				if err != nil {
-					err = codecerr.AtIndex(err, i366)
+					err = codecerr.AtIndex(err, i498)
 					break
 				}
 			}
-			b = endLen(b, mk365)
+			b = endLen(b, mk497)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6309,10 +7244,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk367 := len(b)
+		mk499 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk367)
+		b = endLen(b, mk499)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6321,10 +7256,10 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk368 := len(b)
+		mk500 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk368)
+		b = endLen(b, mk500)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6341,93 +7276,127 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p501 := d.s.MediaDescriptor.Raw(1)
+		p501[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p501[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p502 := d.s.ModemDescriptor.Raw(1)
+		p502[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p502[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p503 := d.s.MuxDescriptor.Raw(1)
+		p503[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p503[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p504 := d.s.EventsDescriptor.Raw(1)
+		p504[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p504[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n369, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n369)
-		for i370, off371 := 0, (*h).start; i370 < n369; i370++ {
-			var e372 header
-			if err := d.next(&e372, off371, (*h).end); err != nil {
+		b509 := d.window(h)
+		n505 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n505 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b509)) && b509[(*h).start+1] < 0x80 && b509[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b509[(*h).start+1]) <= len(b509) && (*h).start+2+int(b509[(*h).start+1]) == (*h).end) {
+			var err error
+			if n505, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e372.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e372, "[UNIVERSAL 16]"), i370), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n505)
+		if n505 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i506, off507 := 0, (*h).start; i506 < n505; i506++ {
+			var e508 header
+			if uint(off507)+1 < uint(len(b509)) && b509[off507+1] < 0x80 && b509[off507]&0x1f != 0x1f && off507+2+int(b509[off507+1]) <= len(b509) {
+				t, l := b509[off507], int(b509[off507+1])
+				e508.tag, e508.cons, e508.off, e508.start, e508.end, e508.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off507, off507+2, off507+2+l, off507+2+l
+			} else if uint(off507)+2 < uint(len(b509)) && b509[off507+1] == 0x81 && b509[off507+2] >= 0x80 && b509[off507]&0x1f != 0x1f && off507+3+int(b509[off507+2]) <= len(b509) {
+				t, l := b509[off507], int(b509[off507+2])
+				e508.tag, e508.cons, e508.off, e508.start, e508.end, e508.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off507, off507+3, off507+3+l, off507+3+l
+			} else if err := d.next(&e508, off507, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e372, &m.EventBufferDescriptor[i370]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i370), "eventBufferDescriptor")
+			if e508.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e508, "[UNIVERSAL 16]"), i506), "eventBufferDescriptor")
 			}
-			off371 = e372.next
+			if err = decodeEventSpecV123(d, &e508, &m.EventBufferDescriptor[i506]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i506), "eventBufferDescriptor")
+			}
+			off507 = e508.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n373, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n373)
-		for i374, off375 := 0, (*h).start; i374 < n373; i374++ {
-			var e376 header
-			if err := d.next(&e376, off375, (*h).end); err != nil {
+		b514 := d.window(h)
+		n510 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n510 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b514)) && b514[(*h).start+1] < 0x80 && b514[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b514[(*h).start+1]) <= len(b514) && (*h).start+2+int(b514[(*h).start+1]) == (*h).end) {
+			var err error
+			if n510, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e376, &m.SignalsDescriptor[i374]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i374), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n510)
+		if n510 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i511, off512 := 0, (*h).start; i511 < n510; i511++ {
+			var e513 header
+			if uint(off512)+1 < uint(len(b514)) && b514[off512+1] < 0x80 && b514[off512]&0x1f != 0x1f && off512+2+int(b514[off512+1]) <= len(b514) {
+				t, l := b514[off512], int(b514[off512+1])
+				e513.tag, e513.cons, e513.off, e513.start, e513.end, e513.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off512, off512+2, off512+2+l, off512+2+l
+			} else if uint(off512)+2 < uint(len(b514)) && b514[off512+1] == 0x81 && b514[off512+2] >= 0x80 && b514[off512]&0x1f != 0x1f && off512+3+int(b514[off512+2]) <= len(b514) {
+				t, l := b514[off512], int(b514[off512+2])
+				e513.tag, e513.cons, e513.off, e513.start, e513.end, e513.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off512, off512+3, off512+3+l, off512+3+l
+			} else if err := d.next(&e513, off512, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off375 = e376.next
+			if err = decodeSignalRequestV12(d, &e513, &m.SignalsDescriptor[i511]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i511), "signalsDescriptor")
+			}
+			off512 = e513.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p515 := d.s.DigitMapDescriptor.Raw(1)
+		p515[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p515[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p516 := d.s.AuditDescriptor.Raw(1)
+		p516[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p516[0]
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -6438,10 +7407,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk377 := len(b)
+		mk517 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk377)
+		b = endLen(b, mk517)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6450,10 +7419,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk378 := len(b)
+		mk518 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk378)
+		b = endLen(b, mk518)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6462,10 +7431,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk379 := len(b)
+		mk519 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk379)
+		b = endLen(b, mk519)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6474,30 +7443,30 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk380 := len(b)
+		mk520 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk380)
+		b = endLen(b, mk520)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk381 := len(b)
+			mk521 := len(b)
 			b = append(b, 0)
-			for i382 := range m.EventBufferDescriptor {
+			for i522 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk383 := len(b)
+				mk523 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i382])
-				b = endLen(b, mk383)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i522])
+				b = endLen(b, mk523)
 				if err != nil {
-					err = codecerr.AtIndex(err, i382)
+					err = codecerr.AtIndex(err, i522)
 					break
 				}
 			}
-			b = endLen(b, mk381)
+			b = endLen(b, mk521)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6505,16 +7474,16 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk384 := len(b)
+			mk524 := len(b)
 			b = append(b, 0)
-			for i385 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i385])
+			for i525 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i525])
 				if err != nil {
-					err = codecerr.AtIndex(err, i385)
+					err = codecerr.AtIndex(err, i525)
 					break
 				}
 			}
-			b = endLen(b, mk384)
+			b = endLen(b, mk524)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6524,10 +7493,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk386 := len(b)
+		mk526 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk386)
+		b = endLen(b, mk526)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6536,10 +7505,10 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk387 := len(b)
+		mk527 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk387)
+		b = endLen(b, mk527)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -6556,93 +7525,127 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p528 := d.s.MediaDescriptor.Raw(1)
+		p528[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p528[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p529 := d.s.ModemDescriptor.Raw(1)
+		p529[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p529[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p530 := d.s.MuxDescriptor.Raw(1)
+		p530[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p530[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p531 := d.s.EventsDescriptor.Raw(1)
+		p531[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p531[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n388, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n388)
-		for i389, off390 := 0, (*h).start; i389 < n388; i389++ {
-			var e391 header
-			if err := d.next(&e391, off390, (*h).end); err != nil {
+		b536 := d.window(h)
+		n532 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n532 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b536)) && b536[(*h).start+1] < 0x80 && b536[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b536[(*h).start+1]) <= len(b536) && (*h).start+2+int(b536[(*h).start+1]) == (*h).end) {
+			var err error
+			if n532, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e391.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e391, "[UNIVERSAL 16]"), i389), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n532)
+		if n532 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i533, off534 := 0, (*h).start; i533 < n532; i533++ {
+			var e535 header
+			if uint(off534)+1 < uint(len(b536)) && b536[off534+1] < 0x80 && b536[off534]&0x1f != 0x1f && off534+2+int(b536[off534+1]) <= len(b536) {
+				t, l := b536[off534], int(b536[off534+1])
+				e535.tag, e535.cons, e535.off, e535.start, e535.end, e535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off534, off534+2, off534+2+l, off534+2+l
+			} else if uint(off534)+2 < uint(len(b536)) && b536[off534+1] == 0x81 && b536[off534+2] >= 0x80 && b536[off534]&0x1f != 0x1f && off534+3+int(b536[off534+2]) <= len(b536) {
+				t, l := b536[off534], int(b536[off534+2])
+				e535.tag, e535.cons, e535.off, e535.start, e535.end, e535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off534, off534+3, off534+3+l, off534+3+l
+			} else if err := d.next(&e535, off534, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e391, &m.EventBufferDescriptor[i389]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i389), "eventBufferDescriptor")
+			if e535.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e535, "[UNIVERSAL 16]"), i533), "eventBufferDescriptor")
 			}
-			off390 = e391.next
+			if err = decodeEventSpecV123(d, &e535, &m.EventBufferDescriptor[i533]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i533), "eventBufferDescriptor")
+			}
+			off534 = e535.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n392, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n392)
-		for i393, off394 := 0, (*h).start; i393 < n392; i393++ {
-			var e395 header
-			if err := d.next(&e395, off394, (*h).end); err != nil {
+		b541 := d.window(h)
+		n537 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n537 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b541)) && b541[(*h).start+1] < 0x80 && b541[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b541[(*h).start+1]) <= len(b541) && (*h).start+2+int(b541[(*h).start+1]) == (*h).end) {
+			var err error
+			if n537, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e395, &m.SignalsDescriptor[i393]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i393), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n537)
+		if n537 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i538, off539 := 0, (*h).start; i538 < n537; i538++ {
+			var e540 header
+			if uint(off539)+1 < uint(len(b541)) && b541[off539+1] < 0x80 && b541[off539]&0x1f != 0x1f && off539+2+int(b541[off539+1]) <= len(b541) {
+				t, l := b541[off539], int(b541[off539+1])
+				e540.tag, e540.cons, e540.off, e540.start, e540.end, e540.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off539, off539+2, off539+2+l, off539+2+l
+			} else if uint(off539)+2 < uint(len(b541)) && b541[off539+1] == 0x81 && b541[off539+2] >= 0x80 && b541[off539]&0x1f != 0x1f && off539+3+int(b541[off539+2]) <= len(b541) {
+				t, l := b541[off539], int(b541[off539+2])
+				e540.tag, e540.cons, e540.off, e540.start, e540.end, e540.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off539, off539+3, off539+3+l, off539+3+l
+			} else if err := d.next(&e540, off539, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off394 = e395.next
+			if err = decodeSignalRequestV12(d, &e540, &m.SignalsDescriptor[i538]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i538), "signalsDescriptor")
+			}
+			off539 = e540.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p542 := d.s.DigitMapDescriptor.Raw(1)
+		p542[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p542[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p543 := d.s.AuditDescriptor.Raw(1)
+		p543[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p543[0]
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
@@ -6653,10 +7656,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk396 := len(b)
+		mk544 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk396)
+		b = endLen(b, mk544)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -6665,10 +7668,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk397 := len(b)
+		mk545 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk397)
+		b = endLen(b, mk545)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -6677,10 +7680,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk398 := len(b)
+		mk546 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk398)
+		b = endLen(b, mk546)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -6689,30 +7692,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk399 := len(b)
+		mk547 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk399)
+		b = endLen(b, mk547)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AmmDescriptor_EventBufferDescriptor:
 		{
 			b = append(b, "\xa4"...)
-			mk400 := len(b)
+			mk548 := len(b)
 			b = append(b, 0)
-			for i401 := range m.EventBufferDescriptor {
+			for i549 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk402 := len(b)
+				mk550 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i401])
-				b = endLen(b, mk402)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i549])
+				b = endLen(b, mk550)
 				if err != nil {
-					err = codecerr.AtIndex(err, i401)
+					err = codecerr.AtIndex(err, i549)
 					break
 				}
 			}
-			b = endLen(b, mk400)
+			b = endLen(b, mk548)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -6720,16 +7723,16 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 	case model.AmmDescriptor_SignalsDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk403 := len(b)
+			mk551 := len(b)
 			b = append(b, 0)
-			for i404 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i404])
+			for i552 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i552])
 				if err != nil {
-					err = codecerr.AtIndex(err, i404)
+					err = codecerr.AtIndex(err, i552)
 					break
 				}
 			}
-			b = endLen(b, mk403)
+			b = endLen(b, mk551)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -6739,10 +7742,10 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk405 := len(b)
+		mk553 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk405)
+		b = endLen(b, mk553)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -6751,30 +7754,30 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk406 := len(b)
+		mk554 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk406)
+		b = endLen(b, mk554)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
 	case model.AmmDescriptor_StatisticsDescriptor:
 		{
 			b = append(b, "\xa8"...)
-			mk407 := len(b)
+			mk555 := len(b)
 			b = append(b, 0)
-			for i408 := range m.StatisticsDescriptor {
+			for i556 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk409 := len(b)
+				mk557 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i408])
-				b = endLen(b, mk409)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i556])
+				b = endLen(b, mk557)
 				if err != nil {
-					err = codecerr.AtIndex(err, i408)
+					err = codecerr.AtIndex(err, i556)
 					break
 				}
 			}
-			b = endLen(b, mk407)
+			b = endLen(b, mk555)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -6790,119 +7793,164 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p558 := d.s.MediaDescriptor.Raw(1)
+		p558[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p558[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p559 := d.s.ModemDescriptor.Raw(1)
+		p559[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p559[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p560 := d.s.MuxDescriptor.Raw(1)
+		p560[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p560[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p561 := d.s.EventsDescriptor.Raw(1)
+		p561[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p561[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AmmDescriptor_EventBufferDescriptor
-		n410, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n410)
-		for i411, off412 := 0, (*h).start; i411 < n410; i411++ {
-			var e413 header
-			if err := d.next(&e413, off412, (*h).end); err != nil {
+		b566 := d.window(h)
+		n562 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n562 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b566)) && b566[(*h).start+1] < 0x80 && b566[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b566[(*h).start+1]) <= len(b566) && (*h).start+2+int(b566[(*h).start+1]) == (*h).end) {
+			var err error
+			if n562, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e413.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e413, "[UNIVERSAL 16]"), i411), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n562)
+		if n562 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i563, off564 := 0, (*h).start; i563 < n562; i563++ {
+			var e565 header
+			if uint(off564)+1 < uint(len(b566)) && b566[off564+1] < 0x80 && b566[off564]&0x1f != 0x1f && off564+2+int(b566[off564+1]) <= len(b566) {
+				t, l := b566[off564], int(b566[off564+1])
+				e565.tag, e565.cons, e565.off, e565.start, e565.end, e565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off564, off564+2, off564+2+l, off564+2+l
+			} else if uint(off564)+2 < uint(len(b566)) && b566[off564+1] == 0x81 && b566[off564+2] >= 0x80 && b566[off564]&0x1f != 0x1f && off564+3+int(b566[off564+2]) <= len(b566) {
+				t, l := b566[off564], int(b566[off564+2])
+				e565.tag, e565.cons, e565.off, e565.start, e565.end, e565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off564, off564+3, off564+3+l, off564+3+l
+			} else if err := d.next(&e565, off564, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e413, &m.EventBufferDescriptor[i411]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i411), "eventBufferDescriptor")
+			if e565.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e565, "[UNIVERSAL 16]"), i563), "eventBufferDescriptor")
 			}
-			off412 = e413.next
+			if err = decodeEventSpecV123(d, &e565, &m.EventBufferDescriptor[i563]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i563), "eventBufferDescriptor")
+			}
+			off564 = e565.next
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AmmDescriptor_SignalsDescriptor
-		n414, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n414)
-		for i415, off416 := 0, (*h).start; i415 < n414; i415++ {
-			var e417 header
-			if err := d.next(&e417, off416, (*h).end); err != nil {
+		b571 := d.window(h)
+		n567 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n567 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b571)) && b571[(*h).start+1] < 0x80 && b571[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b571[(*h).start+1]) <= len(b571) && (*h).start+2+int(b571[(*h).start+1]) == (*h).end) {
+			var err error
+			if n567, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV3(d, &e417, &m.SignalsDescriptor[i415]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i415), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n567)
+		if n567 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i568, off569 := 0, (*h).start; i568 < n567; i568++ {
+			var e570 header
+			if uint(off569)+1 < uint(len(b571)) && b571[off569+1] < 0x80 && b571[off569]&0x1f != 0x1f && off569+2+int(b571[off569+1]) <= len(b571) {
+				t, l := b571[off569], int(b571[off569+1])
+				e570.tag, e570.cons, e570.off, e570.start, e570.end, e570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off569, off569+2, off569+2+l, off569+2+l
+			} else if uint(off569)+2 < uint(len(b571)) && b571[off569+1] == 0x81 && b571[off569+2] >= 0x80 && b571[off569]&0x1f != 0x1f && off569+3+int(b571[off569+2]) <= len(b571) {
+				t, l := b571[off569], int(b571[off569+2])
+				e570.tag, e570.cons, e570.off, e570.start, e570.end, e570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off569, off569+3, off569+3+l, off569+3+l
+			} else if err := d.next(&e570, off569, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off416 = e417.next
+			if err = decodeSignalRequestV3(d, &e570, &m.SignalsDescriptor[i568]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i568), "signalsDescriptor")
+			}
+			off569 = e570.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p572 := d.s.DigitMapDescriptor.Raw(1)
+		p572[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p572[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+		p573 := d.s.AuditDescriptor.Raw(1)
+		p573[0] = model.AuditDescriptor{}
+		m.AuditDescriptor = &p573[0]
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
 			return codecerr.At(err, "auditDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AmmDescriptor_StatisticsDescriptor
-		n418, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
-		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n418)
-		for i419, off420 := 0, (*h).start; i419 < n418; i419++ {
-			var e421 header
-			if err := d.next(&e421, off420, (*h).end); err != nil {
+		b578 := d.window(h)
+		n574 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n574 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b578)) && b578[(*h).start+1] < 0x80 && b578[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b578[(*h).start+1]) <= len(b578) && (*h).start+2+int(b578[(*h).start+1]) == (*h).end) {
+			var err error
+			if n574, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e421.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e421, "[UNIVERSAL 16]"), i419), "statisticsDescriptor")
+		}
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n574)
+		if n574 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
+		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
+			var e577 header
+			if uint(off576)+1 < uint(len(b578)) && b578[off576+1] < 0x80 && b578[off576]&0x1f != 0x1f && off576+2+int(b578[off576+1]) <= len(b578) {
+				t, l := b578[off576], int(b578[off576+1])
+				e577.tag, e577.cons, e577.off, e577.start, e577.end, e577.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off576, off576+2, off576+2+l, off576+2+l
+			} else if uint(off576)+2 < uint(len(b578)) && b578[off576+1] == 0x81 && b578[off576+2] >= 0x80 && b578[off576]&0x1f != 0x1f && off576+3+int(b578[off576+2]) <= len(b578) {
+				t, l := b578[off576], int(b578[off576+2])
+				e577.tag, e577.cons, e577.off, e577.start, e577.end, e577.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off576, off576+3, off576+3+l, off576+3+l
+			} else if err := d.next(&e577, off576, (*h).end); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e421, &m.StatisticsDescriptor[i419]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i419), "statisticsDescriptor")
+			if e577.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
 			}
-			off420 = e421.next
+			if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
+			}
+			off576 = e577.next
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AmmDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -6910,20 +7958,20 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk422 := len(b)
+			mk579 := len(b)
 			b = append(b, 0)
-			for i423 := range m.TerminationID {
+			for i580 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk424 := len(b)
+				mk581 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i423])
-				b = endLen(b, mk424)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i580])
+				b = endLen(b, mk581)
 				if err != nil {
-					err = codecerr.AtIndex(err, i423)
+					err = codecerr.AtIndex(err, i580)
 					break
 				}
 			}
-			b = endLen(b, mk422)
+			b = endLen(b, mk579)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -6932,16 +7980,16 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk425 := len(b)
+			mk582 := len(b)
 			b = append(b, 0)
-			for i426 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i426])
+			for i583 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAudit[i583])
 				if err != nil {
-					err = codecerr.AtIndex(err, i426)
+					err = codecerr.AtIndex(err, i583)
 					break
 				}
 			}
-			b = endLen(b, mk425)
+			b = endLen(b, mk582)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -6957,8 +8005,15 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -6967,55 +8022,77 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n427, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n427)
-			for i428, off429 := 0, e.start; i428 < n427; i428++ {
-				var e430 header
-				if err := d.next(&e430, off429, e.end); err != nil {
+			b588 := d.window(&e)
+			n584 := 1
+			if e.cons && e.start == e.end {
+				n584 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b588)) && b588[e.start+1] < 0x80 && b588[e.start]&0x1f != 0x1f && e.start+2+int(b588[e.start+1]) <= len(b588) && e.start+2+int(b588[e.start+1]) == e.end) {
+				var err error
+				if n584, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e430.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e430, "[UNIVERSAL 16]"), i428), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n584)
+			if n584 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i585, off586 := 0, e.start; i585 < n584; i585++ {
+				var e587 header
+				if uint(off586)+1 < uint(len(b588)) && b588[off586+1] < 0x80 && b588[off586]&0x1f != 0x1f && off586+2+int(b588[off586+1]) <= len(b588) {
+					t, l := b588[off586], int(b588[off586+1])
+					e587.tag, e587.cons, e587.off, e587.start, e587.end, e587.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off586, off586+2, off586+2+l, off586+2+l
+				} else if uint(off586)+2 < uint(len(b588)) && b588[off586+1] == 0x81 && b588[off586+2] >= 0x80 && b588[off586]&0x1f != 0x1f && off586+3+int(b588[off586+2]) <= len(b588) {
+					t, l := b588[off586], int(b588[off586+2])
+					e587.tag, e587.cons, e587.off, e587.start, e587.end, e587.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off586, off586+3, off586+3+l, off586+3+l
+				} else if err := d.next(&e587, off586, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e430, &m.TerminationID[i428]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i428), "terminationID")
+				if e587.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e587, "[UNIVERSAL 16]"), i585), "terminationID")
 				}
-				off429 = e430.next
+				if err = decodeTerminationIDV123(d, &e587, &m.TerminationID[i585]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i585), "terminationID")
+				}
+				off586 = e587.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n431, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
-			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n431)
-			for i432, off433 := 0, e.start; i432 < n431; i432++ {
-				var e434 header
-				if err := d.next(&e434, off433, e.end); err != nil {
+			b593 := d.window(&e)
+			n589 := 1
+			if e.cons && e.start == e.end {
+				n589 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b593)) && b593[e.start+1] < 0x80 && b593[e.start]&0x1f != 0x1f && e.start+2+int(b593[e.start+1]) <= len(b593) && e.start+2+int(b593[e.start+1]) == e.end) {
+				var err error
+				if n589, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV1(d, &e434, &m.TerminationAudit[i432]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i432), "terminationAudit")
+			}
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n589)
+			if n589 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
+			for i590, off591 := 0, e.start; i590 < n589; i590++ {
+				var e592 header
+				if uint(off591)+1 < uint(len(b593)) && b593[off591+1] < 0x80 && b593[off591]&0x1f != 0x1f && off591+2+int(b593[off591+1]) <= len(b593) {
+					t, l := b593[off591], int(b593[off591+1])
+					e592.tag, e592.cons, e592.off, e592.start, e592.end, e592.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off591, off591+2, off591+2+l, off591+2+l
+				} else if uint(off591)+2 < uint(len(b593)) && b593[off591+1] == 0x81 && b593[off591+2] >= 0x80 && b593[off591]&0x1f != 0x1f && off591+3+int(b593[off591+2]) <= len(b593) {
+					t, l := b593[off591], int(b593[off591+2])
+					e592.tag, e592.cons, e592.off, e592.start, e592.end, e592.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off591, off591+3, off591+3+l, off591+3+l
+				} else if err := d.next(&e592, off591, e.end); err != nil {
+					return codecerr.At(err, "terminationAudit")
 				}
-				off433 = e434.next
+				if err = decodeAuditReturnParameterV1(d, &e592, &m.TerminationAudit[i590]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i590), "terminationAudit")
+				}
+				off591 = e592.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7028,7 +8105,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -7036,20 +8113,20 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk435 := len(b)
+			mk594 := len(b)
 			b = append(b, 0)
-			for i436 := range m.TerminationID {
+			for i595 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk437 := len(b)
+				mk596 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i436])
-				b = endLen(b, mk437)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i595])
+				b = endLen(b, mk596)
 				if err != nil {
-					err = codecerr.AtIndex(err, i436)
+					err = codecerr.AtIndex(err, i595)
 					break
 				}
 			}
-			b = endLen(b, mk435)
+			b = endLen(b, mk594)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7058,16 +8135,16 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk438 := len(b)
+			mk597 := len(b)
 			b = append(b, 0)
-			for i439 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i439])
+			for i598 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAudit[i598])
 				if err != nil {
-					err = codecerr.AtIndex(err, i439)
+					err = codecerr.AtIndex(err, i598)
 					break
 				}
 			}
-			b = endLen(b, mk438)
+			b = endLen(b, mk597)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7083,8 +8160,15 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7093,55 +8177,77 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n440, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n440)
-			for i441, off442 := 0, e.start; i441 < n440; i441++ {
-				var e443 header
-				if err := d.next(&e443, off442, e.end); err != nil {
+			b603 := d.window(&e)
+			n599 := 1
+			if e.cons && e.start == e.end {
+				n599 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b603)) && b603[e.start+1] < 0x80 && b603[e.start]&0x1f != 0x1f && e.start+2+int(b603[e.start+1]) <= len(b603) && e.start+2+int(b603[e.start+1]) == e.end) {
+				var err error
+				if n599, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e443.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e443, "[UNIVERSAL 16]"), i441), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n599)
+			if n599 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i600, off601 := 0, e.start; i600 < n599; i600++ {
+				var e602 header
+				if uint(off601)+1 < uint(len(b603)) && b603[off601+1] < 0x80 && b603[off601]&0x1f != 0x1f && off601+2+int(b603[off601+1]) <= len(b603) {
+					t, l := b603[off601], int(b603[off601+1])
+					e602.tag, e602.cons, e602.off, e602.start, e602.end, e602.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off601, off601+2, off601+2+l, off601+2+l
+				} else if uint(off601)+2 < uint(len(b603)) && b603[off601+1] == 0x81 && b603[off601+2] >= 0x80 && b603[off601]&0x1f != 0x1f && off601+3+int(b603[off601+2]) <= len(b603) {
+					t, l := b603[off601], int(b603[off601+2])
+					e602.tag, e602.cons, e602.off, e602.start, e602.end, e602.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off601, off601+3, off601+3+l, off601+3+l
+				} else if err := d.next(&e602, off601, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e443, &m.TerminationID[i441]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i441), "terminationID")
+				if e602.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e602, "[UNIVERSAL 16]"), i600), "terminationID")
 				}
-				off442 = e443.next
+				if err = decodeTerminationIDV123(d, &e602, &m.TerminationID[i600]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i600), "terminationID")
+				}
+				off601 = e602.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n444, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
-			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n444)
-			for i445, off446 := 0, e.start; i445 < n444; i445++ {
-				var e447 header
-				if err := d.next(&e447, off446, e.end); err != nil {
+			b608 := d.window(&e)
+			n604 := 1
+			if e.cons && e.start == e.end {
+				n604 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b608)) && b608[e.start+1] < 0x80 && b608[e.start]&0x1f != 0x1f && e.start+2+int(b608[e.start+1]) <= len(b608) && e.start+2+int(b608[e.start+1]) == e.end) {
+				var err error
+				if n604, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV2(d, &e447, &m.TerminationAudit[i445]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i445), "terminationAudit")
+			}
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n604)
+			if n604 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
+			for i605, off606 := 0, e.start; i605 < n604; i605++ {
+				var e607 header
+				if uint(off606)+1 < uint(len(b608)) && b608[off606+1] < 0x80 && b608[off606]&0x1f != 0x1f && off606+2+int(b608[off606+1]) <= len(b608) {
+					t, l := b608[off606], int(b608[off606+1])
+					e607.tag, e607.cons, e607.off, e607.start, e607.end, e607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off606, off606+2, off606+2+l, off606+2+l
+				} else if uint(off606)+2 < uint(len(b608)) && b608[off606+1] == 0x81 && b608[off606+2] >= 0x80 && b608[off606]&0x1f != 0x1f && off606+3+int(b608[off606+2]) <= len(b608) {
+					t, l := b608[off606], int(b608[off606+2])
+					e607.tag, e607.cons, e607.off, e607.start, e607.end, e607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off606, off606+3, off606+3+l, off606+3+l
+				} else if err := d.next(&e607, off606, e.end); err != nil {
+					return codecerr.At(err, "terminationAudit")
 				}
-				off446 = e447.next
+				if err = decodeAuditReturnParameterV2(d, &e607, &m.TerminationAudit[i605]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i605), "terminationAudit")
+				}
+				off606 = e607.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7154,7 +8260,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
@@ -7162,20 +8268,20 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk448 := len(b)
+			mk609 := len(b)
 			b = append(b, 0)
-			for i449 := range m.TerminationID {
+			for i610 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk450 := len(b)
+				mk611 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i449])
-				b = endLen(b, mk450)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i610])
+				b = endLen(b, mk611)
 				if err != nil {
-					err = codecerr.AtIndex(err, i449)
+					err = codecerr.AtIndex(err, i610)
 					break
 				}
 			}
-			b = endLen(b, mk448)
+			b = endLen(b, mk609)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7184,16 +8290,16 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 	if m.TerminationAudit != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk451 := len(b)
+			mk612 := len(b)
 			b = append(b, 0)
-			for i452 := range m.TerminationAudit {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i452])
+			for i613 := range m.TerminationAudit {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAudit[i613])
 				if err != nil {
-					err = codecerr.AtIndex(err, i452)
+					err = codecerr.AtIndex(err, i613)
 					break
 				}
 			}
-			b = endLen(b, mk451)
+			b = endLen(b, mk612)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -7209,8 +8315,15 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7219,55 +8332,77 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n453, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n453)
-			for i454, off455 := 0, e.start; i454 < n453; i454++ {
-				var e456 header
-				if err := d.next(&e456, off455, e.end); err != nil {
+			b618 := d.window(&e)
+			n614 := 1
+			if e.cons && e.start == e.end {
+				n614 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b618)) && b618[e.start+1] < 0x80 && b618[e.start]&0x1f != 0x1f && e.start+2+int(b618[e.start+1]) <= len(b618) && e.start+2+int(b618[e.start+1]) == e.end) {
+				var err error
+				if n614, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e456.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e456, "[UNIVERSAL 16]"), i454), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n614)
+			if n614 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i615, off616 := 0, e.start; i615 < n614; i615++ {
+				var e617 header
+				if uint(off616)+1 < uint(len(b618)) && b618[off616+1] < 0x80 && b618[off616]&0x1f != 0x1f && off616+2+int(b618[off616+1]) <= len(b618) {
+					t, l := b618[off616], int(b618[off616+1])
+					e617.tag, e617.cons, e617.off, e617.start, e617.end, e617.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off616, off616+2, off616+2+l, off616+2+l
+				} else if uint(off616)+2 < uint(len(b618)) && b618[off616+1] == 0x81 && b618[off616+2] >= 0x80 && b618[off616]&0x1f != 0x1f && off616+3+int(b618[off616+2]) <= len(b618) {
+					t, l := b618[off616], int(b618[off616+2])
+					e617.tag, e617.cons, e617.off, e617.start, e617.end, e617.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off616, off616+3, off616+3+l, off616+3+l
+				} else if err := d.next(&e617, off616, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e456, &m.TerminationID[i454]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i454), "terminationID")
+				if e617.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e617, "[UNIVERSAL 16]"), i615), "terminationID")
 				}
-				off455 = e456.next
+				if err = decodeTerminationIDV123(d, &e617, &m.TerminationID[i615]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i615), "terminationID")
+				}
+				off616 = e617.next
 			}
 		case 0x80000001: // [1] terminationAudit
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n457, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAudit")
-			}
-			m.TerminationAudit = slab.Alloc(&d.s.AuditReturnParameter, n457)
-			for i458, off459 := 0, e.start; i458 < n457; i458++ {
-				var e460 header
-				if err := d.next(&e460, off459, e.end); err != nil {
+			b623 := d.window(&e)
+			n619 := 1
+			if e.cons && e.start == e.end {
+				n619 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b623)) && b623[e.start+1] < 0x80 && b623[e.start]&0x1f != 0x1f && e.start+2+int(b623[e.start+1]) <= len(b623) && e.start+2+int(b623[e.start+1]) == e.end) {
+				var err error
+				if n619, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAudit")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e460, &m.TerminationAudit[i458]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i458), "terminationAudit")
+			}
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n619)
+			if n619 == 1 {
+				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAudit)
+			}
+			for i620, off621 := 0, e.start; i620 < n619; i620++ {
+				var e622 header
+				if uint(off621)+1 < uint(len(b623)) && b623[off621+1] < 0x80 && b623[off621]&0x1f != 0x1f && off621+2+int(b623[off621+1]) <= len(b623) {
+					t, l := b623[off621], int(b623[off621+1])
+					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+2, off621+2+l, off621+2+l
+				} else if uint(off621)+2 < uint(len(b623)) && b623[off621+1] == 0x81 && b623[off621+2] >= 0x80 && b623[off621]&0x1f != 0x1f && off621+3+int(b623[off621+2]) <= len(b623) {
+					t, l := b623[off621], int(b623[off621+2])
+					e622.tag, e622.cons, e622.off, e622.start, e622.end, e622.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off621, off621+3, off621+3+l, off621+3+l
+				} else if err := d.next(&e622, off621, e.end); err != nil {
+					return codecerr.At(err, "terminationAudit")
 				}
-				off459 = e460.next
+				if err = decodeAuditReturnParameterV3(d, &e622, &m.TerminationAudit[i620]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i620), "terminationAudit")
+				}
+				off621 = e622.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7280,7 +8415,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -7288,20 +8423,20 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk461 := len(b)
+			mk624 := len(b)
 			b = append(b, 0)
-			for i462 := range m.TerminationID {
+			for i625 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk463 := len(b)
+				mk626 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i462])
-				b = endLen(b, mk463)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i625])
+				b = endLen(b, mk626)
 				if err != nil {
-					err = codecerr.AtIndex(err, i462)
+					err = codecerr.AtIndex(err, i625)
 					break
 				}
 			}
-			b = endLen(b, mk461)
+			b = endLen(b, mk624)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7309,10 +8444,10 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk464 := len(b)
+		mk627 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk464)
+		b = endLen(b, mk627)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7327,8 +8462,15 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7337,36 +8479,49 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n465, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n465)
-			for i466, off467 := 0, e.start; i466 < n465; i466++ {
-				var e468 header
-				if err := d.next(&e468, off467, e.end); err != nil {
+			b632 := d.window(&e)
+			n628 := 1
+			if e.cons && e.start == e.end {
+				n628 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b632)) && b632[e.start+1] < 0x80 && b632[e.start]&0x1f != 0x1f && e.start+2+int(b632[e.start+1]) <= len(b632) && e.start+2+int(b632[e.start+1]) == e.end) {
+				var err error
+				if n628, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e468.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e468, "[UNIVERSAL 16]"), i466), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n628)
+			if n628 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i629, off630 := 0, e.start; i629 < n628; i629++ {
+				var e631 header
+				if uint(off630)+1 < uint(len(b632)) && b632[off630+1] < 0x80 && b632[off630]&0x1f != 0x1f && off630+2+int(b632[off630+1]) <= len(b632) {
+					t, l := b632[off630], int(b632[off630+1])
+					e631.tag, e631.cons, e631.off, e631.start, e631.end, e631.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off630, off630+2, off630+2+l, off630+2+l
+				} else if uint(off630)+2 < uint(len(b632)) && b632[off630+1] == 0x81 && b632[off630+2] >= 0x80 && b632[off630]&0x1f != 0x1f && off630+3+int(b632[off630+2]) <= len(b632) {
+					t, l := b632[off630], int(b632[off630+2])
+					e631.tag, e631.cons, e631.off, e631.start, e631.end, e631.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off630, off630+3, off630+3+l, off630+3+l
+				} else if err := d.next(&e631, off630, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e468, &m.TerminationID[i466]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i466), "terminationID")
+				if e631.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e631, "[UNIVERSAL 16]"), i629), "terminationID")
 				}
-				off467 = e468.next
+				if err = decodeTerminationIDV123(d, &e631, &m.TerminationID[i629]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i629), "terminationID")
+				}
+				off630 = e631.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p633 := d.s.AuditDescriptor.Raw(1)
+			p633[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p633[0]
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7381,7 +8536,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -7389,20 +8544,20 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk469 := len(b)
+			mk634 := len(b)
 			b = append(b, 0)
-			for i470 := range m.TerminationID {
+			for i635 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk471 := len(b)
+				mk636 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i470])
-				b = endLen(b, mk471)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i635])
+				b = endLen(b, mk636)
 				if err != nil {
-					err = codecerr.AtIndex(err, i470)
+					err = codecerr.AtIndex(err, i635)
 					break
 				}
 			}
-			b = endLen(b, mk469)
+			b = endLen(b, mk634)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7410,10 +8565,10 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk472 := len(b)
+		mk637 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk472)
+		b = endLen(b, mk637)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7428,8 +8583,15 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7438,36 +8600,49 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n473, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n473)
-			for i474, off475 := 0, e.start; i474 < n473; i474++ {
-				var e476 header
-				if err := d.next(&e476, off475, e.end); err != nil {
+			b642 := d.window(&e)
+			n638 := 1
+			if e.cons && e.start == e.end {
+				n638 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b642)) && b642[e.start+1] < 0x80 && b642[e.start]&0x1f != 0x1f && e.start+2+int(b642[e.start+1]) <= len(b642) && e.start+2+int(b642[e.start+1]) == e.end) {
+				var err error
+				if n638, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e476.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e476, "[UNIVERSAL 16]"), i474), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n638)
+			if n638 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i639, off640 := 0, e.start; i639 < n638; i639++ {
+				var e641 header
+				if uint(off640)+1 < uint(len(b642)) && b642[off640+1] < 0x80 && b642[off640]&0x1f != 0x1f && off640+2+int(b642[off640+1]) <= len(b642) {
+					t, l := b642[off640], int(b642[off640+1])
+					e641.tag, e641.cons, e641.off, e641.start, e641.end, e641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off640, off640+2, off640+2+l, off640+2+l
+				} else if uint(off640)+2 < uint(len(b642)) && b642[off640+1] == 0x81 && b642[off640+2] >= 0x80 && b642[off640]&0x1f != 0x1f && off640+3+int(b642[off640+2]) <= len(b642) {
+					t, l := b642[off640], int(b642[off640+2])
+					e641.tag, e641.cons, e641.off, e641.start, e641.end, e641.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off640, off640+3, off640+3+l, off640+3+l
+				} else if err := d.next(&e641, off640, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e476, &m.TerminationID[i474]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i474), "terminationID")
+				if e641.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e641, "[UNIVERSAL 16]"), i639), "terminationID")
 				}
-				off475 = e476.next
+				if err = decodeTerminationIDV123(d, &e641, &m.TerminationID[i639]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i639), "terminationID")
+				}
+				off640 = e641.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p643 := d.s.AuditDescriptor.Raw(1)
+			p643[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p643[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7482,7 +8657,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error) {
@@ -7490,20 +8665,20 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk477 := len(b)
+			mk644 := len(b)
 			b = append(b, 0)
-			for i478 := range m.TerminationID {
+			for i645 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk479 := len(b)
+				mk646 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i478])
-				b = endLen(b, mk479)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i645])
+				b = endLen(b, mk646)
 				if err != nil {
-					err = codecerr.AtIndex(err, i478)
+					err = codecerr.AtIndex(err, i645)
 					break
 				}
 			}
-			b = endLen(b, mk477)
+			b = endLen(b, mk644)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -7511,10 +8686,10 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 	}
 	if m.AuditDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk480 := len(b)
+		mk647 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk480)
+		b = endLen(b, mk647)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7529,8 +8704,15 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7539,36 +8721,49 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n481, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n481)
-			for i482, off483 := 0, e.start; i482 < n481; i482++ {
-				var e484 header
-				if err := d.next(&e484, off483, e.end); err != nil {
+			b652 := d.window(&e)
+			n648 := 1
+			if e.cons && e.start == e.end {
+				n648 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b652)) && b652[e.start+1] < 0x80 && b652[e.start]&0x1f != 0x1f && e.start+2+int(b652[e.start+1]) <= len(b652) && e.start+2+int(b652[e.start+1]) == e.end) {
+				var err error
+				if n648, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e484.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e484, "[UNIVERSAL 16]"), i482), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n648)
+			if n648 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i649, off650 := 0, e.start; i649 < n648; i649++ {
+				var e651 header
+				if uint(off650)+1 < uint(len(b652)) && b652[off650+1] < 0x80 && b652[off650]&0x1f != 0x1f && off650+2+int(b652[off650+1]) <= len(b652) {
+					t, l := b652[off650], int(b652[off650+1])
+					e651.tag, e651.cons, e651.off, e651.start, e651.end, e651.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off650, off650+2, off650+2+l, off650+2+l
+				} else if uint(off650)+2 < uint(len(b652)) && b652[off650+1] == 0x81 && b652[off650+2] >= 0x80 && b652[off650]&0x1f != 0x1f && off650+3+int(b652[off650+2]) <= len(b652) {
+					t, l := b652[off650], int(b652[off650+2])
+					e651.tag, e651.cons, e651.off, e651.start, e651.end, e651.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off650, off650+3, off650+3+l, off650+3+l
+				} else if err := d.next(&e651, off650, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e484, &m.TerminationID[i482]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i482), "terminationID")
+				if e651.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "terminationID")
 				}
-				off483 = e484.next
+				if err = decodeTerminationIDV123(d, &e651, &m.TerminationID[i649]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i649), "terminationID")
+				}
+				off650 = e651.next
 			}
 		case 0x80000001: // [1] auditDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.AuditDescriptor = slab.One(&d.s.AuditDescriptor)
+			p653 := d.s.AuditDescriptor.Raw(1)
+			p653[0] = model.AuditDescriptor{}
+			m.AuditDescriptor = &p653[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
 				return codecerr.At(err, "auditDescriptor")
 			}
@@ -7583,7 +8778,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
@@ -7593,20 +8788,20 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk485 := len(b)
+		mk654 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk485)
+		b = endLen(b, mk654)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk486 := len(b)
+		mk655 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
-		b = endLen(b, mk486)
+		b = endLen(b, mk655)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7621,8 +8816,15 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7656,7 +8858,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
@@ -7666,20 +8868,20 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa0"...)
-		mk487 := len(b)
+		mk656 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk487)
+		b = endLen(b, mk656)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk488 := len(b)
+		mk657 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
-		b = endLen(b, mk488)
+		b = endLen(b, mk657)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7694,8 +8896,15 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7729,27 +8938,27 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk489 := len(b)
+		mk658 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk489)
+		b = endLen(b, mk658)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk490 := len(b)
+		mk659 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
-		b = endLen(b, mk490)
+		b = endLen(b, mk659)
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -7757,20 +8966,20 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 	if m.TerminationIDList != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk491 := len(b)
+			mk660 := len(b)
 			b = append(b, 0)
-			for i492 := range m.TerminationIDList {
+			for i661 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk493 := len(b)
+				mk662 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i492])
-				b = endLen(b, mk493)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i661])
+				b = endLen(b, mk662)
 				if err != nil {
-					err = codecerr.AtIndex(err, i492)
+					err = codecerr.AtIndex(err, i661)
 					break
 				}
 			}
-			b = endLen(b, mk491)
+			b = endLen(b, mk660)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -7786,8 +8995,15 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -7812,29 +9028,40 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n494, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationIDList")
-			}
-			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n494)
-			for i495, off496 := 0, e.start; i495 < n494; i495++ {
-				var e497 header
-				if err := d.next(&e497, off496, e.end); err != nil {
+			b667 := d.window(&e)
+			n663 := 1
+			if e.cons && e.start == e.end {
+				n663 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b667)) && b667[e.start+1] < 0x80 && b667[e.start]&0x1f != 0x1f && e.start+2+int(b667[e.start+1]) <= len(b667) && e.start+2+int(b667[e.start+1]) == e.end) {
+				var err error
+				if n663, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e497.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e497, "[UNIVERSAL 16]"), i495), "terminationIDList")
+			}
+			m.TerminationIDList = d.s.TerminationID.Raw(n663)
+			if n663 == 1 {
+				m.TerminationIDList[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationIDList)
+			}
+			for i664, off665 := 0, e.start; i664 < n663; i664++ {
+				var e666 header
+				if uint(off665)+1 < uint(len(b667)) && b667[off665+1] < 0x80 && b667[off665]&0x1f != 0x1f && off665+2+int(b667[off665+1]) <= len(b667) {
+					t, l := b667[off665], int(b667[off665+1])
+					e666.tag, e666.cons, e666.off, e666.start, e666.end, e666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off665, off665+2, off665+2+l, off665+2+l
+				} else if uint(off665)+2 < uint(len(b667)) && b667[off665+1] == 0x81 && b667[off665+2] >= 0x80 && b667[off665]&0x1f != 0x1f && off665+3+int(b667[off665+2]) <= len(b667) {
+					t, l := b667[off665], int(b667[off665+2])
+					e666.tag, e666.cons, e666.off, e666.start, e666.end, e666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off665, off665+3, off665+3+l, off665+3+l
+				} else if err := d.next(&e666, off665, e.end); err != nil {
+					return codecerr.At(err, "terminationIDList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e497, &m.TerminationIDList[i495]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i495), "terminationIDList")
+				if e666.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e666, "[UNIVERSAL 16]"), i664), "terminationIDList")
 				}
-				off496 = e497.next
+				if err = decodeTerminationIDV123(d, &e666, &m.TerminationIDList[i664]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i664), "terminationIDList")
+				}
+				off665 = e666.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -7850,7 +9077,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -7859,20 +9086,20 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk498 := len(b)
+			mk668 := len(b)
 			b = append(b, 0)
-			for i499 := range m.ContextAuditResult {
+			for i669 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk500 := len(b)
+				mk670 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i499])
-				b = endLen(b, mk500)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i669])
+				b = endLen(b, mk670)
 				if err != nil {
-					err = codecerr.AtIndex(err, i499)
+					err = codecerr.AtIndex(err, i669)
 					break
 				}
 			}
-			b = endLen(b, mk498)
+			b = endLen(b, mk668)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -7882,10 +9109,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk501 := len(b)
+		mk671 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk501)
+		b = endLen(b, mk671)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -7894,10 +9121,10 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk502 := len(b)
+		mk672 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV1(b, m.AuditResult)
-		b = endLen(b, mk502)
+		b = endLen(b, mk672)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -7914,46 +9141,61 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n503, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
-		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n503)
-		for i504, off505 := 0, (*h).start; i504 < n503; i504++ {
-			var e506 header
-			if err := d.next(&e506, off505, (*h).end); err != nil {
+		b677 := d.window(h)
+		n673 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n673 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b677)) && b677[(*h).start+1] < 0x80 && b677[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b677[(*h).start+1]) <= len(b677) && (*h).start+2+int(b677[(*h).start+1]) == (*h).end) {
+			var err error
+			if n673, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e506.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e506, "[UNIVERSAL 16]"), i504), "contextAuditResult")
+		}
+		m.ContextAuditResult = d.s.TerminationID.Raw(n673)
+		if n673 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
+		for i674, off675 := 0, (*h).start; i674 < n673; i674++ {
+			var e676 header
+			if uint(off675)+1 < uint(len(b677)) && b677[off675+1] < 0x80 && b677[off675]&0x1f != 0x1f && off675+2+int(b677[off675+1]) <= len(b677) {
+				t, l := b677[off675], int(b677[off675+1])
+				e676.tag, e676.cons, e676.off, e676.start, e676.end, e676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off675, off675+2, off675+2+l, off675+2+l
+			} else if uint(off675)+2 < uint(len(b677)) && b677[off675+1] == 0x81 && b677[off675+2] >= 0x80 && b677[off675]&0x1f != 0x1f && off675+3+int(b677[off675+2]) <= len(b677) {
+				t, l := b677[off675], int(b677[off675+2])
+				e676.tag, e676.cons, e676.off, e676.start, e676.end, e676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off675, off675+3, off675+3+l, off675+3+l
+			} else if err := d.next(&e676, off675, (*h).end); err != nil {
+				return codecerr.At(err, "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e506, &m.ContextAuditResult[i504]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i504), "contextAuditResult")
+			if e676.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e676, "[UNIVERSAL 16]"), i674), "contextAuditResult")
 			}
-			off505 = e506.next
+			if err = decodeTerminationIDV123(d, &e676, &m.ContextAuditResult[i674]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i674), "contextAuditResult")
+			}
+			off675 = e676.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p678 := d.s.ErrorDescriptor.Raw(1)
+		p678[0] = model.ErrorDescriptor{}
+		m.Error = &p678[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p679 := d.s.AuditResult.Raw(1)
+		p679[0] = model.AuditResult{}
+		m.AuditResult = &p679[0]
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -7962,20 +9204,20 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk507 := len(b)
+			mk680 := len(b)
 			b = append(b, 0)
-			for i508 := range m.ContextAuditResult {
+			for i681 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk509 := len(b)
+				mk682 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i508])
-				b = endLen(b, mk509)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i681])
+				b = endLen(b, mk682)
 				if err != nil {
-					err = codecerr.AtIndex(err, i508)
+					err = codecerr.AtIndex(err, i681)
 					break
 				}
 			}
-			b = endLen(b, mk507)
+			b = endLen(b, mk680)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -7985,10 +9227,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk510 := len(b)
+		mk683 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk510)
+		b = endLen(b, mk683)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -7997,10 +9239,10 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk511 := len(b)
+		mk684 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV2(b, m.AuditResult)
-		b = endLen(b, mk511)
+		b = endLen(b, mk684)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8017,46 +9259,61 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n512, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
-		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n512)
-		for i513, off514 := 0, (*h).start; i513 < n512; i513++ {
-			var e515 header
-			if err := d.next(&e515, off514, (*h).end); err != nil {
+		b689 := d.window(h)
+		n685 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n685 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b689)) && b689[(*h).start+1] < 0x80 && b689[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b689[(*h).start+1]) <= len(b689) && (*h).start+2+int(b689[(*h).start+1]) == (*h).end) {
+			var err error
+			if n685, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e515.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e515, "[UNIVERSAL 16]"), i513), "contextAuditResult")
+		}
+		m.ContextAuditResult = d.s.TerminationID.Raw(n685)
+		if n685 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
+		for i686, off687 := 0, (*h).start; i686 < n685; i686++ {
+			var e688 header
+			if uint(off687)+1 < uint(len(b689)) && b689[off687+1] < 0x80 && b689[off687]&0x1f != 0x1f && off687+2+int(b689[off687+1]) <= len(b689) {
+				t, l := b689[off687], int(b689[off687+1])
+				e688.tag, e688.cons, e688.off, e688.start, e688.end, e688.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off687, off687+2, off687+2+l, off687+2+l
+			} else if uint(off687)+2 < uint(len(b689)) && b689[off687+1] == 0x81 && b689[off687+2] >= 0x80 && b689[off687]&0x1f != 0x1f && off687+3+int(b689[off687+2]) <= len(b689) {
+				t, l := b689[off687], int(b689[off687+2])
+				e688.tag, e688.cons, e688.off, e688.start, e688.end, e688.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off687, off687+3, off687+3+l, off687+3+l
+			} else if err := d.next(&e688, off687, (*h).end); err != nil {
+				return codecerr.At(err, "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e515, &m.ContextAuditResult[i513]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i513), "contextAuditResult")
+			if e688.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "contextAuditResult")
 			}
-			off514 = e515.next
+			if err = decodeTerminationIDV123(d, &e688, &m.ContextAuditResult[i686]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i686), "contextAuditResult")
+			}
+			off687 = e688.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p690 := d.s.ErrorDescriptor.Raw(1)
+		p690[0] = model.ErrorDescriptor{}
+		m.Error = &p690[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p691 := d.s.AuditResult.Raw(1)
+		p691[0] = model.AuditResult{}
+		m.AuditResult = &p691[0]
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
@@ -8065,20 +9322,20 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 	case model.AuditReply_ContextAuditResult:
 		{
 			b = append(b, "\xa0"...)
-			mk516 := len(b)
+			mk692 := len(b)
 			b = append(b, 0)
-			for i517 := range m.ContextAuditResult {
+			for i693 := range m.ContextAuditResult {
 				b = append(b, "\x30"...)
-				mk518 := len(b)
+				mk694 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i517])
-				b = endLen(b, mk518)
+				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i693])
+				b = endLen(b, mk694)
 				if err != nil {
-					err = codecerr.AtIndex(err, i517)
+					err = codecerr.AtIndex(err, i693)
 					break
 				}
 			}
-			b = endLen(b, mk516)
+			b = endLen(b, mk692)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -8088,10 +9345,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "error")
 		}
 		b = append(b, "\xa1"...)
-		mk519 := len(b)
+		mk695 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk519)
+		b = endLen(b, mk695)
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -8100,10 +9357,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResult")
 		}
 		b = append(b, "\xa2"...)
-		mk520 := len(b)
+		mk696 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV3(b, m.AuditResult)
-		b = endLen(b, mk520)
+		b = endLen(b, mk696)
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -8112,10 +9369,10 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "auditResultTermList")
 		}
 		b = append(b, "\xa3"...)
-		mk521 := len(b)
+		mk697 := len(b)
 		b = append(b, 0)
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
-		b = endLen(b, mk521)
+		b = endLen(b, mk697)
 		if err != nil {
 			return b, codecerr.At(err, "auditResultTermList")
 		}
@@ -8130,62 +9387,79 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReply_ContextAuditResult
-		n522, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "contextAuditResult")
-		}
-		m.ContextAuditResult = slab.Alloc(&d.s.TerminationID, n522)
-		for i523, off524 := 0, (*h).start; i523 < n522; i523++ {
-			var e525 header
-			if err := d.next(&e525, off524, (*h).end); err != nil {
+		b702 := d.window(h)
+		n698 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n698 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b702)) && b702[(*h).start+1] < 0x80 && b702[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b702[(*h).start+1]) <= len(b702) && (*h).start+2+int(b702[(*h).start+1]) == (*h).end) {
+			var err error
+			if n698, err = d.count(h); err != nil {
 				return codecerr.At(err, "contextAuditResult")
 			}
-			if e525.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e525, "[UNIVERSAL 16]"), i523), "contextAuditResult")
+		}
+		m.ContextAuditResult = d.s.TerminationID.Raw(n698)
+		if n698 == 1 {
+			m.ContextAuditResult[0] = model.TerminationID{}
+		} else {
+			clear(m.ContextAuditResult)
+		}
+		for i699, off700 := 0, (*h).start; i699 < n698; i699++ {
+			var e701 header
+			if uint(off700)+1 < uint(len(b702)) && b702[off700+1] < 0x80 && b702[off700]&0x1f != 0x1f && off700+2+int(b702[off700+1]) <= len(b702) {
+				t, l := b702[off700], int(b702[off700+1])
+				e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+2, off700+2+l, off700+2+l
+			} else if uint(off700)+2 < uint(len(b702)) && b702[off700+1] == 0x81 && b702[off700+2] >= 0x80 && b702[off700]&0x1f != 0x1f && off700+3+int(b702[off700+2]) <= len(b702) {
+				t, l := b702[off700], int(b702[off700+2])
+				e701.tag, e701.cons, e701.off, e701.start, e701.end, e701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off700, off700+3, off700+3+l, off700+3+l
+			} else if err := d.next(&e701, off700, (*h).end); err != nil {
+				return codecerr.At(err, "contextAuditResult")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeTerminationIDV123(d, &e525, &m.ContextAuditResult[i523]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i523), "contextAuditResult")
+			if e701.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e701, "[UNIVERSAL 16]"), i699), "contextAuditResult")
 			}
-			off524 = e525.next
+			if err = decodeTerminationIDV123(d, &e701, &m.ContextAuditResult[i699]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i699), "contextAuditResult")
+			}
+			off700 = e701.next
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		m.Error = slab.One(&d.s.ErrorDescriptor)
+		p703 := d.s.ErrorDescriptor.Raw(1)
+		p703[0] = model.ErrorDescriptor{}
+		m.Error = &p703[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 			return codecerr.At(err, "error")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		m.AuditResult = slab.One(&d.s.AuditResult)
+		p704 := d.s.AuditResult.Raw(1)
+		p704[0] = model.AuditResult{}
+		m.AuditResult = &p704[0]
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
 			return codecerr.At(err, "auditResult")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		m.AuditResultTermList = slab.One(&d.s.TermListAuditResult)
+		p705 := d.s.TermListAuditResult.Raw(1)
+		p705[0] = model.TermListAuditResult{}
+		m.AuditResultTermList = &p705[0]
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
 			return codecerr.At(err, "auditResultTermList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReply")
 	}
-	return err
+	return nil
 }
 
 func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk526 := len(b)
+		mk706 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk526)
+		b = endLen(b, mk706)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8193,16 +9467,16 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk527 := len(b)
+			mk707 := len(b)
 			b = append(b, 0)
-			for i528 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i528])
+			for i708 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV1(b, &m.TerminationAuditResult[i708])
 				if err != nil {
-					err = codecerr.AtIndex(err, i528)
+					err = codecerr.AtIndex(err, i708)
 					break
 				}
 			}
-			b = endLen(b, mk527)
+			b = endLen(b, mk707)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8218,8 +9492,15 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8236,26 +9517,37 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n529, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
-			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n529)
-			for i530, off531 := 0, e.start; i530 < n529; i530++ {
-				var e532 header
-				if err := d.next(&e532, off531, e.end); err != nil {
+			b713 := d.window(&e)
+			n709 := 1
+			if e.cons && e.start == e.end {
+				n709 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b713)) && b713[e.start+1] < 0x80 && b713[e.start]&0x1f != 0x1f && e.start+2+int(b713[e.start+1]) <= len(b713) && e.start+2+int(b713[e.start+1]) == e.end) {
+				var err error
+				if n709, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV1(d, &e532, &m.TerminationAuditResult[i530]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i530), "terminationAuditResult")
+			}
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n709)
+			if n709 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
+			for i710, off711 := 0, e.start; i710 < n709; i710++ {
+				var e712 header
+				if uint(off711)+1 < uint(len(b713)) && b713[off711+1] < 0x80 && b713[off711]&0x1f != 0x1f && off711+2+int(b713[off711+1]) <= len(b713) {
+					t, l := b713[off711], int(b713[off711+1])
+					e712.tag, e712.cons, e712.off, e712.start, e712.end, e712.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off711, off711+2, off711+2+l, off711+2+l
+				} else if uint(off711)+2 < uint(len(b713)) && b713[off711+1] == 0x81 && b713[off711+2] >= 0x80 && b713[off711]&0x1f != 0x1f && off711+3+int(b713[off711+2]) <= len(b713) {
+					t, l := b713[off711], int(b713[off711+2])
+					e712.tag, e712.cons, e712.off, e712.start, e712.end, e712.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off711, off711+3, off711+3+l, off711+3+l
+				} else if err := d.next(&e712, off711, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
 				}
-				off531 = e532.next
+				if err = decodeAuditReturnParameterV1(d, &e712, &m.TerminationAuditResult[i710]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i710), "terminationAuditResult")
+				}
+				off711 = e712.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8271,17 +9563,17 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk533 := len(b)
+		mk714 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk533)
+		b = endLen(b, mk714)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8289,16 +9581,16 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk534 := len(b)
+			mk715 := len(b)
 			b = append(b, 0)
-			for i535 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i535])
+			for i716 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV2(b, &m.TerminationAuditResult[i716])
 				if err != nil {
-					err = codecerr.AtIndex(err, i535)
+					err = codecerr.AtIndex(err, i716)
 					break
 				}
 			}
-			b = endLen(b, mk534)
+			b = endLen(b, mk715)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8314,8 +9606,15 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8332,26 +9631,37 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n536, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
-			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n536)
-			for i537, off538 := 0, e.start; i537 < n536; i537++ {
-				var e539 header
-				if err := d.next(&e539, off538, e.end); err != nil {
+			b721 := d.window(&e)
+			n717 := 1
+			if e.cons && e.start == e.end {
+				n717 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b721)) && b721[e.start+1] < 0x80 && b721[e.start]&0x1f != 0x1f && e.start+2+int(b721[e.start+1]) <= len(b721) && e.start+2+int(b721[e.start+1]) == e.end) {
+				var err error
+				if n717, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV2(d, &e539, &m.TerminationAuditResult[i537]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i537), "terminationAuditResult")
+			}
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n717)
+			if n717 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
+			for i718, off719 := 0, e.start; i718 < n717; i718++ {
+				var e720 header
+				if uint(off719)+1 < uint(len(b721)) && b721[off719+1] < 0x80 && b721[off719]&0x1f != 0x1f && off719+2+int(b721[off719+1]) <= len(b721) {
+					t, l := b721[off719], int(b721[off719+1])
+					e720.tag, e720.cons, e720.off, e720.start, e720.end, e720.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off719, off719+2, off719+2+l, off719+2+l
+				} else if uint(off719)+2 < uint(len(b721)) && b721[off719+1] == 0x81 && b721[off719+2] >= 0x80 && b721[off719]&0x1f != 0x1f && off719+3+int(b721[off719+2]) <= len(b721) {
+					t, l := b721[off719], int(b721[off719+2])
+					e720.tag, e720.cons, e720.off, e720.start, e720.end, e720.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off719, off719+3, off719+3+l, off719+3+l
+				} else if err := d.next(&e720, off719, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
 				}
-				off538 = e539.next
+				if err = decodeAuditReturnParameterV2(d, &e720, &m.TerminationAuditResult[i718]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i718), "terminationAuditResult")
+				}
+				off719 = e720.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8367,17 +9677,17 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk540 := len(b)
+		mk722 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk540)
+		b = endLen(b, mk722)
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -8385,16 +9695,16 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk541 := len(b)
+			mk723 := len(b)
 			b = append(b, 0)
-			for i542 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i542])
+			for i724 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i724])
 				if err != nil {
-					err = codecerr.AtIndex(err, i542)
+					err = codecerr.AtIndex(err, i724)
 					break
 				}
 			}
-			b = endLen(b, mk541)
+			b = endLen(b, mk723)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -8410,8 +9720,15 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -8428,26 +9745,37 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n543, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
-			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n543)
-			for i544, off545 := 0, e.start; i544 < n543; i544++ {
-				var e546 header
-				if err := d.next(&e546, off545, e.end); err != nil {
+			b729 := d.window(&e)
+			n725 := 1
+			if e.cons && e.start == e.end {
+				n725 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b729)) && b729[e.start+1] < 0x80 && b729[e.start]&0x1f != 0x1f && e.start+2+int(b729[e.start+1]) <= len(b729) && e.start+2+int(b729[e.start+1]) == e.end) {
+				var err error
+				if n725, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e546, &m.TerminationAuditResult[i544]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i544), "terminationAuditResult")
+			}
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n725)
+			if n725 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
+			for i726, off727 := 0, e.start; i726 < n725; i726++ {
+				var e728 header
+				if uint(off727)+1 < uint(len(b729)) && b729[off727+1] < 0x80 && b729[off727]&0x1f != 0x1f && off727+2+int(b729[off727+1]) <= len(b729) {
+					t, l := b729[off727], int(b729[off727+1])
+					e728.tag, e728.cons, e728.off, e728.start, e728.end, e728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off727, off727+2, off727+2+l, off727+2+l
+				} else if uint(off727)+2 < uint(len(b729)) && b729[off727+1] == 0x81 && b729[off727+2] >= 0x80 && b729[off727]&0x1f != 0x1f && off727+3+int(b729[off727+2]) <= len(b729) {
+					t, l := b729[off727], int(b729[off727+2])
+					e728.tag, e728.cons, e728.off, e728.start, e728.end, e728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off727, off727+3, off727+3+l, off727+3+l
+				} else if err := d.next(&e728, off727, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
 				}
-				off545 = e546.next
+				if err = decodeAuditReturnParameterV3(d, &e728, &m.TerminationAuditResult[i726]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i726), "terminationAuditResult")
+				}
+				off727 = e728.next
 			}
 		default:
 			return d.unexpected(e, "a component of AuditResult")
@@ -8463,7 +9791,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -8474,10 +9802,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk547 := len(b)
+		mk730 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk547)
+		b = endLen(b, mk730)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -8486,10 +9814,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk548 := len(b)
+		mk731 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk548)
+		b = endLen(b, mk731)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -8498,10 +9826,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk549 := len(b)
+		mk732 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk549)
+		b = endLen(b, mk732)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -8510,10 +9838,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk550 := len(b)
+		mk733 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk550)
+		b = endLen(b, mk733)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -8522,30 +9850,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk551 := len(b)
+		mk734 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk551)
+		b = endLen(b, mk734)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk552 := len(b)
+			mk735 := len(b)
 			b = append(b, 0)
-			for i553 := range m.EventBufferDescriptor {
+			for i736 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk554 := len(b)
+				mk737 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i553])
-				b = endLen(b, mk554)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i736])
+				b = endLen(b, mk737)
 				if err != nil {
-					err = codecerr.AtIndex(err, i553)
+					err = codecerr.AtIndex(err, i736)
 					break
 				}
 			}
-			b = endLen(b, mk552)
+			b = endLen(b, mk735)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -8553,16 +9881,16 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk555 := len(b)
+			mk738 := len(b)
 			b = append(b, 0)
-			for i556 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i556])
+			for i739 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i739])
 				if err != nil {
-					err = codecerr.AtIndex(err, i556)
+					err = codecerr.AtIndex(err, i739)
 					break
 				}
 			}
-			b = endLen(b, mk555)
+			b = endLen(b, mk738)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -8572,10 +9900,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk557 := len(b)
+		mk740 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk557)
+		b = endLen(b, mk740)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -8584,30 +9912,30 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk558 := len(b)
+		mk741 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk558)
+		b = endLen(b, mk741)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk559 := len(b)
+			mk742 := len(b)
 			b = append(b, 0)
-			for i560 := range m.StatisticsDescriptor {
+			for i743 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk561 := len(b)
+				mk744 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i560])
-				b = endLen(b, mk561)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i743])
+				b = endLen(b, mk744)
 				if err != nil {
-					err = codecerr.AtIndex(err, i560)
+					err = codecerr.AtIndex(err, i743)
 					break
 				}
 			}
-			b = endLen(b, mk559)
+			b = endLen(b, mk742)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -8615,20 +9943,20 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk562 := len(b)
+			mk745 := len(b)
 			b = append(b, 0)
-			for i563 := range m.PackagesDescriptor {
+			for i746 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk564 := len(b)
+				mk747 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i563])
-				b = endLen(b, mk564)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i746])
+				b = endLen(b, mk747)
 				if err != nil {
-					err = codecerr.AtIndex(err, i563)
+					err = codecerr.AtIndex(err, i746)
 					break
 				}
 			}
-			b = endLen(b, mk562)
+			b = endLen(b, mk745)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -8638,10 +9966,10 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk565 := len(b)
+		mk748 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
-		b = endLen(b, mk565)
+		b = endLen(b, mk748)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -8656,157 +9984,217 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p749 := d.s.ErrorDescriptor.Raw(1)
+		p749[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p749[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p750 := d.s.MediaDescriptor.Raw(1)
+		p750[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p750[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p751 := d.s.ModemDescriptor.Raw(1)
+		p751[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p751[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p752 := d.s.MuxDescriptor.Raw(1)
+		p752[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p752[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p753 := d.s.EventsDescriptor.Raw(1)
+		p753[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p753[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n566, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n566)
-		for i567, off568 := 0, (*h).start; i567 < n566; i567++ {
-			var e569 header
-			if err := d.next(&e569, off568, (*h).end); err != nil {
+		b758 := d.window(h)
+		n754 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n754 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b758)) && b758[(*h).start+1] < 0x80 && b758[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b758[(*h).start+1]) <= len(b758) && (*h).start+2+int(b758[(*h).start+1]) == (*h).end) {
+			var err error
+			if n754, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e569.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e569, "[UNIVERSAL 16]"), i567), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n754)
+		if n754 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i755, off756 := 0, (*h).start; i755 < n754; i755++ {
+			var e757 header
+			if uint(off756)+1 < uint(len(b758)) && b758[off756+1] < 0x80 && b758[off756]&0x1f != 0x1f && off756+2+int(b758[off756+1]) <= len(b758) {
+				t, l := b758[off756], int(b758[off756+1])
+				e757.tag, e757.cons, e757.off, e757.start, e757.end, e757.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off756, off756+2, off756+2+l, off756+2+l
+			} else if uint(off756)+2 < uint(len(b758)) && b758[off756+1] == 0x81 && b758[off756+2] >= 0x80 && b758[off756]&0x1f != 0x1f && off756+3+int(b758[off756+2]) <= len(b758) {
+				t, l := b758[off756], int(b758[off756+2])
+				e757.tag, e757.cons, e757.off, e757.start, e757.end, e757.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off756, off756+3, off756+3+l, off756+3+l
+			} else if err := d.next(&e757, off756, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e569, &m.EventBufferDescriptor[i567]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i567), "eventBufferDescriptor")
+			if e757.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e757, "[UNIVERSAL 16]"), i755), "eventBufferDescriptor")
 			}
-			off568 = e569.next
+			if err = decodeEventSpecV123(d, &e757, &m.EventBufferDescriptor[i755]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i755), "eventBufferDescriptor")
+			}
+			off756 = e757.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n570, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n570)
-		for i571, off572 := 0, (*h).start; i571 < n570; i571++ {
-			var e573 header
-			if err := d.next(&e573, off572, (*h).end); err != nil {
+		b763 := d.window(h)
+		n759 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n759 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b763)) && b763[(*h).start+1] < 0x80 && b763[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b763[(*h).start+1]) <= len(b763) && (*h).start+2+int(b763[(*h).start+1]) == (*h).end) {
+			var err error
+			if n759, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e573, &m.SignalsDescriptor[i571]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i571), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n759)
+		if n759 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i760, off761 := 0, (*h).start; i760 < n759; i760++ {
+			var e762 header
+			if uint(off761)+1 < uint(len(b763)) && b763[off761+1] < 0x80 && b763[off761]&0x1f != 0x1f && off761+2+int(b763[off761+1]) <= len(b763) {
+				t, l := b763[off761], int(b763[off761+1])
+				e762.tag, e762.cons, e762.off, e762.start, e762.end, e762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off761, off761+2, off761+2+l, off761+2+l
+			} else if uint(off761)+2 < uint(len(b763)) && b763[off761+1] == 0x81 && b763[off761+2] >= 0x80 && b763[off761]&0x1f != 0x1f && off761+3+int(b763[off761+2]) <= len(b763) {
+				t, l := b763[off761], int(b763[off761+2])
+				e762.tag, e762.cons, e762.off, e762.start, e762.end, e762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off761, off761+3, off761+3+l, off761+3+l
+			} else if err := d.next(&e762, off761, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off572 = e573.next
+			if err = decodeSignalRequestV12(d, &e762, &m.SignalsDescriptor[i760]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i760), "signalsDescriptor")
+			}
+			off761 = e762.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p764 := d.s.DigitMapDescriptor.Raw(1)
+		p764[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p764[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p765 := d.s.ObservedEventsDescriptor.Raw(1)
+		p765[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p765[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n574, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
-		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n574)
-		for i575, off576 := 0, (*h).start; i575 < n574; i575++ {
-			var e577 header
-			if err := d.next(&e577, off576, (*h).end); err != nil {
+		b770 := d.window(h)
+		n766 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n766 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b770)) && b770[(*h).start+1] < 0x80 && b770[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b770[(*h).start+1]) <= len(b770) && (*h).start+2+int(b770[(*h).start+1]) == (*h).end) {
+			var err error
+			if n766, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e577.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e577, "[UNIVERSAL 16]"), i575), "statisticsDescriptor")
+		}
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n766)
+		if n766 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
+		for i767, off768 := 0, (*h).start; i767 < n766; i767++ {
+			var e769 header
+			if uint(off768)+1 < uint(len(b770)) && b770[off768+1] < 0x80 && b770[off768]&0x1f != 0x1f && off768+2+int(b770[off768+1]) <= len(b770) {
+				t, l := b770[off768], int(b770[off768+1])
+				e769.tag, e769.cons, e769.off, e769.start, e769.end, e769.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off768, off768+2, off768+2+l, off768+2+l
+			} else if uint(off768)+2 < uint(len(b770)) && b770[off768+1] == 0x81 && b770[off768+2] >= 0x80 && b770[off768]&0x1f != 0x1f && off768+3+int(b770[off768+2]) <= len(b770) {
+				t, l := b770[off768], int(b770[off768+2])
+				e769.tag, e769.cons, e769.off, e769.start, e769.end, e769.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off768, off768+3, off768+3+l, off768+3+l
+			} else if err := d.next(&e769, off768, (*h).end); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e577, &m.StatisticsDescriptor[i575]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i575), "statisticsDescriptor")
+			if e769.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e769, "[UNIVERSAL 16]"), i767), "statisticsDescriptor")
 			}
-			off576 = e577.next
+			if err = decodeStatisticsParameterV123(d, &e769, &m.StatisticsDescriptor[i767]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i767), "statisticsDescriptor")
+			}
+			off768 = e769.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n578, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
-		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n578)
-		for i579, off580 := 0, (*h).start; i579 < n578; i579++ {
-			var e581 header
-			if err := d.next(&e581, off580, (*h).end); err != nil {
+		b775 := d.window(h)
+		n771 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n771 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b775)) && b775[(*h).start+1] < 0x80 && b775[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b775[(*h).start+1]) <= len(b775) && (*h).start+2+int(b775[(*h).start+1]) == (*h).end) {
+			var err error
+			if n771, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e581.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e581, "[UNIVERSAL 16]"), i579), "packagesDescriptor")
+		}
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n771)
+		if n771 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
+		for i772, off773 := 0, (*h).start; i772 < n771; i772++ {
+			var e774 header
+			if uint(off773)+1 < uint(len(b775)) && b775[off773+1] < 0x80 && b775[off773]&0x1f != 0x1f && off773+2+int(b775[off773+1]) <= len(b775) {
+				t, l := b775[off773], int(b775[off773+1])
+				e774.tag, e774.cons, e774.off, e774.start, e774.end, e774.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off773, off773+2, off773+2+l, off773+2+l
+			} else if uint(off773)+2 < uint(len(b775)) && b775[off773+1] == 0x81 && b775[off773+2] >= 0x80 && b775[off773]&0x1f != 0x1f && off773+3+int(b775[off773+2]) <= len(b775) {
+				t, l := b775[off773], int(b775[off773+2])
+				e774.tag, e774.cons, e774.off, e774.start, e774.end, e774.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off773, off773+3, off773+3+l, off773+3+l
+			} else if err := d.next(&e774, off773, (*h).end); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e581, &m.PackagesDescriptor[i579]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i579), "packagesDescriptor")
+			if e774.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e774, "[UNIVERSAL 16]"), i772), "packagesDescriptor")
 			}
-			off580 = e581.next
+			if err = decodePackagesItemV123(d, &e774, &m.PackagesDescriptor[i772]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i772), "packagesDescriptor")
+			}
+			off773 = e774.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p776 := d.s.AuditDescriptor.Raw(1)
+		p776[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p776[0]
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -8817,10 +10205,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk582 := len(b)
+		mk777 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk582)
+		b = endLen(b, mk777)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -8829,10 +10217,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk583 := len(b)
+		mk778 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk583)
+		b = endLen(b, mk778)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -8841,10 +10229,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk584 := len(b)
+		mk779 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk584)
+		b = endLen(b, mk779)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -8853,10 +10241,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk585 := len(b)
+		mk780 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk585)
+		b = endLen(b, mk780)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -8865,30 +10253,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk586 := len(b)
+		mk781 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk586)
+		b = endLen(b, mk781)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk587 := len(b)
+			mk782 := len(b)
 			b = append(b, 0)
-			for i588 := range m.EventBufferDescriptor {
+			for i783 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk589 := len(b)
+				mk784 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i588])
-				b = endLen(b, mk589)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i783])
+				b = endLen(b, mk784)
 				if err != nil {
-					err = codecerr.AtIndex(err, i588)
+					err = codecerr.AtIndex(err, i783)
 					break
 				}
 			}
-			b = endLen(b, mk587)
+			b = endLen(b, mk782)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -8896,16 +10284,16 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk590 := len(b)
+			mk785 := len(b)
 			b = append(b, 0)
-			for i591 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i591])
+			for i786 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i786])
 				if err != nil {
-					err = codecerr.AtIndex(err, i591)
+					err = codecerr.AtIndex(err, i786)
 					break
 				}
 			}
-			b = endLen(b, mk590)
+			b = endLen(b, mk785)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -8915,10 +10303,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk592 := len(b)
+		mk787 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk592)
+		b = endLen(b, mk787)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -8927,30 +10315,30 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk593 := len(b)
+		mk788 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk593)
+		b = endLen(b, mk788)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk594 := len(b)
+			mk789 := len(b)
 			b = append(b, 0)
-			for i595 := range m.StatisticsDescriptor {
+			for i790 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk596 := len(b)
+				mk791 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i595])
-				b = endLen(b, mk596)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i790])
+				b = endLen(b, mk791)
 				if err != nil {
-					err = codecerr.AtIndex(err, i595)
+					err = codecerr.AtIndex(err, i790)
 					break
 				}
 			}
-			b = endLen(b, mk594)
+			b = endLen(b, mk789)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -8958,20 +10346,20 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk597 := len(b)
+			mk792 := len(b)
 			b = append(b, 0)
-			for i598 := range m.PackagesDescriptor {
+			for i793 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk599 := len(b)
+				mk794 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i598])
-				b = endLen(b, mk599)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i793])
+				b = endLen(b, mk794)
 				if err != nil {
-					err = codecerr.AtIndex(err, i598)
+					err = codecerr.AtIndex(err, i793)
 					break
 				}
 			}
-			b = endLen(b, mk597)
+			b = endLen(b, mk792)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -8981,10 +10369,10 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk600 := len(b)
+		mk795 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
-		b = endLen(b, mk600)
+		b = endLen(b, mk795)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -8999,157 +10387,217 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p796 := d.s.ErrorDescriptor.Raw(1)
+		p796[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p796[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p797 := d.s.MediaDescriptor.Raw(1)
+		p797[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p797[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p798 := d.s.ModemDescriptor.Raw(1)
+		p798[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p798[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p799 := d.s.MuxDescriptor.Raw(1)
+		p799[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p799[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p800 := d.s.EventsDescriptor.Raw(1)
+		p800[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p800[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n601, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n601)
-		for i602, off603 := 0, (*h).start; i602 < n601; i602++ {
-			var e604 header
-			if err := d.next(&e604, off603, (*h).end); err != nil {
+		b805 := d.window(h)
+		n801 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n801 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b805)) && b805[(*h).start+1] < 0x80 && b805[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b805[(*h).start+1]) <= len(b805) && (*h).start+2+int(b805[(*h).start+1]) == (*h).end) {
+			var err error
+			if n801, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e604.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e604, "[UNIVERSAL 16]"), i602), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n801)
+		if n801 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i802, off803 := 0, (*h).start; i802 < n801; i802++ {
+			var e804 header
+			if uint(off803)+1 < uint(len(b805)) && b805[off803+1] < 0x80 && b805[off803]&0x1f != 0x1f && off803+2+int(b805[off803+1]) <= len(b805) {
+				t, l := b805[off803], int(b805[off803+1])
+				e804.tag, e804.cons, e804.off, e804.start, e804.end, e804.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off803, off803+2, off803+2+l, off803+2+l
+			} else if uint(off803)+2 < uint(len(b805)) && b805[off803+1] == 0x81 && b805[off803+2] >= 0x80 && b805[off803]&0x1f != 0x1f && off803+3+int(b805[off803+2]) <= len(b805) {
+				t, l := b805[off803], int(b805[off803+2])
+				e804.tag, e804.cons, e804.off, e804.start, e804.end, e804.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off803, off803+3, off803+3+l, off803+3+l
+			} else if err := d.next(&e804, off803, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e604, &m.EventBufferDescriptor[i602]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i602), "eventBufferDescriptor")
+			if e804.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e804, "[UNIVERSAL 16]"), i802), "eventBufferDescriptor")
 			}
-			off603 = e604.next
+			if err = decodeEventSpecV123(d, &e804, &m.EventBufferDescriptor[i802]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i802), "eventBufferDescriptor")
+			}
+			off803 = e804.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n605, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n605)
-		for i606, off607 := 0, (*h).start; i606 < n605; i606++ {
-			var e608 header
-			if err := d.next(&e608, off607, (*h).end); err != nil {
+		b810 := d.window(h)
+		n806 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n806 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b810)) && b810[(*h).start+1] < 0x80 && b810[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b810[(*h).start+1]) <= len(b810) && (*h).start+2+int(b810[(*h).start+1]) == (*h).end) {
+			var err error
+			if n806, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV12(d, &e608, &m.SignalsDescriptor[i606]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i606), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n806)
+		if n806 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i807, off808 := 0, (*h).start; i807 < n806; i807++ {
+			var e809 header
+			if uint(off808)+1 < uint(len(b810)) && b810[off808+1] < 0x80 && b810[off808]&0x1f != 0x1f && off808+2+int(b810[off808+1]) <= len(b810) {
+				t, l := b810[off808], int(b810[off808+1])
+				e809.tag, e809.cons, e809.off, e809.start, e809.end, e809.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off808, off808+2, off808+2+l, off808+2+l
+			} else if uint(off808)+2 < uint(len(b810)) && b810[off808+1] == 0x81 && b810[off808+2] >= 0x80 && b810[off808]&0x1f != 0x1f && off808+3+int(b810[off808+2]) <= len(b810) {
+				t, l := b810[off808], int(b810[off808+2])
+				e809.tag, e809.cons, e809.off, e809.start, e809.end, e809.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off808, off808+3, off808+3+l, off808+3+l
+			} else if err := d.next(&e809, off808, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off607 = e608.next
+			if err = decodeSignalRequestV12(d, &e809, &m.SignalsDescriptor[i807]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i807), "signalsDescriptor")
+			}
+			off808 = e809.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p811 := d.s.DigitMapDescriptor.Raw(1)
+		p811[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p811[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p812 := d.s.ObservedEventsDescriptor.Raw(1)
+		p812[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p812[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n609, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
-		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n609)
-		for i610, off611 := 0, (*h).start; i610 < n609; i610++ {
-			var e612 header
-			if err := d.next(&e612, off611, (*h).end); err != nil {
+		b817 := d.window(h)
+		n813 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n813 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b817)) && b817[(*h).start+1] < 0x80 && b817[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b817[(*h).start+1]) <= len(b817) && (*h).start+2+int(b817[(*h).start+1]) == (*h).end) {
+			var err error
+			if n813, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e612.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e612, "[UNIVERSAL 16]"), i610), "statisticsDescriptor")
+		}
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n813)
+		if n813 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
+		for i814, off815 := 0, (*h).start; i814 < n813; i814++ {
+			var e816 header
+			if uint(off815)+1 < uint(len(b817)) && b817[off815+1] < 0x80 && b817[off815]&0x1f != 0x1f && off815+2+int(b817[off815+1]) <= len(b817) {
+				t, l := b817[off815], int(b817[off815+1])
+				e816.tag, e816.cons, e816.off, e816.start, e816.end, e816.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off815, off815+2, off815+2+l, off815+2+l
+			} else if uint(off815)+2 < uint(len(b817)) && b817[off815+1] == 0x81 && b817[off815+2] >= 0x80 && b817[off815]&0x1f != 0x1f && off815+3+int(b817[off815+2]) <= len(b817) {
+				t, l := b817[off815], int(b817[off815+2])
+				e816.tag, e816.cons, e816.off, e816.start, e816.end, e816.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off815, off815+3, off815+3+l, off815+3+l
+			} else if err := d.next(&e816, off815, (*h).end); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e612, &m.StatisticsDescriptor[i610]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i610), "statisticsDescriptor")
+			if e816.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e816, "[UNIVERSAL 16]"), i814), "statisticsDescriptor")
 			}
-			off611 = e612.next
+			if err = decodeStatisticsParameterV123(d, &e816, &m.StatisticsDescriptor[i814]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i814), "statisticsDescriptor")
+			}
+			off815 = e816.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n613, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
-		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n613)
-		for i614, off615 := 0, (*h).start; i614 < n613; i614++ {
-			var e616 header
-			if err := d.next(&e616, off615, (*h).end); err != nil {
+		b822 := d.window(h)
+		n818 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n818 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b822)) && b822[(*h).start+1] < 0x80 && b822[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b822[(*h).start+1]) <= len(b822) && (*h).start+2+int(b822[(*h).start+1]) == (*h).end) {
+			var err error
+			if n818, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e616.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e616, "[UNIVERSAL 16]"), i614), "packagesDescriptor")
+		}
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n818)
+		if n818 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
+		for i819, off820 := 0, (*h).start; i819 < n818; i819++ {
+			var e821 header
+			if uint(off820)+1 < uint(len(b822)) && b822[off820+1] < 0x80 && b822[off820]&0x1f != 0x1f && off820+2+int(b822[off820+1]) <= len(b822) {
+				t, l := b822[off820], int(b822[off820+1])
+				e821.tag, e821.cons, e821.off, e821.start, e821.end, e821.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off820, off820+2, off820+2+l, off820+2+l
+			} else if uint(off820)+2 < uint(len(b822)) && b822[off820+1] == 0x81 && b822[off820+2] >= 0x80 && b822[off820]&0x1f != 0x1f && off820+3+int(b822[off820+2]) <= len(b822) {
+				t, l := b822[off820], int(b822[off820+2])
+				e821.tag, e821.cons, e821.off, e821.start, e821.end, e821.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off820, off820+3, off820+3+l, off820+3+l
+			} else if err := d.next(&e821, off820, (*h).end); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e616, &m.PackagesDescriptor[i614]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i614), "packagesDescriptor")
+			if e821.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e821, "[UNIVERSAL 16]"), i819), "packagesDescriptor")
 			}
-			off615 = e616.next
+			if err = decodePackagesItemV123(d, &e821, &m.PackagesDescriptor[i819]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i819), "packagesDescriptor")
+			}
+			off820 = e821.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p823 := d.s.AuditDescriptor.Raw(1)
+		p823[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p823[0]
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]byte, error) {
@@ -9160,10 +10608,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk617 := len(b)
+		mk824 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk617)
+		b = endLen(b, mk824)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9172,10 +10620,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "mediaDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk618 := len(b)
+		mk825 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk618)
+		b = endLen(b, mk825)
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -9184,10 +10632,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "modemDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk619 := len(b)
+		mk826 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk619)
+		b = endLen(b, mk826)
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -9196,10 +10644,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "muxDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk620 := len(b)
+		mk827 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk620)
+		b = endLen(b, mk827)
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -9208,30 +10656,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "eventsDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk621 := len(b)
+		mk828 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk621)
+		b = endLen(b, mk828)
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
 	case model.AuditReturnParameter_EventBufferDescriptor:
 		{
 			b = append(b, "\xa5"...)
-			mk622 := len(b)
+			mk829 := len(b)
 			b = append(b, 0)
-			for i623 := range m.EventBufferDescriptor {
+			for i830 := range m.EventBufferDescriptor {
 				b = append(b, "\x30"...)
-				mk624 := len(b)
+				mk831 := len(b)
 				b = append(b, 0)
-				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i623])
-				b = endLen(b, mk624)
+				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i830])
+				b = endLen(b, mk831)
 				if err != nil {
-					err = codecerr.AtIndex(err, i623)
+					err = codecerr.AtIndex(err, i830)
 					break
 				}
 			}
-			b = endLen(b, mk622)
+			b = endLen(b, mk829)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -9239,16 +10687,16 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_SignalsDescriptor:
 		{
 			b = append(b, "\xa6"...)
-			mk625 := len(b)
+			mk832 := len(b)
 			b = append(b, 0)
-			for i626 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i626])
+			for i833 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i833])
 				if err != nil {
-					err = codecerr.AtIndex(err, i626)
+					err = codecerr.AtIndex(err, i833)
 					break
 				}
 			}
-			b = endLen(b, mk625)
+			b = endLen(b, mk832)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -9258,10 +10706,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapDescriptor")
 		}
 		b = append(b, "\xa7"...)
-		mk627 := len(b)
+		mk834 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk627)
+		b = endLen(b, mk834)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -9270,30 +10718,30 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "observedEventsDescriptor")
 		}
 		b = append(b, "\xa8"...)
-		mk628 := len(b)
+		mk835 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk628)
+		b = endLen(b, mk835)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		{
 			b = append(b, "\xa9"...)
-			mk629 := len(b)
+			mk836 := len(b)
 			b = append(b, 0)
-			for i630 := range m.StatisticsDescriptor {
+			for i837 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk631 := len(b)
+				mk838 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i630])
-				b = endLen(b, mk631)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i837])
+				b = endLen(b, mk838)
 				if err != nil {
-					err = codecerr.AtIndex(err, i630)
+					err = codecerr.AtIndex(err, i837)
 					break
 				}
 			}
-			b = endLen(b, mk629)
+			b = endLen(b, mk836)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -9301,20 +10749,20 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 	case model.AuditReturnParameter_PackagesDescriptor:
 		{
 			b = append(b, "\xaa"...)
-			mk632 := len(b)
+			mk839 := len(b)
 			b = append(b, 0)
-			for i633 := range m.PackagesDescriptor {
+			for i840 := range m.PackagesDescriptor {
 				b = append(b, "\x30"...)
-				mk634 := len(b)
+				mk841 := len(b)
 				b = append(b, 0)
-				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i633])
-				b = endLen(b, mk634)
+				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i840])
+				b = endLen(b, mk841)
 				if err != nil {
-					err = codecerr.AtIndex(err, i633)
+					err = codecerr.AtIndex(err, i840)
 					break
 				}
 			}
-			b = endLen(b, mk632)
+			b = endLen(b, mk839)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -9324,10 +10772,10 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 			return b, codecerr.At(encErrorf("alternative is nil"), "emptyDescriptors")
 		}
 		b = append(b, "\xab"...)
-		mk635 := len(b)
+		mk842 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
-		b = endLen(b, mk635)
+		b = endLen(b, mk842)
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -9342,157 +10790,217 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p843 := d.s.ErrorDescriptor.Raw(1)
+		p843[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p843[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		m.MediaDescriptor = slab.One(&d.s.MediaDescriptor)
+		p844 := d.s.MediaDescriptor.Raw(1)
+		p844[0] = model.MediaDescriptor{}
+		m.MediaDescriptor = &p844[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 			return codecerr.At(err, "mediaDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		m.ModemDescriptor = slab.One(&d.s.ModemDescriptor)
+		p845 := d.s.ModemDescriptor.Raw(1)
+		p845[0] = model.ModemDescriptor{}
+		m.ModemDescriptor = &p845[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
 			return codecerr.At(err, "modemDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		m.MuxDescriptor = slab.One(&d.s.MuxDescriptor)
+		p846 := d.s.MuxDescriptor.Raw(1)
+		p846[0] = model.MuxDescriptor{}
+		m.MuxDescriptor = &p846[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
 			return codecerr.At(err, "muxDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		m.EventsDescriptor = slab.One(&d.s.EventsDescriptor)
+		p847 := d.s.EventsDescriptor.Raw(1)
+		p847[0] = model.EventsDescriptor{}
+		m.EventsDescriptor = &p847[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
 			return codecerr.At(err, "eventsDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.AuditReturnParameter_EventBufferDescriptor
-		n636, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "eventBufferDescriptor")
-		}
-		m.EventBufferDescriptor = slab.Alloc(&d.s.EventSpec, n636)
-		for i637, off638 := 0, (*h).start; i637 < n636; i637++ {
-			var e639 header
-			if err := d.next(&e639, off638, (*h).end); err != nil {
+		b852 := d.window(h)
+		n848 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n848 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b852)) && b852[(*h).start+1] < 0x80 && b852[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b852[(*h).start+1]) <= len(b852) && (*h).start+2+int(b852[(*h).start+1]) == (*h).end) {
+			var err error
+			if n848, err = d.count(h); err != nil {
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if e639.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e639, "[UNIVERSAL 16]"), i637), "eventBufferDescriptor")
+		}
+		m.EventBufferDescriptor = d.s.EventSpec.Raw(n848)
+		if n848 == 1 {
+			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else {
+			clear(m.EventBufferDescriptor)
+		}
+		for i849, off850 := 0, (*h).start; i849 < n848; i849++ {
+			var e851 header
+			if uint(off850)+1 < uint(len(b852)) && b852[off850+1] < 0x80 && b852[off850]&0x1f != 0x1f && off850+2+int(b852[off850+1]) <= len(b852) {
+				t, l := b852[off850], int(b852[off850+1])
+				e851.tag, e851.cons, e851.off, e851.start, e851.end, e851.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off850, off850+2, off850+2+l, off850+2+l
+			} else if uint(off850)+2 < uint(len(b852)) && b852[off850+1] == 0x81 && b852[off850+2] >= 0x80 && b852[off850]&0x1f != 0x1f && off850+3+int(b852[off850+2]) <= len(b852) {
+				t, l := b852[off850], int(b852[off850+2])
+				e851.tag, e851.cons, e851.off, e851.start, e851.end, e851.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off850, off850+3, off850+3+l, off850+3+l
+			} else if err := d.next(&e851, off850, (*h).end); err != nil {
+				return codecerr.At(err, "eventBufferDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeEventSpecV123(d, &e639, &m.EventBufferDescriptor[i637]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i637), "eventBufferDescriptor")
+			if e851.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e851, "[UNIVERSAL 16]"), i849), "eventBufferDescriptor")
 			}
-			off638 = e639.next
+			if err = decodeEventSpecV123(d, &e851, &m.EventBufferDescriptor[i849]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i849), "eventBufferDescriptor")
+			}
+			off850 = e851.next
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AuditReturnParameter_SignalsDescriptor
-		n640, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "signalsDescriptor")
-		}
-		m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n640)
-		for i641, off642 := 0, (*h).start; i641 < n640; i641++ {
-			var e643 header
-			if err := d.next(&e643, off642, (*h).end); err != nil {
+		b857 := d.window(h)
+		n853 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n853 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b857)) && b857[(*h).start+1] < 0x80 && b857[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b857[(*h).start+1]) <= len(b857) && (*h).start+2+int(b857[(*h).start+1]) == (*h).end) {
+			var err error
+			if n853, err = d.count(h); err != nil {
 				return codecerr.At(err, "signalsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeSignalRequestV3(d, &e643, &m.SignalsDescriptor[i641]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i641), "signalsDescriptor")
+		}
+		m.SignalsDescriptor = d.s.SignalRequest.Raw(n853)
+		if n853 == 1 {
+			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else {
+			clear(m.SignalsDescriptor)
+		}
+		for i854, off855 := 0, (*h).start; i854 < n853; i854++ {
+			var e856 header
+			if uint(off855)+1 < uint(len(b857)) && b857[off855+1] < 0x80 && b857[off855]&0x1f != 0x1f && off855+2+int(b857[off855+1]) <= len(b857) {
+				t, l := b857[off855], int(b857[off855+1])
+				e856.tag, e856.cons, e856.off, e856.start, e856.end, e856.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off855, off855+2, off855+2+l, off855+2+l
+			} else if uint(off855)+2 < uint(len(b857)) && b857[off855+1] == 0x81 && b857[off855+2] >= 0x80 && b857[off855]&0x1f != 0x1f && off855+3+int(b857[off855+2]) <= len(b857) {
+				t, l := b857[off855], int(b857[off855+2])
+				e856.tag, e856.cons, e856.off, e856.start, e856.end, e856.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off855, off855+3, off855+3+l, off855+3+l
+			} else if err := d.next(&e856, off855, (*h).end); err != nil {
+				return codecerr.At(err, "signalsDescriptor")
 			}
-			off642 = e643.next
+			if err = decodeSignalRequestV3(d, &e856, &m.SignalsDescriptor[i854]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i854), "signalsDescriptor")
+			}
+			off855 = e856.next
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		m.DigitMapDescriptor = slab.One(&d.s.DigitMapDescriptor)
+		p858 := d.s.DigitMapDescriptor.Raw(1)
+		p858[0] = model.DigitMapDescriptor{}
+		m.DigitMapDescriptor = &p858[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 			return codecerr.At(err, "digitMapDescriptor")
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		m.ObservedEventsDescriptor = slab.One(&d.s.ObservedEventsDescriptor)
+		p859 := d.s.ObservedEventsDescriptor.Raw(1)
+		p859[0] = model.ObservedEventsDescriptor{}
+		m.ObservedEventsDescriptor = &p859[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 			return codecerr.At(err, "observedEventsDescriptor")
 		}
 	case 0x80000009: // [9]
 		m.Kind = model.AuditReturnParameter_StatisticsDescriptor
-		n644, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "statisticsDescriptor")
-		}
-		m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n644)
-		for i645, off646 := 0, (*h).start; i645 < n644; i645++ {
-			var e647 header
-			if err := d.next(&e647, off646, (*h).end); err != nil {
+		b864 := d.window(h)
+		n860 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n860 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b864)) && b864[(*h).start+1] < 0x80 && b864[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b864[(*h).start+1]) <= len(b864) && (*h).start+2+int(b864[(*h).start+1]) == (*h).end) {
+			var err error
+			if n860, err = d.count(h); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if e647.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e647, "[UNIVERSAL 16]"), i645), "statisticsDescriptor")
+		}
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n860)
+		if n860 == 1 {
+			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else {
+			clear(m.StatisticsDescriptor)
+		}
+		for i861, off862 := 0, (*h).start; i861 < n860; i861++ {
+			var e863 header
+			if uint(off862)+1 < uint(len(b864)) && b864[off862+1] < 0x80 && b864[off862]&0x1f != 0x1f && off862+2+int(b864[off862+1]) <= len(b864) {
+				t, l := b864[off862], int(b864[off862+1])
+				e863.tag, e863.cons, e863.off, e863.start, e863.end, e863.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off862, off862+2, off862+2+l, off862+2+l
+			} else if uint(off862)+2 < uint(len(b864)) && b864[off862+1] == 0x81 && b864[off862+2] >= 0x80 && b864[off862]&0x1f != 0x1f && off862+3+int(b864[off862+2]) <= len(b864) {
+				t, l := b864[off862], int(b864[off862+2])
+				e863.tag, e863.cons, e863.off, e863.start, e863.end, e863.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off862, off862+3, off862+3+l, off862+3+l
+			} else if err := d.next(&e863, off862, (*h).end); err != nil {
+				return codecerr.At(err, "statisticsDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStatisticsParameterV123(d, &e647, &m.StatisticsDescriptor[i645]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i645), "statisticsDescriptor")
+			if e863.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e863, "[UNIVERSAL 16]"), i861), "statisticsDescriptor")
 			}
-			off646 = e647.next
+			if err = decodeStatisticsParameterV123(d, &e863, &m.StatisticsDescriptor[i861]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i861), "statisticsDescriptor")
+			}
+			off862 = e863.next
 		}
 	case 0x8000000a: // [10]
 		m.Kind = model.AuditReturnParameter_PackagesDescriptor
-		n648, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "packagesDescriptor")
-		}
-		m.PackagesDescriptor = slab.Alloc(&d.s.PackagesItem, n648)
-		for i649, off650 := 0, (*h).start; i649 < n648; i649++ {
-			var e651 header
-			if err := d.next(&e651, off650, (*h).end); err != nil {
+		b869 := d.window(h)
+		n865 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n865 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b869)) && b869[(*h).start+1] < 0x80 && b869[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b869[(*h).start+1]) <= len(b869) && (*h).start+2+int(b869[(*h).start+1]) == (*h).end) {
+			var err error
+			if n865, err = d.count(h); err != nil {
 				return codecerr.At(err, "packagesDescriptor")
 			}
-			if e651.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e651, "[UNIVERSAL 16]"), i649), "packagesDescriptor")
+		}
+		m.PackagesDescriptor = d.s.PackagesItem.Raw(n865)
+		if n865 == 1 {
+			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else {
+			clear(m.PackagesDescriptor)
+		}
+		for i866, off867 := 0, (*h).start; i866 < n865; i866++ {
+			var e868 header
+			if uint(off867)+1 < uint(len(b869)) && b869[off867+1] < 0x80 && b869[off867]&0x1f != 0x1f && off867+2+int(b869[off867+1]) <= len(b869) {
+				t, l := b869[off867], int(b869[off867+1])
+				e868.tag, e868.cons, e868.off, e868.start, e868.end, e868.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off867, off867+2, off867+2+l, off867+2+l
+			} else if uint(off867)+2 < uint(len(b869)) && b869[off867+1] == 0x81 && b869[off867+2] >= 0x80 && b869[off867]&0x1f != 0x1f && off867+3+int(b869[off867+2]) <= len(b869) {
+				t, l := b869[off867], int(b869[off867+2])
+				e868.tag, e868.cons, e868.off, e868.start, e868.end, e868.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off867, off867+3, off867+3+l, off867+3+l
+			} else if err := d.next(&e868, off867, (*h).end); err != nil {
+				return codecerr.At(err, "packagesDescriptor")
 			}
-			if err := func() error {
-				var err error
-				if err = decodePackagesItemV123(d, &e651, &m.PackagesDescriptor[i649]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i649), "packagesDescriptor")
+			if e868.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e868, "[UNIVERSAL 16]"), i866), "packagesDescriptor")
 			}
-			off650 = e651.next
+			if err = decodePackagesItemV123(d, &e868, &m.PackagesDescriptor[i866]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i866), "packagesDescriptor")
+			}
+			off867 = e868.next
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		m.EmptyDescriptors = slab.One(&d.s.AuditDescriptor)
+		p870 := d.s.AuditDescriptor.Raw(1)
+		p870[0] = model.AuditDescriptor{}
+		m.EmptyDescriptors = &p870[0]
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
 			return codecerr.At(err, "emptyDescriptors")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "AuditReturnParameter")
 	}
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV1(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -9518,8 +11026,15 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9538,7 +11053,7 @@ func decodeAuditDescriptorV1(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -9554,16 +11069,16 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk652 := len(b)
+			mk871 := len(b)
 			b = append(b, 0)
-			for i653 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i653])
+			for i872 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV2(b, &m.AuditPropertyToken[i872])
 				if err != nil {
-					err = codecerr.AtIndex(err, i653)
+					err = codecerr.AtIndex(err, i872)
 					break
 				}
 			}
-			b = endLen(b, mk652)
+			b = endLen(b, mk871)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -9579,8 +11094,15 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9598,26 +11120,37 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n654, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "auditPropertyToken")
-			}
-			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n654)
-			for i655, off656 := 0, e.start; i655 < n654; i655++ {
-				var e657 header
-				if err := d.next(&e657, off656, e.end); err != nil {
+			b877 := d.window(&e)
+			n873 := 1
+			if e.cons && e.start == e.end {
+				n873 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b877)) && b877[e.start+1] < 0x80 && b877[e.start]&0x1f != 0x1f && e.start+2+int(b877[e.start+1]) <= len(b877) && e.start+2+int(b877[e.start+1]) == e.end) {
+				var err error
+				if n873, err = d.count(&e); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAuditParameterV2(d, &e657, &m.AuditPropertyToken[i655]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i655), "auditPropertyToken")
+			}
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n873)
+			if n873 == 1 {
+				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else {
+				clear(m.AuditPropertyToken)
+			}
+			for i874, off875 := 0, e.start; i874 < n873; i874++ {
+				var e876 header
+				if uint(off875)+1 < uint(len(b877)) && b877[off875+1] < 0x80 && b877[off875]&0x1f != 0x1f && off875+2+int(b877[off875+1]) <= len(b877) {
+					t, l := b877[off875], int(b877[off875+1])
+					e876.tag, e876.cons, e876.off, e876.start, e876.end, e876.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off875, off875+2, off875+2+l, off875+2+l
+				} else if uint(off875)+2 < uint(len(b877)) && b877[off875+1] == 0x81 && b877[off875+2] >= 0x80 && b877[off875]&0x1f != 0x1f && off875+3+int(b877[off875+2]) <= len(b877) {
+					t, l := b877[off875], int(b877[off875+2])
+					e876.tag, e876.cons, e876.off, e876.start, e876.end, e876.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off875, off875+3, off875+3+l, off875+3+l
+				} else if err := d.next(&e876, off875, e.end); err != nil {
+					return codecerr.At(err, "auditPropertyToken")
 				}
-				off656 = e657.next
+				if err = decodeIndAuditParameterV2(d, &e876, &m.AuditPropertyToken[i874]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i874), "auditPropertyToken")
+				}
+				off875 = e876.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9625,7 +11158,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error) {
@@ -9641,16 +11174,16 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 	if m.AuditPropertyToken != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk658 := len(b)
+			mk878 := len(b)
 			b = append(b, 0)
-			for i659 := range m.AuditPropertyToken {
-				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i659])
+			for i879 := range m.AuditPropertyToken {
+				b, err = appendIndAuditParameterV3(b, &m.AuditPropertyToken[i879])
 				if err != nil {
-					err = codecerr.AtIndex(err, i659)
+					err = codecerr.AtIndex(err, i879)
 					break
 				}
 			}
-			b = endLen(b, mk658)
+			b = endLen(b, mk878)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -9666,8 +11199,15 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9685,26 +11225,37 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n660, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "auditPropertyToken")
-			}
-			m.AuditPropertyToken = slab.Alloc(&d.s.IndAuditParameter, n660)
-			for i661, off662 := 0, e.start; i661 < n660; i661++ {
-				var e663 header
-				if err := d.next(&e663, off662, e.end); err != nil {
+			b884 := d.window(&e)
+			n880 := 1
+			if e.cons && e.start == e.end {
+				n880 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b884)) && b884[e.start+1] < 0x80 && b884[e.start]&0x1f != 0x1f && e.start+2+int(b884[e.start+1]) <= len(b884) && e.start+2+int(b884[e.start+1]) == e.end) {
+				var err error
+				if n880, err = d.count(&e); err != nil {
 					return codecerr.At(err, "auditPropertyToken")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAuditParameterV3(d, &e663, &m.AuditPropertyToken[i661]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i661), "auditPropertyToken")
+			}
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n880)
+			if n880 == 1 {
+				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else {
+				clear(m.AuditPropertyToken)
+			}
+			for i881, off882 := 0, e.start; i881 < n880; i881++ {
+				var e883 header
+				if uint(off882)+1 < uint(len(b884)) && b884[off882+1] < 0x80 && b884[off882]&0x1f != 0x1f && off882+2+int(b884[off882+1]) <= len(b884) {
+					t, l := b884[off882], int(b884[off882+1])
+					e883.tag, e883.cons, e883.off, e883.start, e883.end, e883.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off882, off882+2, off882+2+l, off882+2+l
+				} else if uint(off882)+2 < uint(len(b884)) && b884[off882+1] == 0x81 && b884[off882+2] >= 0x80 && b884[off882]&0x1f != 0x1f && off882+3+int(b884[off882+2]) <= len(b884) {
+					t, l := b884[off882], int(b884[off882+2])
+					e883.tag, e883.cons, e883.off, e883.start, e883.end, e883.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off882, off882+3, off882+3+l, off882+3+l
+				} else if err := d.next(&e883, off882, e.end); err != nil {
+					return codecerr.At(err, "auditPropertyToken")
 				}
-				off662 = e663.next
+				if err = decodeIndAuditParameterV3(d, &e883, &m.AuditPropertyToken[i881]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i881), "auditPropertyToken")
+				}
+				off882 = e883.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -9712,7 +11263,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
@@ -9720,20 +11271,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk664 := len(b)
+			mk885 := len(b)
 			b = append(b, 0)
-			for i665 := range m.TerminationID {
+			for i886 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk666 := len(b)
+				mk887 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i665])
-				b = endLen(b, mk666)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i886])
+				b = endLen(b, mk887)
 				if err != nil {
-					err = codecerr.AtIndex(err, i665)
+					err = codecerr.AtIndex(err, i886)
 					break
 				}
 			}
-			b = endLen(b, mk664)
+			b = endLen(b, mk885)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -9741,20 +11292,20 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk667 := len(b)
+		mk888 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
-		b = endLen(b, mk667)
+		b = endLen(b, mk888)
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk668 := len(b)
+		mk889 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk668)
+		b = endLen(b, mk889)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9769,8 +11320,15 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9779,29 +11337,40 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n669, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n669)
-			for i670, off671 := 0, e.start; i670 < n669; i670++ {
-				var e672 header
-				if err := d.next(&e672, off671, e.end); err != nil {
+			b894 := d.window(&e)
+			n890 := 1
+			if e.cons && e.start == e.end {
+				n890 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b894)) && b894[e.start+1] < 0x80 && b894[e.start]&0x1f != 0x1f && e.start+2+int(b894[e.start+1]) <= len(b894) && e.start+2+int(b894[e.start+1]) == e.end) {
+				var err error
+				if n890, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e672.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e672, "[UNIVERSAL 16]"), i670), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n890)
+			if n890 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i891, off892 := 0, e.start; i891 < n890; i891++ {
+				var e893 header
+				if uint(off892)+1 < uint(len(b894)) && b894[off892+1] < 0x80 && b894[off892]&0x1f != 0x1f && off892+2+int(b894[off892+1]) <= len(b894) {
+					t, l := b894[off892], int(b894[off892+1])
+					e893.tag, e893.cons, e893.off, e893.start, e893.end, e893.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off892, off892+2, off892+2+l, off892+2+l
+				} else if uint(off892)+2 < uint(len(b894)) && b894[off892+1] == 0x81 && b894[off892+2] >= 0x80 && b894[off892]&0x1f != 0x1f && off892+3+int(b894[off892+2]) <= len(b894) {
+					t, l := b894[off892], int(b894[off892+2])
+					e893.tag, e893.cons, e893.off, e893.start, e893.end, e893.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off892, off892+3, off892+3+l, off892+3+l
+				} else if err := d.next(&e893, off892, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e672, &m.TerminationID[i670]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i670), "terminationID")
+				if e893.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e893, "[UNIVERSAL 16]"), i891), "terminationID")
 				}
-				off671 = e672.next
+				if err = decodeTerminationIDV123(d, &e893, &m.TerminationID[i891]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i891), "terminationID")
+				}
+				off892 = e893.next
 			}
 		case 0x80000001: // [1] observedEventsDescriptor
 			if seen>>1 != 0 {
@@ -9816,7 +11385,9 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p895 := d.s.ErrorDescriptor.Raw(1)
+			p895[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p895[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -9834,7 +11405,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
@@ -9842,20 +11413,20 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk673 := len(b)
+			mk896 := len(b)
 			b = append(b, 0)
-			for i674 := range m.TerminationID {
+			for i897 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk675 := len(b)
+				mk898 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i674])
-				b = endLen(b, mk675)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i897])
+				b = endLen(b, mk898)
 				if err != nil {
-					err = codecerr.AtIndex(err, i674)
+					err = codecerr.AtIndex(err, i897)
 					break
 				}
 			}
-			b = endLen(b, mk673)
+			b = endLen(b, mk896)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -9863,10 +11434,10 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 	}
 	if m.ErrorDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk676 := len(b)
+		mk899 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk676)
+		b = endLen(b, mk899)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -9881,8 +11452,15 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9891,36 +11469,49 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n677, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n677)
-			for i678, off679 := 0, e.start; i678 < n677; i678++ {
-				var e680 header
-				if err := d.next(&e680, off679, e.end); err != nil {
+			b904 := d.window(&e)
+			n900 := 1
+			if e.cons && e.start == e.end {
+				n900 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b904)) && b904[e.start+1] < 0x80 && b904[e.start]&0x1f != 0x1f && e.start+2+int(b904[e.start+1]) <= len(b904) && e.start+2+int(b904[e.start+1]) == e.end) {
+				var err error
+				if n900, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e680.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e680, "[UNIVERSAL 16]"), i678), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n900)
+			if n900 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i901, off902 := 0, e.start; i901 < n900; i901++ {
+				var e903 header
+				if uint(off902)+1 < uint(len(b904)) && b904[off902+1] < 0x80 && b904[off902]&0x1f != 0x1f && off902+2+int(b904[off902+1]) <= len(b904) {
+					t, l := b904[off902], int(b904[off902+1])
+					e903.tag, e903.cons, e903.off, e903.start, e903.end, e903.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off902, off902+2, off902+2+l, off902+2+l
+				} else if uint(off902)+2 < uint(len(b904)) && b904[off902+1] == 0x81 && b904[off902+2] >= 0x80 && b904[off902]&0x1f != 0x1f && off902+3+int(b904[off902+2]) <= len(b904) {
+					t, l := b904[off902], int(b904[off902+2])
+					e903.tag, e903.cons, e903.off, e903.start, e903.end, e903.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off902, off902+3, off902+3+l, off902+3+l
+				} else if err := d.next(&e903, off902, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e680, &m.TerminationID[i678]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i678), "terminationID")
+				if e903.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e903, "[UNIVERSAL 16]"), i901), "terminationID")
 				}
-				off679 = e680.next
+				if err = decodeTerminationIDV123(d, &e903, &m.TerminationID[i901]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i901), "terminationID")
+				}
+				off902 = e903.next
 			}
 		case 0x80000001: // [1] errorDescriptor
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+			p905 := d.s.ErrorDescriptor.Raw(1)
+			p905[0] = model.ErrorDescriptor{}
+			m.ErrorDescriptor = &p905[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -9935,7 +11526,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescriptor) ([]byte, error) {
@@ -9951,20 +11542,20 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk681 := len(b)
+			mk906 := len(b)
 			b = append(b, 0)
-			for i682 := range m.ObservedEventLst {
+			for i907 := range m.ObservedEventLst {
 				b = append(b, "\x30"...)
-				mk683 := len(b)
+				mk908 := len(b)
 				b = append(b, 0)
-				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i682])
-				b = endLen(b, mk683)
+				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i907])
+				b = endLen(b, mk908)
 				if err != nil {
-					err = codecerr.AtIndex(err, i682)
+					err = codecerr.AtIndex(err, i907)
 					break
 				}
 			}
-			b = endLen(b, mk681)
+			b = endLen(b, mk906)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventLst")
@@ -9980,8 +11571,15 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -9990,39 +11588,53 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "requestId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x684, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestId")
+			x909, ok := d.smallInt(&e)
+			if !ok || x909 < 0 || x909 > 4294967295 {
+				var err error
+				if x909, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestId")
+				}
 			}
-			m.RequestId = uint32(x684)
+			m.RequestId = uint32(x909)
 		case 0x80000001: // [1] observedEventLst
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "observedEventLst: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n685, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "observedEventLst")
-			}
-			m.ObservedEventLst = slab.Alloc(&d.s.ObservedEvent, n685)
-			for i686, off687 := 0, e.start; i686 < n685; i686++ {
-				var e688 header
-				if err := d.next(&e688, off687, e.end); err != nil {
+			b914 := d.window(&e)
+			n910 := 1
+			if e.cons && e.start == e.end {
+				n910 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b914)) && b914[e.start+1] < 0x80 && b914[e.start]&0x1f != 0x1f && e.start+2+int(b914[e.start+1]) <= len(b914) && e.start+2+int(b914[e.start+1]) == e.end) {
+				var err error
+				if n910, err = d.count(&e); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				if e688.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e688, "[UNIVERSAL 16]"), i686), "observedEventLst")
+			}
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(n910)
+			if n910 == 1 {
+				m.ObservedEventLst[0] = model.ObservedEvent{}
+			} else {
+				clear(m.ObservedEventLst)
+			}
+			for i911, off912 := 0, e.start; i911 < n910; i911++ {
+				var e913 header
+				if uint(off912)+1 < uint(len(b914)) && b914[off912+1] < 0x80 && b914[off912]&0x1f != 0x1f && off912+2+int(b914[off912+1]) <= len(b914) {
+					t, l := b914[off912], int(b914[off912+1])
+					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+2, off912+2+l, off912+2+l
+				} else if uint(off912)+2 < uint(len(b914)) && b914[off912+1] == 0x81 && b914[off912+2] >= 0x80 && b914[off912]&0x1f != 0x1f && off912+3+int(b914[off912+2]) <= len(b914) {
+					t, l := b914[off912], int(b914[off912+2])
+					e913.tag, e913.cons, e913.off, e913.start, e913.end, e913.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off912, off912+3, off912+3+l, off912+3+l
+				} else if err := d.next(&e913, off912, e.end); err != nil {
+					return codecerr.At(err, "observedEventLst")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeObservedEventV123(d, &e688, &m.ObservedEventLst[i686]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i686), "observedEventLst")
+				if e913.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e913, "[UNIVERSAL 16]"), i911), "observedEventLst")
 				}
-				off687 = e688.next
+				if err = decodeObservedEventV123(d, &e913, &m.ObservedEventLst[i911]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i911), "observedEventLst")
+				}
+				off912 = e913.next
 			}
 		default:
 			return d.unexpected(e, "a component of ObservedEventsDescriptor")
@@ -10038,7 +11650,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
@@ -10066,20 +11678,20 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk689 := len(b)
+			mk915 := len(b)
 			b = append(b, 0)
-			for i690 := range m.EventParList {
+			for i916 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk691 := len(b)
+				mk917 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i690])
-				b = endLen(b, mk691)
+				b, err = appendEventParameterV123(b, &m.EventParList[i916])
+				b = endLen(b, mk917)
 				if err != nil {
-					err = codecerr.AtIndex(err, i690)
+					err = codecerr.AtIndex(err, i916)
 					break
 				}
 			}
-			b = endLen(b, mk689)
+			b = endLen(b, mk915)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -10087,10 +11699,10 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 	}
 	if m.TimeNotation != nil {
 		b = append(b, "\xa3"...)
-		mk692 := len(b)
+		mk918 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
-		b = endLen(b, mk692)
+		b = endLen(b, mk918)
 		if err != nil {
 			return b, codecerr.At(err, "timeNotation")
 		}
@@ -10105,8 +11717,15 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10115,7 +11734,9 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -10127,46 +11748,62 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x693, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x919, ok := d.smallInt(&e)
+			if !ok || x919 < 0 || x919 > 65535 {
+				var err error
+				if x919, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x693)
+			m.StreamID.Value = uint32(x919)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n694, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventParList")
-			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, n694)
-			for i695, off696 := 0, e.start; i695 < n694; i695++ {
-				var e697 header
-				if err := d.next(&e697, off696, e.end); err != nil {
+			b924 := d.window(&e)
+			n920 := 1
+			if e.cons && e.start == e.end {
+				n920 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b924)) && b924[e.start+1] < 0x80 && b924[e.start]&0x1f != 0x1f && e.start+2+int(b924[e.start+1]) <= len(b924) && e.start+2+int(b924[e.start+1]) == e.end) {
+				var err error
+				if n920, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e697.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e697, "[UNIVERSAL 16]"), i695), "eventParList")
+			}
+			m.EventParList = d.s.EventParameter.Raw(n920)
+			if n920 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
+			for i921, off922 := 0, e.start; i921 < n920; i921++ {
+				var e923 header
+				if uint(off922)+1 < uint(len(b924)) && b924[off922+1] < 0x80 && b924[off922]&0x1f != 0x1f && off922+2+int(b924[off922+1]) <= len(b924) {
+					t, l := b924[off922], int(b924[off922+1])
+					e923.tag, e923.cons, e923.off, e923.start, e923.end, e923.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off922, off922+2, off922+2+l, off922+2+l
+				} else if uint(off922)+2 < uint(len(b924)) && b924[off922+1] == 0x81 && b924[off922+2] >= 0x80 && b924[off922]&0x1f != 0x1f && off922+3+int(b924[off922+2]) <= len(b924) {
+					t, l := b924[off922], int(b924[off922+2])
+					e923.tag, e923.cons, e923.off, e923.start, e923.end, e923.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off922, off922+3, off922+3+l, off922+3+l
+				} else if err := d.next(&e923, off922, e.end); err != nil {
+					return codecerr.At(err, "eventParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e697, &m.EventParList[i695]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i695), "eventParList")
+				if e923.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e923, "[UNIVERSAL 16]"), i921), "eventParList")
 				}
-				off696 = e697.next
+				if err = decodeEventParameterV123(d, &e923, &m.EventParList[i921]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i921), "eventParList")
+				}
+				off922 = e923.next
 			}
 		case 0x80000003: // [3] timeNotation
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.TimeNotation = slab.One(&d.s.TimeNotation)
+			p925 := d.s.TimeNotation.Raw(1)
+			p925[0] = model.TimeNotation{}
+			m.TimeNotation = &p925[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
 			}
@@ -10184,7 +11821,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error) {
@@ -10202,18 +11839,18 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk698 := len(b)
+			mk926 := len(b)
 			b = append(b, 0)
-			for i699 := range m.Value {
+			for i927 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i699])
+					b = appendBytes(b, "\x04", m.Value[i927])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i699)
+					err = codecerr.AtIndex(err, i927)
 					break
 				}
 			}
-			b = endLen(b, mk698)
+			b = endLen(b, mk926)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -10221,10 +11858,10 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk700 := len(b)
+		mk928 := len(b)
 		b = append(b, 0)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk700)
+		b = endLen(b, mk928)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -10239,8 +11876,15 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10249,7 +11893,9 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "eventParameterName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventParameterName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventParameterName = d.data[e.start:e.end:e.end]
+			} else if m.EventParameterName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventParameterName")
 			}
 			if len(m.EventParameterName) < 2 || len(m.EventParameterName) > 2 {
@@ -10260,41 +11906,55 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n701, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = slab.Alloc(&d.s.Octets, n701)
-			for i702, off703 := 0, e.start; i702 < n701; i702++ {
-				var e704 header
-				if err := d.next(&e704, off703, e.end); err != nil {
+			b933 := d.window(&e)
+			n929 := 1
+			if e.cons && e.start == e.end {
+				n929 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b933)) && b933[e.start+1] < 0x80 && b933[e.start]&0x1f != 0x1f && e.start+2+int(b933[e.start+1]) <= len(b933) && e.start+2+int(b933[e.start+1]) == e.end) {
+				var err error
+				if n929, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e704.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e704, "[UNIVERSAL 4]"), i702), "value")
+			}
+			m.Value = d.s.Octets.Raw(n929)
+			clear(m.Value)
+			for i930, off931 := 0, e.start; i930 < n929; i930++ {
+				var e932 header
+				if uint(off931)+1 < uint(len(b933)) && b933[off931+1] < 0x80 && b933[off931]&0x1f != 0x1f && off931+2+int(b933[off931+1]) <= len(b933) {
+					t, l := b933[off931], int(b933[off931+1])
+					e932.tag, e932.cons, e932.off, e932.start, e932.end, e932.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off931, off931+2, off931+2+l, off931+2+l
+				} else if uint(off931)+2 < uint(len(b933)) && b933[off931+1] == 0x81 && b933[off931+2] >= 0x80 && b933[off931]&0x1f != 0x1f && off931+3+int(b933[off931+2]) <= len(b933) {
+					t, l := b933[off931], int(b933[off931+2])
+					e932.tag, e932.cons, e932.off, e932.start, e932.end, e932.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off931, off931+3, off931+3+l, off931+3+l
+				} else if err := d.next(&e932, off931, e.end); err != nil {
+					return codecerr.At(err, "value")
 				}
-				if err := func() error {
-					var err error
-					if m.Value[i702], err = d.octets(e704); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i702), "value")
+				if e932.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e932, "[UNIVERSAL 4]"), i930), "value")
 				}
-				off703 = e704.next
+				if !e932.cons {
+					m.Value[i930] = d.data[e932.start:e932.end:e932.end]
+				} else if m.Value[i930], err = d.octets(e932); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i930), "value")
+				}
+				off931 = e932.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.EventParameterExtraInfo)
-			var h705 header
-			if err := d.explicit(&h705, &e, anyTag); err != nil {
+			p934 := d.s.EventParameterExtraInfo.Raw(1)
+			p934[0] = model.EventParameterExtraInfo{}
+			m.ExtraInfo = &p934[0]
+			var h935 header
+			if b936 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b936)) && b936[e.start+1] < 0x80 && b936[e.start]&0x1f != 0x1f && e.start+2+int(b936[e.start+1]) <= len(b936) && e.start+2+int(b936[e.start+1]) == e.end {
+				t, l := b936[e.start], int(b936[e.start+1])
+				h935.tag, h935.cons, h935.off, h935.start, h935.end, h935.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h935, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeEventParameterExtraInfoV123(d, &h705, m.ExtraInfo); err != nil {
+			if err = decodeEventParameterExtraInfoV123(d, &h935, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -10311,7 +11971,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventParameterExtraInfoV123(b []byte, m *model.EventParameterExtraInfo) ([]byte, error) {
@@ -10345,14 +12005,17 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventParameterExtraInfo_Relation
-		x706, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x937, ok := d.smallInt(h)
+		if !ok {
+			var err error
+			if x937, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
-		if x706 < -1<<31 || x706 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x706), "relation")
+		if x937 < -1<<31 || x937 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x937), "relation")
 		}
-		m.Relation = model.Relation(x706)
+		m.Relation = model.Relation(x937)
 	case 0x80000001: // [1]
 		m.Kind = model.EventParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -10366,7 +12029,7 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventParameterExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -10374,20 +12037,20 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk707 := len(b)
+			mk938 := len(b)
 			b = append(b, 0)
-			for i708 := range m.TerminationID {
+			for i939 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk709 := len(b)
+				mk940 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i708])
-				b = endLen(b, mk709)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i939])
+				b = endLen(b, mk940)
 				if err != nil {
-					err = codecerr.AtIndex(err, i708)
+					err = codecerr.AtIndex(err, i939)
 					break
 				}
 			}
-			b = endLen(b, mk707)
+			b = endLen(b, mk938)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10395,10 +12058,10 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk710 := len(b)
+		mk941 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
-		b = endLen(b, mk710)
+		b = endLen(b, mk941)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10413,8 +12076,15 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10423,29 +12093,40 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n711, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n711)
-			for i712, off713 := 0, e.start; i712 < n711; i712++ {
-				var e714 header
-				if err := d.next(&e714, off713, e.end); err != nil {
+			b946 := d.window(&e)
+			n942 := 1
+			if e.cons && e.start == e.end {
+				n942 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b946)) && b946[e.start+1] < 0x80 && b946[e.start]&0x1f != 0x1f && e.start+2+int(b946[e.start+1]) <= len(b946) && e.start+2+int(b946[e.start+1]) == e.end) {
+				var err error
+				if n942, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e714.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e714, "[UNIVERSAL 16]"), i712), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n942)
+			if n942 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i943, off944 := 0, e.start; i943 < n942; i943++ {
+				var e945 header
+				if uint(off944)+1 < uint(len(b946)) && b946[off944+1] < 0x80 && b946[off944]&0x1f != 0x1f && off944+2+int(b946[off944+1]) <= len(b946) {
+					t, l := b946[off944], int(b946[off944+1])
+					e945.tag, e945.cons, e945.off, e945.start, e945.end, e945.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off944, off944+2, off944+2+l, off944+2+l
+				} else if uint(off944)+2 < uint(len(b946)) && b946[off944+1] == 0x81 && b946[off944+2] >= 0x80 && b946[off944]&0x1f != 0x1f && off944+3+int(b946[off944+2]) <= len(b946) {
+					t, l := b946[off944], int(b946[off944+2])
+					e945.tag, e945.cons, e945.off, e945.start, e945.end, e945.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off944, off944+3, off944+3+l, off944+3+l
+				} else if err := d.next(&e945, off944, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e714, &m.TerminationID[i712]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i712), "terminationID")
+				if e945.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e945, "[UNIVERSAL 16]"), i943), "terminationID")
 				}
-				off713 = e714.next
+				if err = decodeTerminationIDV123(d, &e945, &m.TerminationID[i943]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i943), "terminationID")
+				}
+				off944 = e945.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10469,7 +12150,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -10477,20 +12158,20 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk715 := len(b)
+			mk947 := len(b)
 			b = append(b, 0)
-			for i716 := range m.TerminationID {
+			for i948 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk717 := len(b)
+				mk949 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i716])
-				b = endLen(b, mk717)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i948])
+				b = endLen(b, mk949)
 				if err != nil {
-					err = codecerr.AtIndex(err, i716)
+					err = codecerr.AtIndex(err, i948)
 					break
 				}
 			}
-			b = endLen(b, mk715)
+			b = endLen(b, mk947)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10498,10 +12179,10 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk718 := len(b)
+		mk950 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
-		b = endLen(b, mk718)
+		b = endLen(b, mk950)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10516,8 +12197,15 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10526,29 +12214,40 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n719, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n719)
-			for i720, off721 := 0, e.start; i720 < n719; i720++ {
-				var e722 header
-				if err := d.next(&e722, off721, e.end); err != nil {
+			b955 := d.window(&e)
+			n951 := 1
+			if e.cons && e.start == e.end {
+				n951 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b955)) && b955[e.start+1] < 0x80 && b955[e.start]&0x1f != 0x1f && e.start+2+int(b955[e.start+1]) <= len(b955) && e.start+2+int(b955[e.start+1]) == e.end) {
+				var err error
+				if n951, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e722.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e722, "[UNIVERSAL 16]"), i720), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n951)
+			if n951 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i952, off953 := 0, e.start; i952 < n951; i952++ {
+				var e954 header
+				if uint(off953)+1 < uint(len(b955)) && b955[off953+1] < 0x80 && b955[off953]&0x1f != 0x1f && off953+2+int(b955[off953+1]) <= len(b955) {
+					t, l := b955[off953], int(b955[off953+1])
+					e954.tag, e954.cons, e954.off, e954.start, e954.end, e954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off953, off953+2, off953+2+l, off953+2+l
+				} else if uint(off953)+2 < uint(len(b955)) && b955[off953+1] == 0x81 && b955[off953+2] >= 0x80 && b955[off953]&0x1f != 0x1f && off953+3+int(b955[off953+2]) <= len(b955) {
+					t, l := b955[off953], int(b955[off953+2])
+					e954.tag, e954.cons, e954.off, e954.start, e954.end, e954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off953, off953+3, off953+3+l, off953+3+l
+				} else if err := d.next(&e954, off953, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e722, &m.TerminationID[i720]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i720), "terminationID")
+				if e954.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e954, "[UNIVERSAL 16]"), i952), "terminationID")
 				}
-				off721 = e722.next
+				if err = decodeTerminationIDV123(d, &e954, &m.TerminationID[i952]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i952), "terminationID")
+				}
+				off953 = e954.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10572,7 +12271,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]byte, error) {
@@ -10580,20 +12279,20 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk723 := len(b)
+			mk956 := len(b)
 			b = append(b, 0)
-			for i724 := range m.TerminationID {
+			for i957 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk725 := len(b)
+				mk958 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i724])
-				b = endLen(b, mk725)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i957])
+				b = endLen(b, mk958)
 				if err != nil {
-					err = codecerr.AtIndex(err, i724)
+					err = codecerr.AtIndex(err, i957)
 					break
 				}
 			}
-			b = endLen(b, mk723)
+			b = endLen(b, mk956)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10601,10 +12300,10 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk726 := len(b)
+		mk959 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
-		b = endLen(b, mk726)
+		b = endLen(b, mk959)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -10619,8 +12318,15 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10629,29 +12335,40 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n727, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n727)
-			for i728, off729 := 0, e.start; i728 < n727; i728++ {
-				var e730 header
-				if err := d.next(&e730, off729, e.end); err != nil {
+			b964 := d.window(&e)
+			n960 := 1
+			if e.cons && e.start == e.end {
+				n960 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b964)) && b964[e.start+1] < 0x80 && b964[e.start]&0x1f != 0x1f && e.start+2+int(b964[e.start+1]) <= len(b964) && e.start+2+int(b964[e.start+1]) == e.end) {
+				var err error
+				if n960, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e730.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e730, "[UNIVERSAL 16]"), i728), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n960)
+			if n960 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i961, off962 := 0, e.start; i961 < n960; i961++ {
+				var e963 header
+				if uint(off962)+1 < uint(len(b964)) && b964[off962+1] < 0x80 && b964[off962]&0x1f != 0x1f && off962+2+int(b964[off962+1]) <= len(b964) {
+					t, l := b964[off962], int(b964[off962+1])
+					e963.tag, e963.cons, e963.off, e963.start, e963.end, e963.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off962, off962+2, off962+2+l, off962+2+l
+				} else if uint(off962)+2 < uint(len(b964)) && b964[off962+1] == 0x81 && b964[off962+2] >= 0x80 && b964[off962]&0x1f != 0x1f && off962+3+int(b964[off962+2]) <= len(b964) {
+					t, l := b964[off962], int(b964[off962+2])
+					e963.tag, e963.cons, e963.off, e963.start, e963.end, e963.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off962, off962+3, off962+3+l, off962+3+l
+				} else if err := d.next(&e963, off962, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e730, &m.TerminationID[i728]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i728), "terminationID")
+				if e963.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e963, "[UNIVERSAL 16]"), i961), "terminationID")
 				}
-				off729 = e730.next
+				if err = decodeTerminationIDV123(d, &e963, &m.TerminationID[i961]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i961), "terminationID")
+				}
+				off962 = e963.next
 			}
 		case 0x80000001: // [1] serviceChangeParms
 			if seen>>1 != 0 {
@@ -10675,7 +12392,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, error) {
@@ -10683,20 +12400,20 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk731 := len(b)
+			mk965 := len(b)
 			b = append(b, 0)
-			for i732 := range m.TerminationID {
+			for i966 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk733 := len(b)
+				mk967 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i732])
-				b = endLen(b, mk733)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i966])
+				b = endLen(b, mk967)
 				if err != nil {
-					err = codecerr.AtIndex(err, i732)
+					err = codecerr.AtIndex(err, i966)
 					break
 				}
 			}
-			b = endLen(b, mk731)
+			b = endLen(b, mk965)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10704,10 +12421,10 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk734 := len(b)
+		mk968 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
-		b = endLen(b, mk734)
+		b = endLen(b, mk968)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -10722,8 +12439,15 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10732,40 +12456,54 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n735, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n735)
-			for i736, off737 := 0, e.start; i736 < n735; i736++ {
-				var e738 header
-				if err := d.next(&e738, off737, e.end); err != nil {
+			b973 := d.window(&e)
+			n969 := 1
+			if e.cons && e.start == e.end {
+				n969 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b973)) && b973[e.start+1] < 0x80 && b973[e.start]&0x1f != 0x1f && e.start+2+int(b973[e.start+1]) <= len(b973) && e.start+2+int(b973[e.start+1]) == e.end) {
+				var err error
+				if n969, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e738.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e738, "[UNIVERSAL 16]"), i736), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n969)
+			if n969 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i970, off971 := 0, e.start; i970 < n969; i970++ {
+				var e972 header
+				if uint(off971)+1 < uint(len(b973)) && b973[off971+1] < 0x80 && b973[off971]&0x1f != 0x1f && off971+2+int(b973[off971+1]) <= len(b973) {
+					t, l := b973[off971], int(b973[off971+1])
+					e972.tag, e972.cons, e972.off, e972.start, e972.end, e972.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off971, off971+2, off971+2+l, off971+2+l
+				} else if uint(off971)+2 < uint(len(b973)) && b973[off971+1] == 0x81 && b973[off971+2] >= 0x80 && b973[off971]&0x1f != 0x1f && off971+3+int(b973[off971+2]) <= len(b973) {
+					t, l := b973[off971], int(b973[off971+2])
+					e972.tag, e972.cons, e972.off, e972.start, e972.end, e972.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off971, off971+3, off971+3+l, off971+3+l
+				} else if err := d.next(&e972, off971, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e738, &m.TerminationID[i736]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i736), "terminationID")
+				if e972.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e972, "[UNIVERSAL 16]"), i970), "terminationID")
 				}
-				off737 = e738.next
+				if err = decodeTerminationIDV123(d, &e972, &m.TerminationID[i970]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i970), "terminationID")
+				}
+				off971 = e972.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h739 header
-			if err := d.explicit(&h739, &e, anyTag); err != nil {
+			var h974 header
+			if b975 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b975)) && b975[e.start+1] < 0x80 && b975[e.start]&0x1f != 0x1f && e.start+2+int(b975[e.start+1]) <= len(b975) && e.start+2+int(b975[e.start+1]) == e.end {
+				t, l := b975[e.start], int(b975[e.start+1])
+				h974.tag, h974.cons, h974.off, h974.start, h974.end, h974.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h974, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV1(d, &h739, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV1(d, &h974, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -10782,7 +12520,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte, error) {
@@ -10790,20 +12528,20 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk740 := len(b)
+			mk976 := len(b)
 			b = append(b, 0)
-			for i741 := range m.TerminationID {
+			for i977 := range m.TerminationID {
 				b = append(b, "\x30"...)
-				mk742 := len(b)
+				mk978 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationID[i741])
-				b = endLen(b, mk742)
+				b, err = appendTerminationIDV123(b, &m.TerminationID[i977])
+				b = endLen(b, mk978)
 				if err != nil {
-					err = codecerr.AtIndex(err, i741)
+					err = codecerr.AtIndex(err, i977)
 					break
 				}
 			}
-			b = endLen(b, mk740)
+			b = endLen(b, mk976)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10811,10 +12549,10 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk743 := len(b)
+		mk979 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
-		b = endLen(b, mk743)
+		b = endLen(b, mk979)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -10829,8 +12567,15 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -10839,40 +12584,54 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n744, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationID")
-			}
-			m.TerminationID = slab.Alloc(&d.s.TerminationID, n744)
-			for i745, off746 := 0, e.start; i745 < n744; i745++ {
-				var e747 header
-				if err := d.next(&e747, off746, e.end); err != nil {
+			b984 := d.window(&e)
+			n980 := 1
+			if e.cons && e.start == e.end {
+				n980 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b984)) && b984[e.start+1] < 0x80 && b984[e.start]&0x1f != 0x1f && e.start+2+int(b984[e.start+1]) <= len(b984) && e.start+2+int(b984[e.start+1]) == e.end) {
+				var err error
+				if n980, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e747.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e747, "[UNIVERSAL 16]"), i745), "terminationID")
+			}
+			m.TerminationID = d.s.TerminationID.Raw(n980)
+			if n980 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			for i981, off982 := 0, e.start; i981 < n980; i981++ {
+				var e983 header
+				if uint(off982)+1 < uint(len(b984)) && b984[off982+1] < 0x80 && b984[off982]&0x1f != 0x1f && off982+2+int(b984[off982+1]) <= len(b984) {
+					t, l := b984[off982], int(b984[off982+1])
+					e983.tag, e983.cons, e983.off, e983.start, e983.end, e983.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off982, off982+2, off982+2+l, off982+2+l
+				} else if uint(off982)+2 < uint(len(b984)) && b984[off982+1] == 0x81 && b984[off982+2] >= 0x80 && b984[off982]&0x1f != 0x1f && off982+3+int(b984[off982+2]) <= len(b984) {
+					t, l := b984[off982], int(b984[off982+2])
+					e983.tag, e983.cons, e983.off, e983.start, e983.end, e983.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off982, off982+3, off982+3+l, off982+3+l
+				} else if err := d.next(&e983, off982, e.end); err != nil {
+					return codecerr.At(err, "terminationID")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e747, &m.TerminationID[i745]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i745), "terminationID")
+				if e983.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e983, "[UNIVERSAL 16]"), i981), "terminationID")
 				}
-				off746 = e747.next
+				if err = decodeTerminationIDV123(d, &e983, &m.TerminationID[i981]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i981), "terminationID")
+				}
+				off982 = e983.next
 			}
 		case 0x80000001: // [1] serviceChangeResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			var h748 header
-			if err := d.explicit(&h748, &e, anyTag); err != nil {
+			var h985 header
+			if b986 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b986)) && b986[e.start+1] < 0x80 && b986[e.start]&0x1f != 0x1f && e.start+2+int(b986[e.start+1]) <= len(b986) && e.start+2+int(b986[e.start+1]) == e.end {
+				t, l := b986[e.start], int(b986[e.start+1])
+				h985.tag, h985.cons, h985.off, h985.start, h985.end, h985.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h985, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
-			if err = decodeServiceChangeResultV23(d, &h748, &m.ServiceChangeResult); err != nil {
+			if err = decodeServiceChangeResultV23(d, &h985, &m.ServiceChangeResult); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
 		default:
@@ -10889,7 +12648,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte, error) {
@@ -10900,10 +12659,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk749 := len(b)
+		mk987 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk749)
+		b = endLen(b, mk987)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10912,10 +12671,10 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk750 := len(b)
+		mk988 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
-		b = endLen(b, mk750)
+		b = endLen(b, mk988)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10930,20 +12689,24 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p989 := d.s.ErrorDescriptor.Raw(1)
+		p989[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p989[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		p990 := d.s.ServiceChangeResParm.Raw(1)
+		p990[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p990[0]
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byte, error) {
@@ -10954,10 +12717,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "errorDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk751 := len(b)
+		mk991 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk751)
+		b = endLen(b, mk991)
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -10966,10 +12729,10 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 			return b, codecerr.At(encErrorf("alternative is nil"), "serviceChangeResParms")
 		}
 		b = append(b, "\xa1"...)
-		mk752 := len(b)
+		mk992 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
-		b = endLen(b, mk752)
+		b = endLen(b, mk992)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -10984,20 +12747,24 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		m.ErrorDescriptor = slab.One(&d.s.ErrorDescriptor)
+		p993 := d.s.ErrorDescriptor.Raw(1)
+		p993[0] = model.ErrorDescriptor{}
+		m.ErrorDescriptor = &p993[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 			return codecerr.At(err, "errorDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		m.ServiceChangeResParms = slab.One(&d.s.ServiceChangeResParm)
+		p994 := d.s.ServiceChangeResParm.Raw(1)
+		p994[0] = model.ServiceChangeResParm{}
+		m.ServiceChangeResParms = &p994[0]
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 			return codecerr.At(err, "serviceChangeResParms")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "ServiceChangeResult")
 	}
-	return err
+	return nil
 }
 
 func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
@@ -11005,20 +12772,20 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk753 := len(b)
+			mk995 := len(b)
 			b = append(b, 0)
-			for i754 := range m.Wildcard {
-				if len(m.Wildcard[i754]) < 1 || len(m.Wildcard[i754]) > 1 {
-					err = sizeError("octets", len(m.Wildcard[i754]), 1, 1)
+			for i996 := range m.Wildcard {
+				if len(m.Wildcard[i996]) < 1 || len(m.Wildcard[i996]) > 1 {
+					err = sizeError("octets", len(m.Wildcard[i996]), 1, 1)
 				} else {
-					b = appendBytes(b, "\x04", m.Wildcard[i754])
+					b = appendBytes(b, "\x04", m.Wildcard[i996])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i754)
+					err = codecerr.AtIndex(err, i996)
 					break
 				}
 			}
-			b = endLen(b, mk753)
+			b = endLen(b, mk995)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "wildcard")
@@ -11044,8 +12811,15 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11054,39 +12828,50 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "wildcard: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n755, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "wildcard")
-			}
-			m.Wildcard = slab.Alloc(&d.s.Octets, n755)
-			for i756, off757 := 0, e.start; i756 < n755; i756++ {
-				var e758 header
-				if err := d.next(&e758, off757, e.end); err != nil {
+			b1001 := d.window(&e)
+			n997 := 1
+			if e.cons && e.start == e.end {
+				n997 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1001)) && b1001[e.start+1] < 0x80 && b1001[e.start]&0x1f != 0x1f && e.start+2+int(b1001[e.start+1]) <= len(b1001) && e.start+2+int(b1001[e.start+1]) == e.end) {
+				var err error
+				if n997, err = d.count(&e); err != nil {
 					return codecerr.At(err, "wildcard")
 				}
-				if e758.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e758, "[UNIVERSAL 4]"), i756), "wildcard")
+			}
+			m.Wildcard = d.s.Octets.Raw(n997)
+			clear(m.Wildcard)
+			for i998, off999 := 0, e.start; i998 < n997; i998++ {
+				var e1000 header
+				if uint(off999)+1 < uint(len(b1001)) && b1001[off999+1] < 0x80 && b1001[off999]&0x1f != 0x1f && off999+2+int(b1001[off999+1]) <= len(b1001) {
+					t, l := b1001[off999], int(b1001[off999+1])
+					e1000.tag, e1000.cons, e1000.off, e1000.start, e1000.end, e1000.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off999, off999+2, off999+2+l, off999+2+l
+				} else if uint(off999)+2 < uint(len(b1001)) && b1001[off999+1] == 0x81 && b1001[off999+2] >= 0x80 && b1001[off999]&0x1f != 0x1f && off999+3+int(b1001[off999+2]) <= len(b1001) {
+					t, l := b1001[off999], int(b1001[off999+2])
+					e1000.tag, e1000.cons, e1000.off, e1000.start, e1000.end, e1000.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off999, off999+3, off999+3+l, off999+3+l
+				} else if err := d.next(&e1000, off999, e.end); err != nil {
+					return codecerr.At(err, "wildcard")
 				}
-				if err := func() error {
-					var err error
-					if m.Wildcard[i756], err = d.octets(e758); err != nil {
-						return err
-					}
-					if len(m.Wildcard[i756]) < 1 || len(m.Wildcard[i756]) > 1 {
-						return d.errorf(e758.start, "%d octets, want 1..1", len(m.Wildcard[i756]))
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i756), "wildcard")
+				if e1000.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1000, "[UNIVERSAL 4]"), i998), "wildcard")
 				}
-				off757 = e758.next
+				if !e1000.cons {
+					m.Wildcard[i998] = d.data[e1000.start:e1000.end:e1000.end]
+				} else if m.Wildcard[i998], err = d.octets(e1000); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i998), "wildcard")
+				}
+				if len(m.Wildcard[i998]) < 1 || len(m.Wildcard[i998]) > 1 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e1000.start, "%d octets, want 1..1", len(m.Wildcard[i998])), i998), "wildcard")
+				}
+				off999 = e1000.next
 			}
 		case 0x80000001: // [1] id
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Id, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Id = d.data[e.start:e.end:e.end]
+			} else if m.Id, err = d.octets(e); err != nil {
 				return codecerr.At(err, "id")
 			}
 			if len(m.Id) < 1 || len(m.Id) > 8 {
@@ -11106,27 +12891,27 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error) {
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk759 := len(b)
+		mk1002 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk759)
+		b = endLen(b, mk1002)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk760 := len(b)
+		mk1003 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
-		b = endLen(b, mk760)
+		b = endLen(b, mk1003)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11141,8 +12926,15 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11151,7 +12943,9 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+			p1004 := d.s.TerminationStateDescriptor.Raw(1)
+			p1004[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p1004[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11160,12 +12954,17 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			var h761 header
-			if err := d.explicit(&h761, &e, anyTag); err != nil {
+			p1005 := d.s.MediaDescriptorStreams.Raw(1)
+			p1005[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p1005[0]
+			var h1006 header
+			if b1007 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1007)) && b1007[e.start+1] < 0x80 && b1007[e.start]&0x1f != 0x1f && e.start+2+int(b1007[e.start+1]) <= len(b1007) && e.start+2+int(b1007[e.start+1]) == e.end {
+				t, l := b1007[e.start], int(b1007[e.start+1])
+				h1006.tag, h1006.cons, h1006.off, h1006.start, h1006.end, h1006.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1006, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV12(d, &h761, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV12(d, &h1006, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11174,27 +12973,27 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error) {
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk762 := len(b)
+		mk1008 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk762)
+		b = endLen(b, mk1008)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk763 := len(b)
+		mk1009 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk763)
+		b = endLen(b, mk1009)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -11209,8 +13008,15 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11219,7 +13025,9 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.TerminationStateDescriptor)
+			p1010 := d.s.TerminationStateDescriptor.Raw(1)
+			p1010[0] = model.TerminationStateDescriptor{}
+			m.TermStateDescr = &p1010[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -11228,12 +13036,17 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.MediaDescriptorStreams)
-			var h764 header
-			if err := d.explicit(&h764, &e, anyTag); err != nil {
+			p1011 := d.s.MediaDescriptorStreams.Raw(1)
+			p1011[0] = model.MediaDescriptorStreams{}
+			m.Streams = &p1011[0]
+			var h1012 header
+			if b1013 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1013)) && b1013[e.start+1] < 0x80 && b1013[e.start]&0x1f != 0x1f && e.start+2+int(b1013[e.start+1]) <= len(b1013) && e.start+2+int(b1013[e.start+1]) == e.end {
+				t, l := b1013[e.start], int(b1013[e.start+1])
+				h1012.tag, h1012.cons, h1012.off, h1012.start, h1012.end, h1012.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1012, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeMediaDescriptorStreamsV3(d, &h764, m.Streams); err != nil {
+			if err = decodeMediaDescriptorStreamsV3(d, &h1012, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -11242,7 +13055,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) ([]byte, error) {
@@ -11253,30 +13066,30 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk765 := len(b)
+		mk1014 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, m.OneStream)
-		b = endLen(b, mk765)
+		b = endLen(b, mk1014)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk766 := len(b)
+			mk1015 := len(b)
 			b = append(b, 0)
-			for i767 := range m.MultiStream {
+			for i1016 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk768 := len(b)
+				mk1017 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i767])
-				b = endLen(b, mk768)
+				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i1016])
+				b = endLen(b, mk1017)
 				if err != nil {
-					err = codecerr.AtIndex(err, i767)
+					err = codecerr.AtIndex(err, i1016)
 					break
 				}
 			}
-			b = endLen(b, mk766)
+			b = endLen(b, mk1015)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11292,40 +13105,53 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		p1018 := d.s.StreamParms.Raw(1)
+		p1018[0] = model.StreamParms{}
+		m.OneStream = &p1018[0]
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n769, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
-		}
-		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n769)
-		for i770, off771 := 0, (*h).start; i770 < n769; i770++ {
-			var e772 header
-			if err := d.next(&e772, off771, (*h).end); err != nil {
+		b1023 := d.window(h)
+		n1019 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n1019 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1023)) && b1023[(*h).start+1] < 0x80 && b1023[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1023[(*h).start+1]) <= len(b1023) && (*h).start+2+int(b1023[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1019, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e772.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e772, "[UNIVERSAL 16]"), i770), "multiStream")
+		}
+		m.MultiStream = d.s.StreamDescriptor.Raw(n1019)
+		if n1019 == 1 {
+			m.MultiStream[0] = model.StreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
+		for i1020, off1021 := 0, (*h).start; i1020 < n1019; i1020++ {
+			var e1022 header
+			if uint(off1021)+1 < uint(len(b1023)) && b1023[off1021+1] < 0x80 && b1023[off1021]&0x1f != 0x1f && off1021+2+int(b1023[off1021+1]) <= len(b1023) {
+				t, l := b1023[off1021], int(b1023[off1021+1])
+				e1022.tag, e1022.cons, e1022.off, e1022.start, e1022.end, e1022.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1021, off1021+2, off1021+2+l, off1021+2+l
+			} else if uint(off1021)+2 < uint(len(b1023)) && b1023[off1021+1] == 0x81 && b1023[off1021+2] >= 0x80 && b1023[off1021]&0x1f != 0x1f && off1021+3+int(b1023[off1021+2]) <= len(b1023) {
+				t, l := b1023[off1021], int(b1023[off1021+2])
+				e1022.tag, e1022.cons, e1022.off, e1022.start, e1022.end, e1022.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1021, off1021+3, off1021+3+l, off1021+3+l
+			} else if err := d.next(&e1022, off1021, (*h).end); err != nil {
+				return codecerr.At(err, "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStreamDescriptorV12(d, &e772, &m.MultiStream[i770]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i770), "multiStream")
+			if e1022.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1022, "[UNIVERSAL 16]"), i1020), "multiStream")
 			}
-			off771 = e772.next
+			if err = decodeStreamDescriptorV12(d, &e1022, &m.MultiStream[i1020]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i1020), "multiStream")
+			}
+			off1021 = e1022.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) ([]byte, error) {
@@ -11336,30 +13162,30 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk773 := len(b)
+		mk1024 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk773)
+		b = endLen(b, mk1024)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.MediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk774 := len(b)
+			mk1025 := len(b)
 			b = append(b, 0)
-			for i775 := range m.MultiStream {
+			for i1026 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk776 := len(b)
+				mk1027 := len(b)
 				b = append(b, 0)
-				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i775])
-				b = endLen(b, mk776)
+				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i1026])
+				b = endLen(b, mk1027)
 				if err != nil {
-					err = codecerr.AtIndex(err, i775)
+					err = codecerr.AtIndex(err, i1026)
 					break
 				}
 			}
-			b = endLen(b, mk774)
+			b = endLen(b, mk1025)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -11375,40 +13201,53 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.StreamParms)
+		p1028 := d.s.StreamParms.Raw(1)
+		p1028[0] = model.StreamParms{}
+		m.OneStream = &p1028[0]
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MediaDescriptorStreams_MultiStream
-		n777, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
-		}
-		m.MultiStream = slab.Alloc(&d.s.StreamDescriptor, n777)
-		for i778, off779 := 0, (*h).start; i778 < n777; i778++ {
-			var e780 header
-			if err := d.next(&e780, off779, (*h).end); err != nil {
+		b1033 := d.window(h)
+		n1029 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n1029 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1033)) && b1033[(*h).start+1] < 0x80 && b1033[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1033[(*h).start+1]) <= len(b1033) && (*h).start+2+int(b1033[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1029, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e780.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e780, "[UNIVERSAL 16]"), i778), "multiStream")
+		}
+		m.MultiStream = d.s.StreamDescriptor.Raw(n1029)
+		if n1029 == 1 {
+			m.MultiStream[0] = model.StreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
+		for i1030, off1031 := 0, (*h).start; i1030 < n1029; i1030++ {
+			var e1032 header
+			if uint(off1031)+1 < uint(len(b1033)) && b1033[off1031+1] < 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+2+int(b1033[off1031+1]) <= len(b1033) {
+				t, l := b1033[off1031], int(b1033[off1031+1])
+				e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+2, off1031+2+l, off1031+2+l
+			} else if uint(off1031)+2 < uint(len(b1033)) && b1033[off1031+1] == 0x81 && b1033[off1031+2] >= 0x80 && b1033[off1031]&0x1f != 0x1f && off1031+3+int(b1033[off1031+2]) <= len(b1033) {
+				t, l := b1033[off1031], int(b1033[off1031+2])
+				e1032.tag, e1032.cons, e1032.off, e1032.start, e1032.end, e1032.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1031, off1031+3, off1031+3+l, off1031+3+l
+			} else if err := d.next(&e1032, off1031, (*h).end); err != nil {
+				return codecerr.At(err, "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeStreamDescriptorV3(d, &e780, &m.MultiStream[i778]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i778), "multiStream")
+			if e1032.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1032, "[UNIVERSAL 16]"), i1030), "multiStream")
 			}
-			off779 = e780.next
+			if err = decodeStreamDescriptorV3(d, &e1032, &m.MultiStream[i1030]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i1030), "multiStream")
+			}
+			off1031 = e1032.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "MediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, error) {
@@ -11425,10 +13264,10 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk781 := len(b)
+		mk1034 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
-		b = endLen(b, mk781)
+		b = endLen(b, mk1034)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11443,8 +13282,15 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11453,11 +13299,14 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x782, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1035, ok := d.smallInt(&e)
+			if !ok || x1035 < 0 || x1035 > 65535 {
+				var err error
+				if x1035, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID = uint32(x782)
+			m.StreamID = uint32(x1035)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11480,7 +13329,7 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, error) {
@@ -11497,10 +13346,10 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk783 := len(b)
+		mk1036 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk783)
+		b = endLen(b, mk1036)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -11515,8 +13364,15 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11525,11 +13381,14 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x784, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1037, ok := d.smallInt(&e)
+			if !ok || x1037 < 0 || x1037 > 65535 {
+				var err error
+				if x1037, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID = uint32(x784)
+			m.StreamID = uint32(x1037)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -11552,7 +13411,7 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
@@ -11562,30 +13421,30 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk785 := len(b)
+		mk1038 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk785)
+		b = endLen(b, mk1038)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk786 := len(b)
+		mk1039 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk786)
+		b = endLen(b, mk1039)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk787 := len(b)
+		mk1040 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk787)
+		b = endLen(b, mk1040)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -11600,8 +13459,15 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11610,7 +13476,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+			p1041 := d.s.LocalControlDescriptor.Raw(1)
+			p1041[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1041[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -11619,7 +13487,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p1042 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1042[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1042[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -11628,7 +13498,9 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p1043 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1043[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1043[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -11638,37 +13510,37 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk788 := len(b)
+		mk1044 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk788)
+		b = endLen(b, mk1044)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk789 := len(b)
+		mk1045 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk789)
+		b = endLen(b, mk1045)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk790 := len(b)
+		mk1046 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk790)
+		b = endLen(b, mk1046)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -11676,20 +13548,20 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 	if m.StatisticsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk791 := len(b)
+			mk1047 := len(b)
 			b = append(b, 0)
-			for i792 := range m.StatisticsDescriptor {
+			for i1048 := range m.StatisticsDescriptor {
 				b = append(b, "\x30"...)
-				mk793 := len(b)
+				mk1049 := len(b)
 				b = append(b, 0)
-				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i792])
-				b = endLen(b, mk793)
+				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1048])
+				b = endLen(b, mk1049)
 				if err != nil {
-					err = codecerr.AtIndex(err, i792)
+					err = codecerr.AtIndex(err, i1048)
 					break
 				}
 			}
-			b = endLen(b, mk791)
+			b = endLen(b, mk1047)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -11705,8 +13577,15 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11715,7 +13594,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.LocalControlDescriptor)
+			p1050 := d.s.LocalControlDescriptor.Raw(1)
+			p1050[0] = model.LocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1050[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -11724,7 +13605,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p1051 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1051[0] = model.LocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1051[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -11733,7 +13616,9 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.LocalRemoteDescriptor)
+			p1052 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1052[0] = model.LocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1052[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -11742,29 +13627,40 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n794, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "statisticsDescriptor")
-			}
-			m.StatisticsDescriptor = slab.Alloc(&d.s.StatisticsParameter, n794)
-			for i795, off796 := 0, e.start; i795 < n794; i795++ {
-				var e797 header
-				if err := d.next(&e797, off796, e.end); err != nil {
+			b1057 := d.window(&e)
+			n1053 := 1
+			if e.cons && e.start == e.end {
+				n1053 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1057)) && b1057[e.start+1] < 0x80 && b1057[e.start]&0x1f != 0x1f && e.start+2+int(b1057[e.start+1]) <= len(b1057) && e.start+2+int(b1057[e.start+1]) == e.end) {
+				var err error
+				if n1053, err = d.count(&e); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
-				if e797.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e797, "[UNIVERSAL 16]"), i795), "statisticsDescriptor")
+			}
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1053)
+			if n1053 == 1 {
+				m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+			} else {
+				clear(m.StatisticsDescriptor)
+			}
+			for i1054, off1055 := 0, e.start; i1054 < n1053; i1054++ {
+				var e1056 header
+				if uint(off1055)+1 < uint(len(b1057)) && b1057[off1055+1] < 0x80 && b1057[off1055]&0x1f != 0x1f && off1055+2+int(b1057[off1055+1]) <= len(b1057) {
+					t, l := b1057[off1055], int(b1057[off1055+1])
+					e1056.tag, e1056.cons, e1056.off, e1056.start, e1056.end, e1056.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1055, off1055+2, off1055+2+l, off1055+2+l
+				} else if uint(off1055)+2 < uint(len(b1057)) && b1057[off1055+1] == 0x81 && b1057[off1055+2] >= 0x80 && b1057[off1055]&0x1f != 0x1f && off1055+3+int(b1057[off1055+2]) <= len(b1057) {
+					t, l := b1057[off1055], int(b1057[off1055+2])
+					e1056.tag, e1056.cons, e1056.off, e1056.start, e1056.end, e1056.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1055, off1055+3, off1055+3+l, off1055+3+l
+				} else if err := d.next(&e1056, off1055, e.end); err != nil {
+					return codecerr.At(err, "statisticsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeStatisticsParameterV123(d, &e797, &m.StatisticsDescriptor[i795]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i795), "statisticsDescriptor")
+				if e1056.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1056, "[UNIVERSAL 16]"), i1054), "statisticsDescriptor")
 				}
-				off796 = e797.next
+				if err = decodeStatisticsParameterV123(d, &e1056, &m.StatisticsDescriptor[i1054]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1054), "statisticsDescriptor")
+				}
+				off1055 = e1056.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11772,7 +13668,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor) ([]byte, error) {
@@ -11800,20 +13696,20 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk798 := len(b)
+			mk1058 := len(b)
 			b = append(b, 0)
-			for i799 := range m.PropertyParms {
+			for i1059 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk800 := len(b)
+				mk1060 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i799])
-				b = endLen(b, mk800)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1059])
+				b = endLen(b, mk1060)
 				if err != nil {
-					err = codecerr.AtIndex(err, i799)
+					err = codecerr.AtIndex(err, i1059)
 					break
 				}
 			}
-			b = endLen(b, mk798)
+			b = endLen(b, mk1058)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -11829,8 +13725,15 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11840,14 +13743,17 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			seen |= 1 << 0
 			m.StreamMode.Present = true
-			x801, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "streamMode")
+			x1061, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1061, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "streamMode")
+				}
 			}
-			if x801 < -1<<31 || x801 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x801), "streamMode")
+			if x1061 < -1<<31 || x1061 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1061), "streamMode")
 			}
-			m.StreamMode.Value = model.StreamMode(x801)
+			m.StreamMode.Value = model.StreamMode(x1061)
 		case 0x80000001: // [1] reserveValue
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "reserveValue: duplicate or out of order")
@@ -11871,29 +13777,40 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n802, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n802)
-			for i803, off804 := 0, e.start; i803 < n802; i803++ {
-				var e805 header
-				if err := d.next(&e805, off804, e.end); err != nil {
+			b1066 := d.window(&e)
+			n1062 := 1
+			if e.cons && e.start == e.end {
+				n1062 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1066)) && b1066[e.start+1] < 0x80 && b1066[e.start]&0x1f != 0x1f && e.start+2+int(b1066[e.start+1]) <= len(b1066) && e.start+2+int(b1066[e.start+1]) == e.end) {
+				var err error
+				if n1062, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e805.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e805, "[UNIVERSAL 16]"), i803), "propertyParms")
+			}
+			m.PropertyParms = d.s.PropertyParm.Raw(n1062)
+			if n1062 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1063, off1064 := 0, e.start; i1063 < n1062; i1063++ {
+				var e1065 header
+				if uint(off1064)+1 < uint(len(b1066)) && b1066[off1064+1] < 0x80 && b1066[off1064]&0x1f != 0x1f && off1064+2+int(b1066[off1064+1]) <= len(b1066) {
+					t, l := b1066[off1064], int(b1066[off1064+1])
+					e1065.tag, e1065.cons, e1065.off, e1065.start, e1065.end, e1065.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1064, off1064+2, off1064+2+l, off1064+2+l
+				} else if uint(off1064)+2 < uint(len(b1066)) && b1066[off1064+1] == 0x81 && b1066[off1064+2] >= 0x80 && b1066[off1064]&0x1f != 0x1f && off1064+3+int(b1066[off1064+2]) <= len(b1066) {
+					t, l := b1066[off1064], int(b1066[off1064+2])
+					e1065.tag, e1065.cons, e1065.off, e1065.start, e1065.end, e1065.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1064, off1064+3, off1064+3+l, off1064+3+l
+				} else if err := d.next(&e1065, off1064, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e805, &m.PropertyParms[i803]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i803), "propertyParms")
+				if e1065.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1065, "[UNIVERSAL 16]"), i1063), "propertyParms")
 				}
-				off804 = e805.next
+				if err = decodePropertyParmV123(d, &e1065, &m.PropertyParms[i1063]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1063), "propertyParms")
+				}
+				off1064 = e1065.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -11906,7 +13823,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
@@ -11924,18 +13841,18 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk806 := len(b)
+			mk1067 := len(b)
 			b = append(b, 0)
-			for i807 := range m.Value {
+			for i1068 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i807])
+					b = appendBytes(b, "\x04", m.Value[i1068])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i807)
+					err = codecerr.AtIndex(err, i1068)
 					break
 				}
 			}
-			b = endLen(b, mk806)
+			b = endLen(b, mk1067)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -11943,10 +13860,10 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk808 := len(b)
+		mk1069 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk808)
+		b = endLen(b, mk1069)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -11961,8 +13878,15 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -11971,7 +13895,9 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -11982,41 +13908,55 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n809, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = slab.Alloc(&d.s.Octets, n809)
-			for i810, off811 := 0, e.start; i810 < n809; i810++ {
-				var e812 header
-				if err := d.next(&e812, off811, e.end); err != nil {
+			b1074 := d.window(&e)
+			n1070 := 1
+			if e.cons && e.start == e.end {
+				n1070 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1074)) && b1074[e.start+1] < 0x80 && b1074[e.start]&0x1f != 0x1f && e.start+2+int(b1074[e.start+1]) <= len(b1074) && e.start+2+int(b1074[e.start+1]) == e.end) {
+				var err error
+				if n1070, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e812.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e812, "[UNIVERSAL 4]"), i810), "value")
+			}
+			m.Value = d.s.Octets.Raw(n1070)
+			clear(m.Value)
+			for i1071, off1072 := 0, e.start; i1071 < n1070; i1071++ {
+				var e1073 header
+				if uint(off1072)+1 < uint(len(b1074)) && b1074[off1072+1] < 0x80 && b1074[off1072]&0x1f != 0x1f && off1072+2+int(b1074[off1072+1]) <= len(b1074) {
+					t, l := b1074[off1072], int(b1074[off1072+1])
+					e1073.tag, e1073.cons, e1073.off, e1073.start, e1073.end, e1073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1072, off1072+2, off1072+2+l, off1072+2+l
+				} else if uint(off1072)+2 < uint(len(b1074)) && b1074[off1072+1] == 0x81 && b1074[off1072+2] >= 0x80 && b1074[off1072]&0x1f != 0x1f && off1072+3+int(b1074[off1072+2]) <= len(b1074) {
+					t, l := b1074[off1072], int(b1074[off1072+2])
+					e1073.tag, e1073.cons, e1073.off, e1073.start, e1073.end, e1073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1072, off1072+3, off1072+3+l, off1072+3+l
+				} else if err := d.next(&e1073, off1072, e.end); err != nil {
+					return codecerr.At(err, "value")
 				}
-				if err := func() error {
-					var err error
-					if m.Value[i810], err = d.octets(e812); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i810), "value")
+				if e1073.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1073, "[UNIVERSAL 4]"), i1071), "value")
 				}
-				off811 = e812.next
+				if !e1073.cons {
+					m.Value[i1071] = d.data[e1073.start:e1073.end:e1073.end]
+				} else if m.Value[i1071], err = d.octets(e1073); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1071), "value")
+				}
+				off1072 = e1073.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.PropertyParmExtraInfo)
-			var h813 header
-			if err := d.explicit(&h813, &e, anyTag); err != nil {
+			p1075 := d.s.PropertyParmExtraInfo.Raw(1)
+			p1075[0] = model.PropertyParmExtraInfo{}
+			m.ExtraInfo = &p1075[0]
+			var h1076 header
+			if b1077 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1077)) && b1077[e.start+1] < 0x80 && b1077[e.start]&0x1f != 0x1f && e.start+2+int(b1077[e.start+1]) <= len(b1077) && e.start+2+int(b1077[e.start+1]) == e.end {
+				t, l := b1077[e.start], int(b1077[e.start+1])
+				h1076.tag, h1076.cons, h1076.off, h1076.start, h1076.end, h1076.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1076, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodePropertyParmExtraInfoV123(d, &h813, m.ExtraInfo); err != nil {
+			if err = decodePropertyParmExtraInfoV123(d, &h1076, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -12033,7 +13973,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPropertyParmExtraInfoV123(b []byte, m *model.PropertyParmExtraInfo) ([]byte, error) {
@@ -12067,14 +14007,17 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.PropertyParmExtraInfo_Relation
-		x814, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x1078, ok := d.smallInt(h)
+		if !ok {
+			var err error
+			if x1078, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
-		if x814 < -1<<31 || x814 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x814), "relation")
+		if x1078 < -1<<31 || x1078 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1078), "relation")
 		}
-		m.Relation = model.Relation(x814)
+		m.Relation = model.Relation(x1078)
 	case 0x80000001: // [1]
 		m.Kind = model.PropertyParmExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -12088,7 +14031,7 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 	default:
 		return d.unknownAlternative(*h, "alternative", "PropertyParmExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) ([]byte, error) {
@@ -12096,32 +14039,32 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk815 := len(b)
+			mk1079 := len(b)
 			b = append(b, 0)
-			for i816 := range m.PropGrps {
+			for i1080 := range m.PropGrps {
 				{
 					b = append(b, "\x30"...)
-					mk817 := len(b)
+					mk1081 := len(b)
 					b = append(b, 0)
-					for i818 := range m.PropGrps[i816] {
+					for i1082 := range m.PropGrps[i1080] {
 						b = append(b, "\x30"...)
-						mk819 := len(b)
+						mk1083 := len(b)
 						b = append(b, 0)
-						b, err = appendPropertyParmV123(b, &m.PropGrps[i816][i818])
-						b = endLen(b, mk819)
+						b, err = appendPropertyParmV123(b, &m.PropGrps[i1080][i1082])
+						b = endLen(b, mk1083)
 						if err != nil {
-							err = codecerr.AtIndex(err, i818)
+							err = codecerr.AtIndex(err, i1082)
 							break
 						}
 					}
-					b = endLen(b, mk817)
+					b = endLen(b, mk1081)
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i816)
+					err = codecerr.AtIndex(err, i1080)
 					break
 				}
 			}
-			b = endLen(b, mk815)
+			b = endLen(b, mk1079)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -12137,8 +14080,15 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12147,50 +14097,68 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n820, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
-			}
-			m.PropGrps = slab.Alloc(&d.s.ListPropertyParm, n820)
-			for i821, off822 := 0, e.start; i821 < n820; i821++ {
-				var e823 header
-				if err := d.next(&e823, off822, e.end); err != nil {
+			b1088 := d.window(&e)
+			n1084 := 1
+			if e.cons && e.start == e.end {
+				n1084 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1088)) && b1088[e.start+1] < 0x80 && b1088[e.start]&0x1f != 0x1f && e.start+2+int(b1088[e.start+1]) <= len(b1088) && e.start+2+int(b1088[e.start+1]) == e.end) {
+				var err error
+				if n1084, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e823.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e823, "[UNIVERSAL 16]"), i821), "propGrps")
+			}
+			m.PropGrps = d.s.ListPropertyParm.Raw(n1084)
+			clear(m.PropGrps)
+			for i1085, off1086 := 0, e.start; i1085 < n1084; i1085++ {
+				var e1087 header
+				if uint(off1086)+1 < uint(len(b1088)) && b1088[off1086+1] < 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+2+int(b1088[off1086+1]) <= len(b1088) {
+					t, l := b1088[off1086], int(b1088[off1086+1])
+					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+2, off1086+2+l, off1086+2+l
+				} else if uint(off1086)+2 < uint(len(b1088)) && b1088[off1086+1] == 0x81 && b1088[off1086+2] >= 0x80 && b1088[off1086]&0x1f != 0x1f && off1086+3+int(b1088[off1086+2]) <= len(b1088) {
+					t, l := b1088[off1086], int(b1088[off1086+2])
+					e1087.tag, e1087.cons, e1087.off, e1087.start, e1087.end, e1087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1086, off1086+3, off1086+3+l, off1086+3+l
+				} else if err := d.next(&e1087, off1086, e.end); err != nil {
+					return codecerr.At(err, "propGrps")
 				}
-				if err := func() error {
+				if e1087.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1087, "[UNIVERSAL 16]"), i1085), "propGrps")
+				}
+				b1093 := d.window(&e1087)
+				n1089 := 1
+				if e1087.cons && e1087.start == e1087.end {
+					n1089 = 0
+				} else if !(e1087.cons && uint(e1087.start)+1 < uint(len(b1093)) && b1093[e1087.start+1] < 0x80 && b1093[e1087.start]&0x1f != 0x1f && e1087.start+2+int(b1093[e1087.start+1]) <= len(b1093) && e1087.start+2+int(b1093[e1087.start+1]) == e1087.end) {
 					var err error
-					n824, err := d.count(e823)
-					if err != nil {
-						return err
+					if n1089, err = d.count(&e1087); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
 					}
-					m.PropGrps[i821] = slab.Alloc(&d.s.PropertyParm, n824)
-					for i825, off826 := 0, e823.start; i825 < n824; i825++ {
-						var e827 header
-						if err := d.next(&e827, off826, e823.end); err != nil {
-							return err
-						}
-						if e827.tag != 0x10 {
-							return codecerr.AtIndex(d.unexpected(e827, "[UNIVERSAL 16]"), i825)
-						}
-						if err := func() error {
-							var err error
-							if err = decodePropertyParmV123(d, &e827, &m.PropGrps[i821][i825]); err != nil {
-								return err
-							}
-							return err
-						}(); err != nil {
-							return codecerr.AtIndex(err, i825)
-						}
-						off826 = e827.next
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i821), "propGrps")
 				}
-				off822 = e823.next
+				m.PropGrps[i1085] = d.s.PropertyParm.Raw(n1089)
+				if n1089 == 1 {
+					m.PropGrps[i1085][0] = model.PropertyParm{}
+				} else {
+					clear(m.PropGrps[i1085])
+				}
+				for i1090, off1091 := 0, e1087.start; i1090 < n1089; i1090++ {
+					var e1092 header
+					if uint(off1091)+1 < uint(len(b1093)) && b1093[off1091+1] < 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+2+int(b1093[off1091+1]) <= len(b1093) {
+						t, l := b1093[off1091], int(b1093[off1091+1])
+						e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+2, off1091+2+l, off1091+2+l
+					} else if uint(off1091)+2 < uint(len(b1093)) && b1093[off1091+1] == 0x81 && b1093[off1091+2] >= 0x80 && b1093[off1091]&0x1f != 0x1f && off1091+3+int(b1093[off1091+2]) <= len(b1093) {
+						t, l := b1093[off1091], int(b1093[off1091+2])
+						e1092.tag, e1092.cons, e1092.off, e1092.start, e1092.end, e1092.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1091, off1091+3, off1091+3+l, off1091+3+l
+					} else if err := d.next(&e1092, off1091, e1087.end); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1085), "propGrps")
+					}
+					if e1092.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1092, "[UNIVERSAL 16]"), i1090), i1085), "propGrps")
+					}
+					if err = decodePropertyParmV123(d, &e1092, &m.PropGrps[i1085][i1090]); err != nil {
+						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1090), i1085), "propGrps")
+					}
+					off1091 = e1092.next
+				}
+				off1086 = e1087.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12203,7 +14171,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDescriptor) ([]byte, error) {
@@ -12211,20 +14179,20 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk828 := len(b)
+			mk1094 := len(b)
 			b = append(b, 0)
-			for i829 := range m.PropertyParms {
+			for i1095 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk830 := len(b)
+				mk1096 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.PropertyParms[i829])
-				b = endLen(b, mk830)
+				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1095])
+				b = endLen(b, mk1096)
 				if err != nil {
-					err = codecerr.AtIndex(err, i829)
+					err = codecerr.AtIndex(err, i1095)
 					break
 				}
 			}
-			b = endLen(b, mk828)
+			b = endLen(b, mk1094)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -12256,8 +14224,15 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12266,29 +14241,40 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n831, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.PropertyParm, n831)
-			for i832, off833 := 0, e.start; i832 < n831; i832++ {
-				var e834 header
-				if err := d.next(&e834, off833, e.end); err != nil {
+			b1101 := d.window(&e)
+			n1097 := 1
+			if e.cons && e.start == e.end {
+				n1097 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1101)) && b1101[e.start+1] < 0x80 && b1101[e.start]&0x1f != 0x1f && e.start+2+int(b1101[e.start+1]) <= len(b1101) && e.start+2+int(b1101[e.start+1]) == e.end) {
+				var err error
+				if n1097, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e834.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e834, "[UNIVERSAL 16]"), i832), "propertyParms")
+			}
+			m.PropertyParms = d.s.PropertyParm.Raw(n1097)
+			if n1097 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1098, off1099 := 0, e.start; i1098 < n1097; i1098++ {
+				var e1100 header
+				if uint(off1099)+1 < uint(len(b1101)) && b1101[off1099+1] < 0x80 && b1101[off1099]&0x1f != 0x1f && off1099+2+int(b1101[off1099+1]) <= len(b1101) {
+					t, l := b1101[off1099], int(b1101[off1099+1])
+					e1100.tag, e1100.cons, e1100.off, e1100.start, e1100.end, e1100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1099, off1099+2, off1099+2+l, off1099+2+l
+				} else if uint(off1099)+2 < uint(len(b1101)) && b1101[off1099+1] == 0x81 && b1101[off1099+2] >= 0x80 && b1101[off1099]&0x1f != 0x1f && off1099+3+int(b1101[off1099+2]) <= len(b1101) {
+					t, l := b1101[off1099], int(b1101[off1099+2])
+					e1100.tag, e1100.cons, e1100.off, e1100.start, e1100.end, e1100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1099, off1099+3, off1099+3+l, off1099+3+l
+				} else if err := d.next(&e1100, off1099, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e834, &m.PropertyParms[i832]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i832), "propertyParms")
+				if e1100.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1100, "[UNIVERSAL 16]"), i1098), "propertyParms")
 				}
-				off833 = e834.next
+				if err = decodePropertyParmV123(d, &e1100, &m.PropertyParms[i1098]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1098), "propertyParms")
+				}
+				off1099 = e1100.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -12296,28 +14282,34 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			seen |= 1 << 1
 			m.EventBufferControl.Present = true
-			x835, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "eventBufferControl")
+			x1102, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1102, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "eventBufferControl")
+				}
 			}
-			if x835 < -1<<31 || x835 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x835), "eventBufferControl")
+			if x1102 < -1<<31 || x1102 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1102), "eventBufferControl")
 			}
-			m.EventBufferControl.Value = model.EventBufferControl(x835)
+			m.EventBufferControl.Value = model.EventBufferControl(x1102)
 		case 0x80000002: // [2] serviceState
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "serviceState: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.ServiceState.Present = true
-			x836, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceState")
+			x1103, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1103, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceState")
+				}
 			}
-			if x836 < -1<<31 || x836 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x836), "serviceState")
+			if x1103 < -1<<31 || x1103 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1103), "serviceState")
 			}
-			m.ServiceState.Value = model.ServiceState(x836)
+			m.ServiceState.Value = model.ServiceState(x1103)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -12329,7 +14321,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
@@ -12345,20 +14337,20 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk837 := len(b)
+			mk1104 := len(b)
 			b = append(b, 0)
-			for i838 := range m.TermList {
+			for i1105 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk839 := len(b)
+				mk1106 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i838])
-				b = endLen(b, mk839)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1105])
+				b = endLen(b, mk1106)
 				if err != nil {
-					err = codecerr.AtIndex(err, i838)
+					err = codecerr.AtIndex(err, i1105)
 					break
 				}
 			}
-			b = endLen(b, mk837)
+			b = endLen(b, mk1104)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12366,10 +14358,10 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk840 := len(b)
+		mk1107 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk840)
+		b = endLen(b, mk1107)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12384,8 +14376,15 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12394,49 +14393,65 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x841, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "muxType")
+			x1108, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1108, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "muxType")
+				}
 			}
-			if x841 < -1<<31 || x841 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x841), "muxType")
+			if x1108 < -1<<31 || x1108 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1108), "muxType")
 			}
-			m.MuxType = model.MuxType(x841)
+			m.MuxType = model.MuxType(x1108)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n842, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "termList")
-			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, n842)
-			for i843, off844 := 0, e.start; i843 < n842; i843++ {
-				var e845 header
-				if err := d.next(&e845, off844, e.end); err != nil {
+			b1113 := d.window(&e)
+			n1109 := 1
+			if e.cons && e.start == e.end {
+				n1109 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1113)) && b1113[e.start+1] < 0x80 && b1113[e.start]&0x1f != 0x1f && e.start+2+int(b1113[e.start+1]) <= len(b1113) && e.start+2+int(b1113[e.start+1]) == e.end) {
+				var err error
+				if n1109, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e845.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "termList")
+			}
+			m.TermList = d.s.TerminationID.Raw(n1109)
+			if n1109 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
+			for i1110, off1111 := 0, e.start; i1110 < n1109; i1110++ {
+				var e1112 header
+				if uint(off1111)+1 < uint(len(b1113)) && b1113[off1111+1] < 0x80 && b1113[off1111]&0x1f != 0x1f && off1111+2+int(b1113[off1111+1]) <= len(b1113) {
+					t, l := b1113[off1111], int(b1113[off1111+1])
+					e1112.tag, e1112.cons, e1112.off, e1112.start, e1112.end, e1112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1111, off1111+2, off1111+2+l, off1111+2+l
+				} else if uint(off1111)+2 < uint(len(b1113)) && b1113[off1111+1] == 0x81 && b1113[off1111+2] >= 0x80 && b1113[off1111]&0x1f != 0x1f && off1111+3+int(b1113[off1111+2]) <= len(b1113) {
+					t, l := b1113[off1111], int(b1113[off1111+2])
+					e1112.tag, e1112.cons, e1112.off, e1112.start, e1112.end, e1112.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1111, off1111+3, off1111+3+l, off1111+3+l
+				} else if err := d.next(&e1112, off1111, e.end); err != nil {
+					return codecerr.At(err, "termList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e845, &m.TermList[i843]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i843), "termList")
+				if e1112.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1112, "[UNIVERSAL 16]"), i1110), "termList")
 				}
-				off844 = e845.next
+				if err = decodeTerminationIDV123(d, &e1112, &m.TermList[i1110]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1110), "termList")
+				}
+				off1111 = e1112.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1114 := d.s.NonStandardData.Raw(1)
+			p1114[0] = model.NonStandardData{}
+			m.NonStandardData = &p1114[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -12454,7 +14469,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
@@ -12470,20 +14485,20 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk846 := len(b)
+			mk1115 := len(b)
 			b = append(b, 0)
-			for i847 := range m.TermList {
+			for i1116 := range m.TermList {
 				b = append(b, "\x30"...)
-				mk848 := len(b)
+				mk1117 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TermList[i847])
-				b = endLen(b, mk848)
+				b, err = appendTerminationIDV123(b, &m.TermList[i1116])
+				b = endLen(b, mk1117)
 				if err != nil {
-					err = codecerr.AtIndex(err, i847)
+					err = codecerr.AtIndex(err, i1116)
 					break
 				}
 			}
-			b = endLen(b, mk846)
+			b = endLen(b, mk1115)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -12491,10 +14506,10 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk849 := len(b)
+		mk1118 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk849)
+		b = endLen(b, mk1118)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -12509,8 +14524,15 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12519,49 +14541,65 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "muxType: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x850, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "muxType")
+			x1119, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1119, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "muxType")
+				}
 			}
-			if x850 < -1<<31 || x850 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x850), "muxType")
+			if x1119 < -1<<31 || x1119 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1119), "muxType")
 			}
-			m.MuxType = model.MuxType(x850)
+			m.MuxType = model.MuxType(x1119)
 		case 0x80000001: // [1] termList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n851, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "termList")
-			}
-			m.TermList = slab.Alloc(&d.s.TerminationID, n851)
-			for i852, off853 := 0, e.start; i852 < n851; i852++ {
-				var e854 header
-				if err := d.next(&e854, off853, e.end); err != nil {
+			b1124 := d.window(&e)
+			n1120 := 1
+			if e.cons && e.start == e.end {
+				n1120 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1124)) && b1124[e.start+1] < 0x80 && b1124[e.start]&0x1f != 0x1f && e.start+2+int(b1124[e.start+1]) <= len(b1124) && e.start+2+int(b1124[e.start+1]) == e.end) {
+				var err error
+				if n1120, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e854.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e854, "[UNIVERSAL 16]"), i852), "termList")
+			}
+			m.TermList = d.s.TerminationID.Raw(n1120)
+			if n1120 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
+			for i1121, off1122 := 0, e.start; i1121 < n1120; i1121++ {
+				var e1123 header
+				if uint(off1122)+1 < uint(len(b1124)) && b1124[off1122+1] < 0x80 && b1124[off1122]&0x1f != 0x1f && off1122+2+int(b1124[off1122+1]) <= len(b1124) {
+					t, l := b1124[off1122], int(b1124[off1122+1])
+					e1123.tag, e1123.cons, e1123.off, e1123.start, e1123.end, e1123.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1122, off1122+2, off1122+2+l, off1122+2+l
+				} else if uint(off1122)+2 < uint(len(b1124)) && b1124[off1122+1] == 0x81 && b1124[off1122+2] >= 0x80 && b1124[off1122]&0x1f != 0x1f && off1122+3+int(b1124[off1122+2]) <= len(b1124) {
+					t, l := b1124[off1122], int(b1124[off1122+2])
+					e1123.tag, e1123.cons, e1123.off, e1123.start, e1123.end, e1123.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1122, off1122+3, off1122+3+l, off1122+3+l
+				} else if err := d.next(&e1123, off1122, e.end); err != nil {
+					return codecerr.At(err, "termList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e854, &m.TermList[i852]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i852), "termList")
+				if e1123.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1123, "[UNIVERSAL 16]"), i1121), "termList")
 				}
-				off853 = e854.next
+				if err = decodeTerminationIDV123(d, &e1123, &m.TermList[i1121]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1121), "termList")
+				}
+				off1122 = e1123.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1125 := d.s.NonStandardData.Raw(1)
+			p1125[0] = model.NonStandardData{}
+			m.NonStandardData = &p1125[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -12579,7 +14617,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -12598,20 +14636,20 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk855 := len(b)
+			mk1126 := len(b)
 			b = append(b, 0)
-			for i856 := range m.EventList {
+			for i1127 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk857 := len(b)
+				mk1128 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV1(b, &m.EventList[i856])
-				b = endLen(b, mk857)
+				b, err = appendRequestedEventV1(b, &m.EventList[i1127])
+				b = endLen(b, mk1128)
 				if err != nil {
-					err = codecerr.AtIndex(err, i856)
+					err = codecerr.AtIndex(err, i1127)
 					break
 				}
 			}
-			b = endLen(b, mk855)
+			b = endLen(b, mk1126)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12627,8 +14665,15 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12638,39 +14683,53 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x858, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1129, ok := d.smallInt(&e)
+			if !ok || x1129 < 0 || x1129 > 4294967295 {
+				var err error
+				if x1129, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x858)
+			m.RequestID.Value = uint32(x1129)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n859, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n859)
-			for i860, off861 := 0, e.start; i860 < n859; i860++ {
-				var e862 header
-				if err := d.next(&e862, off861, e.end); err != nil {
+			b1134 := d.window(&e)
+			n1130 := 1
+			if e.cons && e.start == e.end {
+				n1130 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1134)) && b1134[e.start+1] < 0x80 && b1134[e.start]&0x1f != 0x1f && e.start+2+int(b1134[e.start+1]) <= len(b1134) && e.start+2+int(b1134[e.start+1]) == e.end) {
+				var err error
+				if n1130, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e862.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e862, "[UNIVERSAL 16]"), i860), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Raw(n1130)
+			if n1130 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1131, off1132 := 0, e.start; i1131 < n1130; i1131++ {
+				var e1133 header
+				if uint(off1132)+1 < uint(len(b1134)) && b1134[off1132+1] < 0x80 && b1134[off1132]&0x1f != 0x1f && off1132+2+int(b1134[off1132+1]) <= len(b1134) {
+					t, l := b1134[off1132], int(b1134[off1132+1])
+					e1133.tag, e1133.cons, e1133.off, e1133.start, e1133.end, e1133.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1132, off1132+2, off1132+2+l, off1132+2+l
+				} else if uint(off1132)+2 < uint(len(b1134)) && b1134[off1132+1] == 0x81 && b1134[off1132+2] >= 0x80 && b1134[off1132]&0x1f != 0x1f && off1132+3+int(b1134[off1132+2]) <= len(b1134) {
+					t, l := b1134[off1132], int(b1134[off1132+2])
+					e1133.tag, e1133.cons, e1133.off, e1133.start, e1133.end, e1133.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1132, off1132+3, off1132+3+l, off1132+3+l
+				} else if err := d.next(&e1133, off1132, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV1(d, &e862, &m.EventList[i860]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i860), "eventList")
+				if e1133.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1133, "[UNIVERSAL 16]"), i1131), "eventList")
 				}
-				off861 = e862.next
+				if err = decodeRequestedEventV1(d, &e1133, &m.EventList[i1131]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1131), "eventList")
+				}
+				off1132 = e1133.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12686,7 +14745,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -12702,20 +14761,20 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk863 := len(b)
+			mk1135 := len(b)
 			b = append(b, 0)
-			for i864 := range m.EventList {
+			for i1136 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk865 := len(b)
+				mk1137 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV2(b, &m.EventList[i864])
-				b = endLen(b, mk865)
+				b, err = appendRequestedEventV2(b, &m.EventList[i1136])
+				b = endLen(b, mk1137)
 				if err != nil {
-					err = codecerr.AtIndex(err, i864)
+					err = codecerr.AtIndex(err, i1136)
 					break
 				}
 			}
-			b = endLen(b, mk863)
+			b = endLen(b, mk1135)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12731,8 +14790,15 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12742,39 +14808,53 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x866, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1138, ok := d.smallInt(&e)
+			if !ok || x1138 < 0 || x1138 > 4294967295 {
+				var err error
+				if x1138, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x866)
+			m.RequestID.Value = uint32(x1138)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n867, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n867)
-			for i868, off869 := 0, e.start; i868 < n867; i868++ {
-				var e870 header
-				if err := d.next(&e870, off869, e.end); err != nil {
+			b1143 := d.window(&e)
+			n1139 := 1
+			if e.cons && e.start == e.end {
+				n1139 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1143)) && b1143[e.start+1] < 0x80 && b1143[e.start]&0x1f != 0x1f && e.start+2+int(b1143[e.start+1]) <= len(b1143) && e.start+2+int(b1143[e.start+1]) == e.end) {
+				var err error
+				if n1139, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e870.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e870, "[UNIVERSAL 16]"), i868), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Raw(n1139)
+			if n1139 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1140, off1141 := 0, e.start; i1140 < n1139; i1140++ {
+				var e1142 header
+				if uint(off1141)+1 < uint(len(b1143)) && b1143[off1141+1] < 0x80 && b1143[off1141]&0x1f != 0x1f && off1141+2+int(b1143[off1141+1]) <= len(b1143) {
+					t, l := b1143[off1141], int(b1143[off1141+1])
+					e1142.tag, e1142.cons, e1142.off, e1142.start, e1142.end, e1142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1141, off1141+2, off1141+2+l, off1141+2+l
+				} else if uint(off1141)+2 < uint(len(b1143)) && b1143[off1141+1] == 0x81 && b1143[off1141+2] >= 0x80 && b1143[off1141]&0x1f != 0x1f && off1141+3+int(b1143[off1141+2]) <= len(b1143) {
+					t, l := b1143[off1141], int(b1143[off1141+2])
+					e1142.tag, e1142.cons, e1142.off, e1142.start, e1142.end, e1142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1141, off1141+3, off1141+3+l, off1141+3+l
+				} else if err := d.next(&e1142, off1141, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV2(d, &e870, &m.EventList[i868]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i868), "eventList")
+				if e1142.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1142, "[UNIVERSAL 16]"), i1140), "eventList")
 				}
-				off869 = e870.next
+				if err = decodeRequestedEventV2(d, &e1142, &m.EventList[i1140]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1140), "eventList")
+				}
+				off1141 = e1142.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12787,7 +14867,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, error) {
@@ -12803,20 +14883,20 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk871 := len(b)
+			mk1144 := len(b)
 			b = append(b, 0)
-			for i872 := range m.EventList {
+			for i1145 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk873 := len(b)
+				mk1146 := len(b)
 				b = append(b, 0)
-				b, err = appendRequestedEventV3(b, &m.EventList[i872])
-				b = endLen(b, mk873)
+				b, err = appendRequestedEventV3(b, &m.EventList[i1145])
+				b = endLen(b, mk1146)
 				if err != nil {
-					err = codecerr.AtIndex(err, i872)
+					err = codecerr.AtIndex(err, i1145)
 					break
 				}
 			}
-			b = endLen(b, mk871)
+			b = endLen(b, mk1144)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -12832,8 +14912,15 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12843,39 +14930,53 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x874, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1147, ok := d.smallInt(&e)
+			if !ok || x1147 < 0 || x1147 > 4294967295 {
+				var err error
+				if x1147, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x874)
+			m.RequestID.Value = uint32(x1147)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n875, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.RequestedEvent, n875)
-			for i876, off877 := 0, e.start; i876 < n875; i876++ {
-				var e878 header
-				if err := d.next(&e878, off877, e.end); err != nil {
+			b1152 := d.window(&e)
+			n1148 := 1
+			if e.cons && e.start == e.end {
+				n1148 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1152)) && b1152[e.start+1] < 0x80 && b1152[e.start]&0x1f != 0x1f && e.start+2+int(b1152[e.start+1]) <= len(b1152) && e.start+2+int(b1152[e.start+1]) == e.end) {
+				var err error
+				if n1148, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e878.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e878, "[UNIVERSAL 16]"), i876), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Raw(n1148)
+			if n1148 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1149, off1150 := 0, e.start; i1149 < n1148; i1149++ {
+				var e1151 header
+				if uint(off1150)+1 < uint(len(b1152)) && b1152[off1150+1] < 0x80 && b1152[off1150]&0x1f != 0x1f && off1150+2+int(b1152[off1150+1]) <= len(b1152) {
+					t, l := b1152[off1150], int(b1152[off1150+1])
+					e1151.tag, e1151.cons, e1151.off, e1151.start, e1151.end, e1151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1150, off1150+2, off1150+2+l, off1150+2+l
+				} else if uint(off1150)+2 < uint(len(b1152)) && b1152[off1150+1] == 0x81 && b1152[off1150+2] >= 0x80 && b1152[off1150]&0x1f != 0x1f && off1150+3+int(b1152[off1150+2]) <= len(b1152) {
+					t, l := b1152[off1150], int(b1152[off1150+2])
+					e1151.tag, e1151.cons, e1151.off, e1151.start, e1151.end, e1151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1150, off1150+3, off1150+3+l, off1150+3+l
+				} else if err := d.next(&e1151, off1150, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeRequestedEventV3(d, &e878, &m.EventList[i876]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i876), "eventList")
+				if e1151.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1151, "[UNIVERSAL 16]"), i1149), "eventList")
 				}
-				off877 = e878.next
+				if err = decodeRequestedEventV3(d, &e1151, &m.EventList[i1149]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1149), "eventList")
+				}
+				off1150 = e1151.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -12888,7 +14989,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -12915,10 +15016,10 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk879 := len(b)
+		mk1153 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk879)
+		b = endLen(b, mk1153)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -12926,20 +15027,20 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk880 := len(b)
+			mk1154 := len(b)
 			b = append(b, 0)
-			for i881 := range m.EvParList {
+			for i1155 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk882 := len(b)
+				mk1156 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i881])
-				b = endLen(b, mk882)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1155])
+				b = endLen(b, mk1156)
 				if err != nil {
-					err = codecerr.AtIndex(err, i881)
+					err = codecerr.AtIndex(err, i1155)
 					break
 				}
 			}
-			b = endLen(b, mk880)
+			b = endLen(b, mk1154)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -12955,8 +15056,15 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -12965,7 +15073,9 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -12977,17 +15087,22 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x883, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1157, ok := d.smallInt(&e)
+			if !ok || x1157 < 0 || x1157 > 65535 {
+				var err error
+				if x1157, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x883)
+			m.StreamID.Value = uint32(x1157)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1158 := d.s.RequestedActions.Raw(1)
+			p1158[0] = model.RequestedActions{}
+			m.EventAction = &p1158[0]
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -12996,29 +15111,40 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n884, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n884)
-			for i885, off886 := 0, e.start; i885 < n884; i885++ {
-				var e887 header
-				if err := d.next(&e887, off886, e.end); err != nil {
+			b1163 := d.window(&e)
+			n1159 := 1
+			if e.cons && e.start == e.end {
+				n1159 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1163)) && b1163[e.start+1] < 0x80 && b1163[e.start]&0x1f != 0x1f && e.start+2+int(b1163[e.start+1]) <= len(b1163) && e.start+2+int(b1163[e.start+1]) == e.end) {
+				var err error
+				if n1159, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e887.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e887, "[UNIVERSAL 16]"), i885), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1159)
+			if n1159 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1160, off1161 := 0, e.start; i1160 < n1159; i1160++ {
+				var e1162 header
+				if uint(off1161)+1 < uint(len(b1163)) && b1163[off1161+1] < 0x80 && b1163[off1161]&0x1f != 0x1f && off1161+2+int(b1163[off1161+1]) <= len(b1163) {
+					t, l := b1163[off1161], int(b1163[off1161+1])
+					e1162.tag, e1162.cons, e1162.off, e1162.start, e1162.end, e1162.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1161, off1161+2, off1161+2+l, off1161+2+l
+				} else if uint(off1161)+2 < uint(len(b1163)) && b1163[off1161+1] == 0x81 && b1163[off1161+2] >= 0x80 && b1163[off1161]&0x1f != 0x1f && off1161+3+int(b1163[off1161+2]) <= len(b1163) {
+					t, l := b1163[off1161], int(b1163[off1161+2])
+					e1162.tag, e1162.cons, e1162.off, e1162.start, e1162.end, e1162.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1161, off1161+3, off1161+3+l, off1161+3+l
+				} else if err := d.next(&e1162, off1161, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e887, &m.EvParList[i885]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i885), "evParList")
+				if e1162.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1162, "[UNIVERSAL 16]"), i1160), "evParList")
 				}
-				off886 = e887.next
+				if err = decodeEventParameterV123(d, &e1162, &m.EvParList[i1160]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1160), "evParList")
+				}
+				off1161 = e1162.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13034,7 +15160,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -13061,10 +15187,10 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk888 := len(b)
+		mk1164 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk888)
+		b = endLen(b, mk1164)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13072,20 +15198,20 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk889 := len(b)
+			mk1165 := len(b)
 			b = append(b, 0)
-			for i890 := range m.EvParList {
+			for i1166 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk891 := len(b)
+				mk1167 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i890])
-				b = endLen(b, mk891)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1166])
+				b = endLen(b, mk1167)
 				if err != nil {
-					err = codecerr.AtIndex(err, i890)
+					err = codecerr.AtIndex(err, i1166)
 					break
 				}
 			}
-			b = endLen(b, mk889)
+			b = endLen(b, mk1165)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13101,8 +15227,15 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13111,7 +15244,9 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -13123,17 +15258,22 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x892, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1168, ok := d.smallInt(&e)
+			if !ok || x1168 < 0 || x1168 > 65535 {
+				var err error
+				if x1168, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x892)
+			m.StreamID.Value = uint32(x1168)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1169 := d.s.RequestedActions.Raw(1)
+			p1169[0] = model.RequestedActions{}
+			m.EventAction = &p1169[0]
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13142,29 +15282,40 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n893, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n893)
-			for i894, off895 := 0, e.start; i894 < n893; i894++ {
-				var e896 header
-				if err := d.next(&e896, off895, e.end); err != nil {
+			b1174 := d.window(&e)
+			n1170 := 1
+			if e.cons && e.start == e.end {
+				n1170 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1174)) && b1174[e.start+1] < 0x80 && b1174[e.start]&0x1f != 0x1f && e.start+2+int(b1174[e.start+1]) <= len(b1174) && e.start+2+int(b1174[e.start+1]) == e.end) {
+				var err error
+				if n1170, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e896.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e896, "[UNIVERSAL 16]"), i894), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1170)
+			if n1170 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1171, off1172 := 0, e.start; i1171 < n1170; i1171++ {
+				var e1173 header
+				if uint(off1172)+1 < uint(len(b1174)) && b1174[off1172+1] < 0x80 && b1174[off1172]&0x1f != 0x1f && off1172+2+int(b1174[off1172+1]) <= len(b1174) {
+					t, l := b1174[off1172], int(b1174[off1172+1])
+					e1173.tag, e1173.cons, e1173.off, e1173.start, e1173.end, e1173.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1172, off1172+2, off1172+2+l, off1172+2+l
+				} else if uint(off1172)+2 < uint(len(b1174)) && b1174[off1172+1] == 0x81 && b1174[off1172+2] >= 0x80 && b1174[off1172]&0x1f != 0x1f && off1172+3+int(b1174[off1172+2]) <= len(b1174) {
+					t, l := b1174[off1172], int(b1174[off1172+2])
+					e1173.tag, e1173.cons, e1173.off, e1173.start, e1173.end, e1173.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1172, off1172+3, off1172+3+l, off1172+3+l
+				} else if err := d.next(&e1173, off1172, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e896, &m.EvParList[i894]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i894), "evParList")
+				if e1173.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1173, "[UNIVERSAL 16]"), i1171), "evParList")
 				}
-				off895 = e896.next
+				if err = decodeEventParameterV123(d, &e1173, &m.EvParList[i1171]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1171), "evParList")
+				}
+				off1172 = e1173.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13180,7 +15331,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
@@ -13207,10 +15358,10 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk897 := len(b)
+		mk1175 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk897)
+		b = endLen(b, mk1175)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -13218,20 +15369,20 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk898 := len(b)
+			mk1176 := len(b)
 			b = append(b, 0)
-			for i899 := range m.EvParList {
+			for i1177 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk900 := len(b)
+				mk1178 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i899])
-				b = endLen(b, mk900)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1177])
+				b = endLen(b, mk1178)
 				if err != nil {
-					err = codecerr.AtIndex(err, i899)
+					err = codecerr.AtIndex(err, i1177)
 					break
 				}
 			}
-			b = endLen(b, mk898)
+			b = endLen(b, mk1176)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -13247,8 +15398,15 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13257,7 +15415,9 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -13269,17 +15429,22 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x901, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1179, ok := d.smallInt(&e)
+			if !ok || x1179 < 0 || x1179 > 65535 {
+				var err error
+				if x1179, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x901)
+			m.StreamID.Value = uint32(x1179)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.RequestedActions)
+			p1180 := d.s.RequestedActions.Raw(1)
+			p1180[0] = model.RequestedActions{}
+			m.EventAction = &p1180[0]
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -13288,29 +15453,40 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n902, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n902)
-			for i903, off904 := 0, e.start; i903 < n902; i903++ {
-				var e905 header
-				if err := d.next(&e905, off904, e.end); err != nil {
+			b1185 := d.window(&e)
+			n1181 := 1
+			if e.cons && e.start == e.end {
+				n1181 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1185)) && b1185[e.start+1] < 0x80 && b1185[e.start]&0x1f != 0x1f && e.start+2+int(b1185[e.start+1]) <= len(b1185) && e.start+2+int(b1185[e.start+1]) == e.end) {
+				var err error
+				if n1181, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e905.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e905, "[UNIVERSAL 16]"), i903), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1181)
+			if n1181 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1182, off1183 := 0, e.start; i1182 < n1181; i1182++ {
+				var e1184 header
+				if uint(off1183)+1 < uint(len(b1185)) && b1185[off1183+1] < 0x80 && b1185[off1183]&0x1f != 0x1f && off1183+2+int(b1185[off1183+1]) <= len(b1185) {
+					t, l := b1185[off1183], int(b1185[off1183+1])
+					e1184.tag, e1184.cons, e1184.off, e1184.start, e1184.end, e1184.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1183, off1183+2, off1183+2+l, off1183+2+l
+				} else if uint(off1183)+2 < uint(len(b1185)) && b1185[off1183+1] == 0x81 && b1185[off1183+2] >= 0x80 && b1185[off1183]&0x1f != 0x1f && off1183+3+int(b1185[off1183+2]) <= len(b1185) {
+					t, l := b1185[off1183], int(b1185[off1183+2])
+					e1184.tag, e1184.cons, e1184.off, e1184.start, e1184.end, e1184.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1183, off1183+3, off1183+3+l, off1183+3+l
+				} else if err := d.next(&e1184, off1183, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e905, &m.EvParList[i903]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i903), "evParList")
+				if e1184.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1184, "[UNIVERSAL 16]"), i1182), "evParList")
 				}
-				off904 = e905.next
+				if err = decodeEventParameterV123(d, &e1184, &m.EvParList[i1182]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1182), "evParList")
+				}
+				off1183 = e1184.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13326,7 +15502,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -13345,20 +15521,20 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk906 := len(b)
+		mk1186 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk906)
+		b = endLen(b, mk1186)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk907 := len(b)
+		mk1187 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
-		b = endLen(b, mk907)
+		b = endLen(b, mk1187)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13366,16 +15542,16 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk908 := len(b)
+			mk1188 := len(b)
 			b = append(b, 0)
-			for i909 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i909])
+			for i1189 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1189])
 				if err != nil {
-					err = codecerr.AtIndex(err, i909)
+					err = codecerr.AtIndex(err, i1189)
 					break
 				}
 			}
-			b = endLen(b, mk908)
+			b = endLen(b, mk1188)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13391,8 +15567,15 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13410,12 +15593,17 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h910 header
-			if err := d.explicit(&h910, &e, anyTag); err != nil {
+			p1190 := d.s.EventDM.Raw(1)
+			p1190[0] = model.EventDM{}
+			m.EventDM = &p1190[0]
+			var h1191 header
+			if b1192 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1192)) && b1192[e.start+1] < 0x80 && b1192[e.start]&0x1f != 0x1f && e.start+2+int(b1192[e.start+1]) <= len(b1192) && e.start+2+int(b1192[e.start+1]) == e.end {
+				t, l := b1192[e.start], int(b1192[e.start+1])
+				h1191.tag, h1191.cons, h1191.off, h1191.start, h1191.end, h1191.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1191, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h910, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1191, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13423,7 +15611,9 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1193 := d.s.SecondEventsDescriptor.Raw(1)
+			p1193[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1193[0]
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13432,26 +15622,37 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n911, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n911)
-			for i912, off913 := 0, e.start; i912 < n911; i912++ {
-				var e914 header
-				if err := d.next(&e914, off913, e.end); err != nil {
+			b1198 := d.window(&e)
+			n1194 := 1
+			if e.cons && e.start == e.end {
+				n1194 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1198)) && b1198[e.start+1] < 0x80 && b1198[e.start]&0x1f != 0x1f && e.start+2+int(b1198[e.start+1]) <= len(b1198) && e.start+2+int(b1198[e.start+1]) == e.end) {
+				var err error
+				if n1194, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e914, &m.SignalsDescriptor[i912]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i912), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1194)
+			if n1194 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1195, off1196 := 0, e.start; i1195 < n1194; i1195++ {
+				var e1197 header
+				if uint(off1196)+1 < uint(len(b1198)) && b1198[off1196+1] < 0x80 && b1198[off1196]&0x1f != 0x1f && off1196+2+int(b1198[off1196+1]) <= len(b1198) {
+					t, l := b1198[off1196], int(b1198[off1196+1])
+					e1197.tag, e1197.cons, e1197.off, e1197.start, e1197.end, e1197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1196, off1196+2, off1196+2+l, off1196+2+l
+				} else if uint(off1196)+2 < uint(len(b1198)) && b1198[off1196+1] == 0x81 && b1198[off1196+2] >= 0x80 && b1198[off1196]&0x1f != 0x1f && off1196+3+int(b1198[off1196+2]) <= len(b1198) {
+					t, l := b1198[off1196], int(b1198[off1196+2])
+					e1197.tag, e1197.cons, e1197.off, e1197.start, e1197.end, e1197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1196, off1196+3, off1196+3+l, off1196+3+l
+				} else if err := d.next(&e1197, off1196, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off913 = e914.next
+				if err = decodeSignalRequestV12(d, &e1197, &m.SignalsDescriptor[i1195]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1195), "signalsDescriptor")
+				}
+				off1196 = e1197.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13459,7 +15660,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -13478,20 +15679,20 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk915 := len(b)
+		mk1199 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk915)
+		b = endLen(b, mk1199)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk916 := len(b)
+		mk1200 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
-		b = endLen(b, mk916)
+		b = endLen(b, mk1200)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13499,16 +15700,16 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk917 := len(b)
+			mk1201 := len(b)
 			b = append(b, 0)
-			for i918 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i918])
+			for i1202 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1202])
 				if err != nil {
-					err = codecerr.AtIndex(err, i918)
+					err = codecerr.AtIndex(err, i1202)
 					break
 				}
 			}
-			b = endLen(b, mk917)
+			b = endLen(b, mk1201)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13524,8 +15725,15 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13543,12 +15751,17 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h919 header
-			if err := d.explicit(&h919, &e, anyTag); err != nil {
+			p1203 := d.s.EventDM.Raw(1)
+			p1203[0] = model.EventDM{}
+			m.EventDM = &p1203[0]
+			var h1204 header
+			if b1205 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1205)) && b1205[e.start+1] < 0x80 && b1205[e.start]&0x1f != 0x1f && e.start+2+int(b1205[e.start+1]) <= len(b1205) && e.start+2+int(b1205[e.start+1]) == e.end {
+				t, l := b1205[e.start], int(b1205[e.start+1])
+				h1204.tag, h1204.cons, h1204.off, h1204.start, h1204.end, h1204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1204, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h919, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1204, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13556,7 +15769,9 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1206 := d.s.SecondEventsDescriptor.Raw(1)
+			p1206[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1206[0]
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13565,26 +15780,37 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n920, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n920)
-			for i921, off922 := 0, e.start; i921 < n920; i921++ {
-				var e923 header
-				if err := d.next(&e923, off922, e.end); err != nil {
+			b1211 := d.window(&e)
+			n1207 := 1
+			if e.cons && e.start == e.end {
+				n1207 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1211)) && b1211[e.start+1] < 0x80 && b1211[e.start]&0x1f != 0x1f && e.start+2+int(b1211[e.start+1]) <= len(b1211) && e.start+2+int(b1211[e.start+1]) == e.end) {
+				var err error
+				if n1207, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e923, &m.SignalsDescriptor[i921]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i921), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1207)
+			if n1207 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1208, off1209 := 0, e.start; i1208 < n1207; i1208++ {
+				var e1210 header
+				if uint(off1209)+1 < uint(len(b1211)) && b1211[off1209+1] < 0x80 && b1211[off1209]&0x1f != 0x1f && off1209+2+int(b1211[off1209+1]) <= len(b1211) {
+					t, l := b1211[off1209], int(b1211[off1209+1])
+					e1210.tag, e1210.cons, e1210.off, e1210.start, e1210.end, e1210.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1209, off1209+2, off1209+2+l, off1209+2+l
+				} else if uint(off1209)+2 < uint(len(b1211)) && b1211[off1209+1] == 0x81 && b1211[off1209+2] >= 0x80 && b1211[off1209]&0x1f != 0x1f && off1209+3+int(b1211[off1209+2]) <= len(b1211) {
+					t, l := b1211[off1209], int(b1211[off1209+2])
+					e1210.tag, e1210.cons, e1210.off, e1210.start, e1210.end, e1210.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1209, off1209+3, off1209+3+l, off1209+3+l
+				} else if err := d.next(&e1210, off1209, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off922 = e923.next
+				if err = decodeSignalRequestV12(d, &e1210, &m.SignalsDescriptor[i1208]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1208), "signalsDescriptor")
+				}
+				off1209 = e1210.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13592,7 +15818,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, error) {
@@ -13605,20 +15831,20 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk924 := len(b)
+		mk1212 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk924)
+		b = endLen(b, mk1212)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
 	}
 	if m.SecondEvent != nil {
 		b = append(b, "\xa2"...)
-		mk925 := len(b)
+		mk1213 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk925)
+		b = endLen(b, mk1213)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -13626,16 +15852,16 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk926 := len(b)
+			mk1214 := len(b)
 			b = append(b, 0)
-			for i927 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i927])
+			for i1215 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1215])
 				if err != nil {
-					err = codecerr.AtIndex(err, i927)
+					err = codecerr.AtIndex(err, i1215)
 					break
 				}
 			}
-			b = endLen(b, mk926)
+			b = endLen(b, mk1214)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -13643,10 +15869,10 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa4"...)
-		mk928 := len(b)
+		mk1216 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk928)
+		b = endLen(b, mk1216)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -13668,8 +15894,15 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13687,12 +15920,17 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h929 header
-			if err := d.explicit(&h929, &e, anyTag); err != nil {
+			p1217 := d.s.EventDM.Raw(1)
+			p1217[0] = model.EventDM{}
+			m.EventDM = &p1217[0]
+			var h1218 header
+			if b1219 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1219)) && b1219[e.start+1] < 0x80 && b1219[e.start]&0x1f != 0x1f && e.start+2+int(b1219[e.start+1]) <= len(b1219) && e.start+2+int(b1219[e.start+1]) == e.end {
+				t, l := b1219[e.start], int(b1219[e.start+1])
+				h1218.tag, h1218.cons, h1218.off, h1218.start, h1218.end, h1218.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1218, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h929, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1218, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] secondEvent
@@ -13700,7 +15938,9 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1220 := d.s.SecondEventsDescriptor.Raw(1)
+			p1220[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1220[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -13709,38 +15949,54 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n930, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n930)
-			for i931, off932 := 0, e.start; i931 < n930; i931++ {
-				var e933 header
-				if err := d.next(&e933, off932, e.end); err != nil {
+			b1225 := d.window(&e)
+			n1221 := 1
+			if e.cons && e.start == e.end {
+				n1221 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1225)) && b1225[e.start+1] < 0x80 && b1225[e.start]&0x1f != 0x1f && e.start+2+int(b1225[e.start+1]) <= len(b1225) && e.start+2+int(b1225[e.start+1]) == e.end) {
+				var err error
+				if n1221, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e933, &m.SignalsDescriptor[i931]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i931), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1221)
+			if n1221 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1222, off1223 := 0, e.start; i1222 < n1221; i1222++ {
+				var e1224 header
+				if uint(off1223)+1 < uint(len(b1225)) && b1225[off1223+1] < 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+2+int(b1225[off1223+1]) <= len(b1225) {
+					t, l := b1225[off1223], int(b1225[off1223+1])
+					e1224.tag, e1224.cons, e1224.off, e1224.start, e1224.end, e1224.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1223, off1223+2, off1223+2+l, off1223+2+l
+				} else if uint(off1223)+2 < uint(len(b1225)) && b1225[off1223+1] == 0x81 && b1225[off1223+2] >= 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+3+int(b1225[off1223+2]) <= len(b1225) {
+					t, l := b1225[off1223], int(b1225[off1223+2])
+					e1224.tag, e1224.cons, e1224.off, e1224.start, e1224.end, e1224.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1223, off1223+3, off1223+3+l, off1223+3+l
+				} else if err := d.next(&e1224, off1223, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off932 = e933.next
+				if err = decodeSignalRequestV3(d, &e1224, &m.SignalsDescriptor[i1222]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1222), "signalsDescriptor")
+				}
+				off1223 = e1224.next
 			}
 		case 0x80000004: // [4] notifyBehaviour
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			var h934 header
-			if err := d.explicit(&h934, &e, anyTag); err != nil {
+			p1226 := d.s.NotifyBehaviour.Raw(1)
+			p1226[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1226[0]
+			var h1227 header
+			if b1228 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1228)) && b1228[e.start+1] < 0x80 && b1228[e.start]&0x1f != 0x1f && e.start+2+int(b1228[e.start+1]) <= len(b1228) && e.start+2+int(b1228[e.start+1]) == e.end {
+				t, l := b1228[e.start], int(b1228[e.start+1])
+				h1227.tag, h1227.cons, h1227.off, h1227.start, h1227.end, h1227.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1227, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h934, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1227, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000005: // [5] resetEventsDescriptor
@@ -13758,7 +16014,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
@@ -13778,10 +16034,10 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk935 := len(b)
+		mk1229 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk935)
+		b = endLen(b, mk1229)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -13796,7 +16052,9 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.DigitMapName = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -13804,14 +16062,16 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		p1230 := d.s.DigitMapValue.Raw(1)
+		p1230[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1230[0]
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
-	return err
+	return nil
 }
 
 func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
@@ -13831,10 +16091,10 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "digitMapValue")
 		}
 		b = append(b, "\xa1"...)
-		mk936 := len(b)
+		mk1231 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk936)
+		b = endLen(b, mk1231)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -13849,7 +16109,9 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.EventDM_DigitMapName
-		if m.DigitMapName, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.DigitMapName = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.DigitMapName, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "digitMapName")
 		}
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -13857,14 +16119,16 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+		p1232 := d.s.DigitMapValue.Raw(1)
+		p1232[0] = model.DigitMapValue{}
+		m.DigitMapValue = &p1232[0]
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 			return codecerr.At(err, "digitMapValue")
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "EventDM")
 	}
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -13883,20 +16147,20 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk937 := len(b)
+			mk1233 := len(b)
 			b = append(b, 0)
-			for i938 := range m.EventList {
+			for i1234 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk939 := len(b)
+				mk1235 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV1(b, &m.EventList[i938])
-				b = endLen(b, mk939)
+				b, err = appendSecondRequestedEventV1(b, &m.EventList[i1234])
+				b = endLen(b, mk1235)
 				if err != nil {
-					err = codecerr.AtIndex(err, i938)
+					err = codecerr.AtIndex(err, i1234)
 					break
 				}
 			}
-			b = endLen(b, mk937)
+			b = endLen(b, mk1233)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -13912,8 +16176,15 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -13923,39 +16194,53 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x940, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1236, ok := d.smallInt(&e)
+			if !ok || x1236 < 0 || x1236 > 4294967295 {
+				var err error
+				if x1236, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x940)
+			m.RequestID.Value = uint32(x1236)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n941, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n941)
-			for i942, off943 := 0, e.start; i942 < n941; i942++ {
-				var e944 header
-				if err := d.next(&e944, off943, e.end); err != nil {
+			b1241 := d.window(&e)
+			n1237 := 1
+			if e.cons && e.start == e.end {
+				n1237 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1241)) && b1241[e.start+1] < 0x80 && b1241[e.start]&0x1f != 0x1f && e.start+2+int(b1241[e.start+1]) <= len(b1241) && e.start+2+int(b1241[e.start+1]) == e.end) {
+				var err error
+				if n1237, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e944.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e944, "[UNIVERSAL 16]"), i942), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1237)
+			if n1237 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1238, off1239 := 0, e.start; i1238 < n1237; i1238++ {
+				var e1240 header
+				if uint(off1239)+1 < uint(len(b1241)) && b1241[off1239+1] < 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+2+int(b1241[off1239+1]) <= len(b1241) {
+					t, l := b1241[off1239], int(b1241[off1239+1])
+					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+2, off1239+2+l, off1239+2+l
+				} else if uint(off1239)+2 < uint(len(b1241)) && b1241[off1239+1] == 0x81 && b1241[off1239+2] >= 0x80 && b1241[off1239]&0x1f != 0x1f && off1239+3+int(b1241[off1239+2]) <= len(b1241) {
+					t, l := b1241[off1239], int(b1241[off1239+2])
+					e1240.tag, e1240.cons, e1240.off, e1240.start, e1240.end, e1240.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1239, off1239+3, off1239+3+l, off1239+3+l
+				} else if err := d.next(&e1240, off1239, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV1(d, &e944, &m.EventList[i942]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i942), "eventList")
+				if e1240.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1240, "[UNIVERSAL 16]"), i1238), "eventList")
 				}
-				off943 = e944.next
+				if err = decodeSecondRequestedEventV1(d, &e1240, &m.EventList[i1238]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1238), "eventList")
+				}
+				off1239 = e1240.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -13971,7 +16256,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -13987,20 +16272,20 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk945 := len(b)
+			mk1242 := len(b)
 			b = append(b, 0)
-			for i946 := range m.EventList {
+			for i1243 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk947 := len(b)
+				mk1244 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV2(b, &m.EventList[i946])
-				b = endLen(b, mk947)
+				b, err = appendSecondRequestedEventV2(b, &m.EventList[i1243])
+				b = endLen(b, mk1244)
 				if err != nil {
-					err = codecerr.AtIndex(err, i946)
+					err = codecerr.AtIndex(err, i1243)
 					break
 				}
 			}
-			b = endLen(b, mk945)
+			b = endLen(b, mk1242)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14016,8 +16301,15 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14027,39 +16319,53 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x948, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1245, ok := d.smallInt(&e)
+			if !ok || x1245 < 0 || x1245 > 4294967295 {
+				var err error
+				if x1245, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x948)
+			m.RequestID.Value = uint32(x1245)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n949, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n949)
-			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				var e952 header
-				if err := d.next(&e952, off951, e.end); err != nil {
+			b1250 := d.window(&e)
+			n1246 := 1
+			if e.cons && e.start == e.end {
+				n1246 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1250)) && b1250[e.start+1] < 0x80 && b1250[e.start]&0x1f != 0x1f && e.start+2+int(b1250[e.start+1]) <= len(b1250) && e.start+2+int(b1250[e.start+1]) == e.end) {
+				var err error
+				if n1246, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e952.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e952, "[UNIVERSAL 16]"), i950), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1246)
+			if n1246 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1247, off1248 := 0, e.start; i1247 < n1246; i1247++ {
+				var e1249 header
+				if uint(off1248)+1 < uint(len(b1250)) && b1250[off1248+1] < 0x80 && b1250[off1248]&0x1f != 0x1f && off1248+2+int(b1250[off1248+1]) <= len(b1250) {
+					t, l := b1250[off1248], int(b1250[off1248+1])
+					e1249.tag, e1249.cons, e1249.off, e1249.start, e1249.end, e1249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1248, off1248+2, off1248+2+l, off1248+2+l
+				} else if uint(off1248)+2 < uint(len(b1250)) && b1250[off1248+1] == 0x81 && b1250[off1248+2] >= 0x80 && b1250[off1248]&0x1f != 0x1f && off1248+3+int(b1250[off1248+2]) <= len(b1250) {
+					t, l := b1250[off1248], int(b1250[off1248+2])
+					e1249.tag, e1249.cons, e1249.off, e1249.start, e1249.end, e1249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1248, off1248+3, off1248+3+l, off1248+3+l
+				} else if err := d.next(&e1249, off1248, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV2(d, &e952, &m.EventList[i950]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i950), "eventList")
+				if e1249.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1249, "[UNIVERSAL 16]"), i1247), "eventList")
 				}
-				off951 = e952.next
+				if err = decodeSecondRequestedEventV2(d, &e1249, &m.EventList[i1247]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1247), "eventList")
+				}
+				off1248 = e1249.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14072,7 +16378,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) ([]byte, error) {
@@ -14088,20 +16394,20 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk953 := len(b)
+			mk1251 := len(b)
 			b = append(b, 0)
-			for i954 := range m.EventList {
+			for i1252 := range m.EventList {
 				b = append(b, "\x30"...)
-				mk955 := len(b)
+				mk1253 := len(b)
 				b = append(b, 0)
-				b, err = appendSecondRequestedEventV3(b, &m.EventList[i954])
-				b = endLen(b, mk955)
+				b, err = appendSecondRequestedEventV3(b, &m.EventList[i1252])
+				b = endLen(b, mk1253)
 				if err != nil {
-					err = codecerr.AtIndex(err, i954)
+					err = codecerr.AtIndex(err, i1252)
 					break
 				}
 			}
-			b = endLen(b, mk953)
+			b = endLen(b, mk1251)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -14117,8 +16423,15 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14128,39 +16441,53 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x956, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1254, ok := d.smallInt(&e)
+			if !ok || x1254 < 0 || x1254 > 4294967295 {
+				var err error
+				if x1254, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x956)
+			m.RequestID.Value = uint32(x1254)
 		case 0x80000001: // [1] eventList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n957, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventList")
-			}
-			m.EventList = slab.Alloc(&d.s.SecondRequestedEvent, n957)
-			for i958, off959 := 0, e.start; i958 < n957; i958++ {
-				var e960 header
-				if err := d.next(&e960, off959, e.end); err != nil {
+			b1259 := d.window(&e)
+			n1255 := 1
+			if e.cons && e.start == e.end {
+				n1255 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1259)) && b1259[e.start+1] < 0x80 && b1259[e.start]&0x1f != 0x1f && e.start+2+int(b1259[e.start+1]) <= len(b1259) && e.start+2+int(b1259[e.start+1]) == e.end) {
+				var err error
+				if n1255, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e960.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e960, "[UNIVERSAL 16]"), i958), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1255)
+			if n1255 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			for i1256, off1257 := 0, e.start; i1256 < n1255; i1256++ {
+				var e1258 header
+				if uint(off1257)+1 < uint(len(b1259)) && b1259[off1257+1] < 0x80 && b1259[off1257]&0x1f != 0x1f && off1257+2+int(b1259[off1257+1]) <= len(b1259) {
+					t, l := b1259[off1257], int(b1259[off1257+1])
+					e1258.tag, e1258.cons, e1258.off, e1258.start, e1258.end, e1258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1257, off1257+2, off1257+2+l, off1257+2+l
+				} else if uint(off1257)+2 < uint(len(b1259)) && b1259[off1257+1] == 0x81 && b1259[off1257+2] >= 0x80 && b1259[off1257]&0x1f != 0x1f && off1257+3+int(b1259[off1257+2]) <= len(b1259) {
+					t, l := b1259[off1257], int(b1259[off1257+2])
+					e1258.tag, e1258.cons, e1258.off, e1258.start, e1258.end, e1258.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1257, off1257+3, off1257+3+l, off1257+3+l
+				} else if err := d.next(&e1258, off1257, e.end); err != nil {
+					return codecerr.At(err, "eventList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSecondRequestedEventV3(d, &e960, &m.EventList[i958]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i958), "eventList")
+				if e1258.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1258, "[UNIVERSAL 16]"), i1256), "eventList")
 				}
-				off959 = e960.next
+				if err = decodeSecondRequestedEventV3(d, &e1258, &m.EventList[i1256]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1256), "eventList")
+				}
+				off1257 = e1258.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14173,7 +16500,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -14200,10 +16527,10 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk961 := len(b)
+		mk1260 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk961)
+		b = endLen(b, mk1260)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14211,20 +16538,20 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk962 := len(b)
+			mk1261 := len(b)
 			b = append(b, 0)
-			for i963 := range m.EvParList {
+			for i1262 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk964 := len(b)
+				mk1263 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i963])
-				b = endLen(b, mk964)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1262])
+				b = endLen(b, mk1263)
 				if err != nil {
-					err = codecerr.AtIndex(err, i963)
+					err = codecerr.AtIndex(err, i1262)
 					break
 				}
 			}
-			b = endLen(b, mk962)
+			b = endLen(b, mk1261)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14240,8 +16567,15 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14250,7 +16584,9 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14262,17 +16598,22 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x965, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1264, ok := d.smallInt(&e)
+			if !ok || x1264 < 0 || x1264 > 65535 {
+				var err error
+				if x1264, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x965)
+			m.StreamID.Value = uint32(x1264)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1265 := d.s.SecondRequestedActions.Raw(1)
+			p1265[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1265[0]
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14281,29 +16622,40 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n966, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n966)
-			for i967, off968 := 0, e.start; i967 < n966; i967++ {
-				var e969 header
-				if err := d.next(&e969, off968, e.end); err != nil {
+			b1270 := d.window(&e)
+			n1266 := 1
+			if e.cons && e.start == e.end {
+				n1266 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1270)) && b1270[e.start+1] < 0x80 && b1270[e.start]&0x1f != 0x1f && e.start+2+int(b1270[e.start+1]) <= len(b1270) && e.start+2+int(b1270[e.start+1]) == e.end) {
+				var err error
+				if n1266, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e969.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e969, "[UNIVERSAL 16]"), i967), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1266)
+			if n1266 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1267, off1268 := 0, e.start; i1267 < n1266; i1267++ {
+				var e1269 header
+				if uint(off1268)+1 < uint(len(b1270)) && b1270[off1268+1] < 0x80 && b1270[off1268]&0x1f != 0x1f && off1268+2+int(b1270[off1268+1]) <= len(b1270) {
+					t, l := b1270[off1268], int(b1270[off1268+1])
+					e1269.tag, e1269.cons, e1269.off, e1269.start, e1269.end, e1269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1268, off1268+2, off1268+2+l, off1268+2+l
+				} else if uint(off1268)+2 < uint(len(b1270)) && b1270[off1268+1] == 0x81 && b1270[off1268+2] >= 0x80 && b1270[off1268]&0x1f != 0x1f && off1268+3+int(b1270[off1268+2]) <= len(b1270) {
+					t, l := b1270[off1268], int(b1270[off1268+2])
+					e1269.tag, e1269.cons, e1269.off, e1269.start, e1269.end, e1269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1268, off1268+3, off1268+3+l, off1268+3+l
+				} else if err := d.next(&e1269, off1268, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e969, &m.EvParList[i967]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i967), "evParList")
+				if e1269.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1269, "[UNIVERSAL 16]"), i1267), "evParList")
 				}
-				off968 = e969.next
+				if err = decodeEventParameterV123(d, &e1269, &m.EvParList[i1267]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1267), "evParList")
+				}
+				off1268 = e1269.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14319,7 +16671,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -14346,10 +16698,10 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk970 := len(b)
+		mk1271 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk970)
+		b = endLen(b, mk1271)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14357,20 +16709,20 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk971 := len(b)
+			mk1272 := len(b)
 			b = append(b, 0)
-			for i972 := range m.EvParList {
+			for i1273 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk973 := len(b)
+				mk1274 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i972])
-				b = endLen(b, mk973)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1273])
+				b = endLen(b, mk1274)
 				if err != nil {
-					err = codecerr.AtIndex(err, i972)
+					err = codecerr.AtIndex(err, i1273)
 					break
 				}
 			}
-			b = endLen(b, mk971)
+			b = endLen(b, mk1272)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14386,8 +16738,15 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14396,7 +16755,9 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14408,17 +16769,22 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x974, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1275, ok := d.smallInt(&e)
+			if !ok || x1275 < 0 || x1275 > 65535 {
+				var err error
+				if x1275, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x974)
+			m.StreamID.Value = uint32(x1275)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1276 := d.s.SecondRequestedActions.Raw(1)
+			p1276[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1276[0]
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14427,29 +16793,40 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n975, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n975)
-			for i976, off977 := 0, e.start; i976 < n975; i976++ {
-				var e978 header
-				if err := d.next(&e978, off977, e.end); err != nil {
+			b1281 := d.window(&e)
+			n1277 := 1
+			if e.cons && e.start == e.end {
+				n1277 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1281)) && b1281[e.start+1] < 0x80 && b1281[e.start]&0x1f != 0x1f && e.start+2+int(b1281[e.start+1]) <= len(b1281) && e.start+2+int(b1281[e.start+1]) == e.end) {
+				var err error
+				if n1277, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e978.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e978, "[UNIVERSAL 16]"), i976), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1277)
+			if n1277 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1278, off1279 := 0, e.start; i1278 < n1277; i1278++ {
+				var e1280 header
+				if uint(off1279)+1 < uint(len(b1281)) && b1281[off1279+1] < 0x80 && b1281[off1279]&0x1f != 0x1f && off1279+2+int(b1281[off1279+1]) <= len(b1281) {
+					t, l := b1281[off1279], int(b1281[off1279+1])
+					e1280.tag, e1280.cons, e1280.off, e1280.start, e1280.end, e1280.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1279, off1279+2, off1279+2+l, off1279+2+l
+				} else if uint(off1279)+2 < uint(len(b1281)) && b1281[off1279+1] == 0x81 && b1281[off1279+2] >= 0x80 && b1281[off1279]&0x1f != 0x1f && off1279+3+int(b1281[off1279+2]) <= len(b1281) {
+					t, l := b1281[off1279], int(b1281[off1279+2])
+					e1280.tag, e1280.cons, e1280.off, e1280.start, e1280.end, e1280.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1279, off1279+3, off1279+3+l, off1279+3+l
+				} else if err := d.next(&e1280, off1279, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e978, &m.EvParList[i976]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i976), "evParList")
+				if e1280.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1280, "[UNIVERSAL 16]"), i1278), "evParList")
 				}
-				off977 = e978.next
+				if err = decodeEventParameterV123(d, &e1280, &m.EvParList[i1278]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1278), "evParList")
+				}
+				off1279 = e1280.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14465,7 +16842,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]byte, error) {
@@ -14492,10 +16869,10 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	}
 	if m.EventAction != nil {
 		b = append(b, "\xa2"...)
-		mk979 := len(b)
+		mk1282 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk979)
+		b = endLen(b, mk1282)
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -14503,20 +16880,20 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 	{
 		{
 			b = append(b, "\xa3"...)
-			mk980 := len(b)
+			mk1283 := len(b)
 			b = append(b, 0)
-			for i981 := range m.EvParList {
+			for i1284 := range m.EvParList {
 				b = append(b, "\x30"...)
-				mk982 := len(b)
+				mk1285 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EvParList[i981])
-				b = endLen(b, mk982)
+				b, err = appendEventParameterV123(b, &m.EvParList[i1284])
+				b = endLen(b, mk1285)
 				if err != nil {
-					err = codecerr.AtIndex(err, i981)
+					err = codecerr.AtIndex(err, i1284)
 					break
 				}
 			}
-			b = endLen(b, mk980)
+			b = endLen(b, mk1283)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -14532,8 +16909,15 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14542,7 +16926,9 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -14554,17 +16940,22 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x983, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1286, ok := d.smallInt(&e)
+			if !ok || x1286 < 0 || x1286 > 65535 {
+				var err error
+				if x1286, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x983)
+			m.StreamID.Value = uint32(x1286)
 		case 0x80000002: // [2] eventAction
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.EventAction = slab.One(&d.s.SecondRequestedActions)
+			p1287 := d.s.SecondRequestedActions.Raw(1)
+			p1287[0] = model.SecondRequestedActions{}
+			m.EventAction = &p1287[0]
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
 				return codecerr.At(err, "eventAction")
 			}
@@ -14573,29 +16964,40 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n984, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "evParList")
-			}
-			m.EvParList = slab.Alloc(&d.s.EventParameter, n984)
-			for i985, off986 := 0, e.start; i985 < n984; i985++ {
-				var e987 header
-				if err := d.next(&e987, off986, e.end); err != nil {
+			b1292 := d.window(&e)
+			n1288 := 1
+			if e.cons && e.start == e.end {
+				n1288 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1292)) && b1292[e.start+1] < 0x80 && b1292[e.start]&0x1f != 0x1f && e.start+2+int(b1292[e.start+1]) <= len(b1292) && e.start+2+int(b1292[e.start+1]) == e.end) {
+				var err error
+				if n1288, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e987.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e987, "[UNIVERSAL 16]"), i985), "evParList")
+			}
+			m.EvParList = d.s.EventParameter.Raw(n1288)
+			if n1288 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			for i1289, off1290 := 0, e.start; i1289 < n1288; i1289++ {
+				var e1291 header
+				if uint(off1290)+1 < uint(len(b1292)) && b1292[off1290+1] < 0x80 && b1292[off1290]&0x1f != 0x1f && off1290+2+int(b1292[off1290+1]) <= len(b1292) {
+					t, l := b1292[off1290], int(b1292[off1290+1])
+					e1291.tag, e1291.cons, e1291.off, e1291.start, e1291.end, e1291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1290, off1290+2, off1290+2+l, off1290+2+l
+				} else if uint(off1290)+2 < uint(len(b1292)) && b1292[off1290+1] == 0x81 && b1292[off1290+2] >= 0x80 && b1292[off1290]&0x1f != 0x1f && off1290+3+int(b1292[off1290+2]) <= len(b1292) {
+					t, l := b1292[off1290], int(b1292[off1290+2])
+					e1291.tag, e1291.cons, e1291.off, e1291.start, e1291.end, e1291.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1290, off1290+3, off1290+3+l, off1290+3+l
+				} else if err := d.next(&e1291, off1290, e.end); err != nil {
+					return codecerr.At(err, "evParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e987, &m.EvParList[i985]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i985), "evParList")
+				if e1291.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1291, "[UNIVERSAL 16]"), i1289), "evParList")
 				}
-				off986 = e987.next
+				if err = decodeEventParameterV123(d, &e1291, &m.EvParList[i1289]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1289), "evParList")
+				}
+				off1290 = e1291.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14611,7 +17013,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -14630,10 +17032,10 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk988 := len(b)
+		mk1293 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk988)
+		b = endLen(b, mk1293)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14641,16 +17043,16 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk989 := len(b)
+			mk1294 := len(b)
 			b = append(b, 0)
-			for i990 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i990])
+			for i1295 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1295])
 				if err != nil {
-					err = codecerr.AtIndex(err, i990)
+					err = codecerr.AtIndex(err, i1295)
 					break
 				}
 			}
-			b = endLen(b, mk989)
+			b = endLen(b, mk1294)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14666,8 +17068,15 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14685,12 +17094,17 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h991 header
-			if err := d.explicit(&h991, &e, anyTag); err != nil {
+			p1296 := d.s.EventDM.Raw(1)
+			p1296[0] = model.EventDM{}
+			m.EventDM = &p1296[0]
+			var h1297 header
+			if b1298 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1298)) && b1298[e.start+1] < 0x80 && b1298[e.start]&0x1f != 0x1f && e.start+2+int(b1298[e.start+1]) <= len(b1298) && e.start+2+int(b1298[e.start+1]) == e.end {
+				t, l := b1298[e.start], int(b1298[e.start+1])
+				h1297.tag, h1297.cons, h1297.off, h1297.start, h1297.end, h1297.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1297, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV1(d, &h991, m.EventDM); err != nil {
+			if err = decodeEventDMV1(d, &h1297, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14698,26 +17112,37 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n992, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n992)
-			for i993, off994 := 0, e.start; i993 < n992; i993++ {
-				var e995 header
-				if err := d.next(&e995, off994, e.end); err != nil {
+			b1303 := d.window(&e)
+			n1299 := 1
+			if e.cons && e.start == e.end {
+				n1299 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1303)) && b1303[e.start+1] < 0x80 && b1303[e.start]&0x1f != 0x1f && e.start+2+int(b1303[e.start+1]) <= len(b1303) && e.start+2+int(b1303[e.start+1]) == e.end) {
+				var err error
+				if n1299, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e995, &m.SignalsDescriptor[i993]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i993), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1299)
+			if n1299 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1300, off1301 := 0, e.start; i1300 < n1299; i1300++ {
+				var e1302 header
+				if uint(off1301)+1 < uint(len(b1303)) && b1303[off1301+1] < 0x80 && b1303[off1301]&0x1f != 0x1f && off1301+2+int(b1303[off1301+1]) <= len(b1303) {
+					t, l := b1303[off1301], int(b1303[off1301+1])
+					e1302.tag, e1302.cons, e1302.off, e1302.start, e1302.end, e1302.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1301, off1301+2, off1301+2+l, off1301+2+l
+				} else if uint(off1301)+2 < uint(len(b1303)) && b1303[off1301+1] == 0x81 && b1303[off1301+2] >= 0x80 && b1303[off1301]&0x1f != 0x1f && off1301+3+int(b1303[off1301+2]) <= len(b1303) {
+					t, l := b1303[off1301], int(b1303[off1301+2])
+					e1302.tag, e1302.cons, e1302.off, e1302.start, e1302.end, e1302.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1301, off1301+3, off1301+3+l, off1301+3+l
+				} else if err := d.next(&e1302, off1301, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off994 = e995.next
+				if err = decodeSignalRequestV12(d, &e1302, &m.SignalsDescriptor[i1300]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1300), "signalsDescriptor")
+				}
+				off1301 = e1302.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14725,7 +17150,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -14744,10 +17169,10 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk996 := len(b)
+		mk1304 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk996)
+		b = endLen(b, mk1304)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14755,16 +17180,16 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk997 := len(b)
+			mk1305 := len(b)
 			b = append(b, 0)
-			for i998 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i998])
+			for i1306 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV12(b, &m.SignalsDescriptor[i1306])
 				if err != nil {
-					err = codecerr.AtIndex(err, i998)
+					err = codecerr.AtIndex(err, i1306)
 					break
 				}
 			}
-			b = endLen(b, mk997)
+			b = endLen(b, mk1305)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14780,8 +17205,15 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14799,12 +17231,17 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h999 header
-			if err := d.explicit(&h999, &e, anyTag); err != nil {
+			p1307 := d.s.EventDM.Raw(1)
+			p1307[0] = model.EventDM{}
+			m.EventDM = &p1307[0]
+			var h1308 header
+			if b1309 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1309)) && b1309[e.start+1] < 0x80 && b1309[e.start]&0x1f != 0x1f && e.start+2+int(b1309[e.start+1]) <= len(b1309) && e.start+2+int(b1309[e.start+1]) == e.end {
+				t, l := b1309[e.start], int(b1309[e.start+1])
+				h1308.tag, h1308.cons, h1308.off, h1308.start, h1308.end, h1308.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1308, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h999, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1308, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14812,26 +17249,37 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1000, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1000)
-			for i1001, off1002 := 0, e.start; i1001 < n1000; i1001++ {
-				var e1003 header
-				if err := d.next(&e1003, off1002, e.end); err != nil {
+			b1314 := d.window(&e)
+			n1310 := 1
+			if e.cons && e.start == e.end {
+				n1310 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1314)) && b1314[e.start+1] < 0x80 && b1314[e.start]&0x1f != 0x1f && e.start+2+int(b1314[e.start+1]) <= len(b1314) && e.start+2+int(b1314[e.start+1]) == e.end) {
+				var err error
+				if n1310, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV12(d, &e1003, &m.SignalsDescriptor[i1001]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1001), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1310)
+			if n1310 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1311, off1312 := 0, e.start; i1311 < n1310; i1311++ {
+				var e1313 header
+				if uint(off1312)+1 < uint(len(b1314)) && b1314[off1312+1] < 0x80 && b1314[off1312]&0x1f != 0x1f && off1312+2+int(b1314[off1312+1]) <= len(b1314) {
+					t, l := b1314[off1312], int(b1314[off1312+1])
+					e1313.tag, e1313.cons, e1313.off, e1313.start, e1313.end, e1313.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1312, off1312+2, off1312+2+l, off1312+2+l
+				} else if uint(off1312)+2 < uint(len(b1314)) && b1314[off1312+1] == 0x81 && b1314[off1312+2] >= 0x80 && b1314[off1312]&0x1f != 0x1f && off1312+3+int(b1314[off1312+2]) <= len(b1314) {
+					t, l := b1314[off1312], int(b1314[off1312+2])
+					e1313.tag, e1313.cons, e1313.off, e1313.start, e1313.end, e1313.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1312, off1312+3, off1312+3+l, off1312+3+l
+				} else if err := d.next(&e1313, off1312, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off1002 = e1003.next
+				if err = decodeSignalRequestV12(d, &e1313, &m.SignalsDescriptor[i1311]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1311), "signalsDescriptor")
+				}
+				off1312 = e1313.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -14839,7 +17287,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) ([]byte, error) {
@@ -14852,10 +17300,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.EventDM != nil {
 		b = append(b, "\xa1"...)
-		mk1004 := len(b)
+		mk1315 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk1004)
+		b = endLen(b, mk1315)
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -14863,16 +17311,16 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa2"...)
-			mk1005 := len(b)
+			mk1316 := len(b)
 			b = append(b, 0)
-			for i1006 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1006])
+			for i1317 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1317])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1006)
+					err = codecerr.AtIndex(err, i1317)
 					break
 				}
 			}
-			b = endLen(b, mk1005)
+			b = endLen(b, mk1316)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -14880,10 +17328,10 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 	}
 	if m.NotifyBehaviour != nil {
 		b = append(b, "\xa3"...)
-		mk1007 := len(b)
+		mk1318 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk1007)
+		b = endLen(b, mk1318)
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -14905,8 +17353,15 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -14924,12 +17379,17 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.EventDM = slab.One(&d.s.EventDM)
-			var h1008 header
-			if err := d.explicit(&h1008, &e, anyTag); err != nil {
+			p1319 := d.s.EventDM.Raw(1)
+			p1319[0] = model.EventDM{}
+			m.EventDM = &p1319[0]
+			var h1320 header
+			if b1321 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1321)) && b1321[e.start+1] < 0x80 && b1321[e.start]&0x1f != 0x1f && e.start+2+int(b1321[e.start+1]) <= len(b1321) && e.start+2+int(b1321[e.start+1]) == e.end {
+				t, l := b1321[e.start], int(b1321[e.start+1])
+				h1320.tag, h1320.cons, h1320.off, h1320.start, h1320.end, h1320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1320, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
-			if err = decodeEventDMV23(d, &h1008, m.EventDM); err != nil {
+			if err = decodeEventDMV23(d, &h1320, m.EventDM); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
 		case 0x80000002: // [2] signalsDescriptor
@@ -14937,38 +17397,54 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1009, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1009)
-			for i1010, off1011 := 0, e.start; i1010 < n1009; i1010++ {
-				var e1012 header
-				if err := d.next(&e1012, off1011, e.end); err != nil {
+			b1326 := d.window(&e)
+			n1322 := 1
+			if e.cons && e.start == e.end {
+				n1322 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1326)) && b1326[e.start+1] < 0x80 && b1326[e.start]&0x1f != 0x1f && e.start+2+int(b1326[e.start+1]) <= len(b1326) && e.start+2+int(b1326[e.start+1]) == e.end) {
+				var err error
+				if n1322, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e1012, &m.SignalsDescriptor[i1010]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1010), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1322)
+			if n1322 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1323, off1324 := 0, e.start; i1323 < n1322; i1323++ {
+				var e1325 header
+				if uint(off1324)+1 < uint(len(b1326)) && b1326[off1324+1] < 0x80 && b1326[off1324]&0x1f != 0x1f && off1324+2+int(b1326[off1324+1]) <= len(b1326) {
+					t, l := b1326[off1324], int(b1326[off1324+1])
+					e1325.tag, e1325.cons, e1325.off, e1325.start, e1325.end, e1325.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1324, off1324+2, off1324+2+l, off1324+2+l
+				} else if uint(off1324)+2 < uint(len(b1326)) && b1326[off1324+1] == 0x81 && b1326[off1324+2] >= 0x80 && b1326[off1324]&0x1f != 0x1f && off1324+3+int(b1326[off1324+2]) <= len(b1326) {
+					t, l := b1326[off1324], int(b1326[off1324+2])
+					e1325.tag, e1325.cons, e1325.off, e1325.start, e1325.end, e1325.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1324, off1324+3, off1324+3+l, off1324+3+l
+				} else if err := d.next(&e1325, off1324, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off1011 = e1012.next
+				if err = decodeSignalRequestV3(d, &e1325, &m.SignalsDescriptor[i1323]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1323), "signalsDescriptor")
+				}
+				off1324 = e1325.next
 			}
 		case 0x80000003: // [3] notifyBehaviour
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.NotifyBehaviour = slab.One(&d.s.NotifyBehaviour)
-			var h1013 header
-			if err := d.explicit(&h1013, &e, anyTag); err != nil {
+			p1327 := d.s.NotifyBehaviour.Raw(1)
+			p1327[0] = model.NotifyBehaviour{}
+			m.NotifyBehaviour = &p1327[0]
+			var h1328 header
+			if b1329 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1329)) && b1329[e.start+1] < 0x80 && b1329[e.start]&0x1f != 0x1f && e.start+2+int(b1329[e.start+1]) <= len(b1329) && e.start+2+int(b1329[e.start+1]) == e.end {
+				t, l := b1329[e.start], int(b1329[e.start+1])
+				h1328.tag, h1328.cons, h1328.off, h1328.start, h1328.end, h1328.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1328, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
-			if err = decodeNotifyBehaviourV3(d, &h1013, m.NotifyBehaviour); err != nil {
+			if err = decodeNotifyBehaviourV3(d, &h1328, m.NotifyBehaviour); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
 		case 0x80000004: // [4] resetEventsDescriptor
@@ -14986,7 +17462,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
@@ -15014,20 +17490,20 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa2"...)
-			mk1014 := len(b)
+			mk1330 := len(b)
 			b = append(b, 0)
-			for i1015 := range m.EventParList {
+			for i1331 := range m.EventParList {
 				b = append(b, "\x30"...)
-				mk1016 := len(b)
+				mk1332 := len(b)
 				b = append(b, 0)
-				b, err = appendEventParameterV123(b, &m.EventParList[i1015])
-				b = endLen(b, mk1016)
+				b, err = appendEventParameterV123(b, &m.EventParList[i1331])
+				b = endLen(b, mk1332)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1015)
+					err = codecerr.AtIndex(err, i1331)
 					break
 				}
 			}
-			b = endLen(b, mk1014)
+			b = endLen(b, mk1330)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -15043,8 +17519,15 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15053,7 +17536,9 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -15065,39 +17550,53 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1017, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1333, ok := d.smallInt(&e)
+			if !ok || x1333 < 0 || x1333 > 65535 {
+				var err error
+				if x1333, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1017)
+			m.StreamID.Value = uint32(x1333)
 		case 0x80000002: // [2] eventParList
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			n1018, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "eventParList")
-			}
-			m.EventParList = slab.Alloc(&d.s.EventParameter, n1018)
-			for i1019, off1020 := 0, e.start; i1019 < n1018; i1019++ {
-				var e1021 header
-				if err := d.next(&e1021, off1020, e.end); err != nil {
+			b1338 := d.window(&e)
+			n1334 := 1
+			if e.cons && e.start == e.end {
+				n1334 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1338)) && b1338[e.start+1] < 0x80 && b1338[e.start]&0x1f != 0x1f && e.start+2+int(b1338[e.start+1]) <= len(b1338) && e.start+2+int(b1338[e.start+1]) == e.end) {
+				var err error
+				if n1334, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e1021.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1021, "[UNIVERSAL 16]"), i1019), "eventParList")
+			}
+			m.EventParList = d.s.EventParameter.Raw(n1334)
+			if n1334 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
+			for i1335, off1336 := 0, e.start; i1335 < n1334; i1335++ {
+				var e1337 header
+				if uint(off1336)+1 < uint(len(b1338)) && b1338[off1336+1] < 0x80 && b1338[off1336]&0x1f != 0x1f && off1336+2+int(b1338[off1336+1]) <= len(b1338) {
+					t, l := b1338[off1336], int(b1338[off1336+1])
+					e1337.tag, e1337.cons, e1337.off, e1337.start, e1337.end, e1337.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1336, off1336+2, off1336+2+l, off1336+2+l
+				} else if uint(off1336)+2 < uint(len(b1338)) && b1338[off1336+1] == 0x81 && b1338[off1336+2] >= 0x80 && b1338[off1336]&0x1f != 0x1f && off1336+3+int(b1338[off1336+2]) <= len(b1338) {
+					t, l := b1338[off1336], int(b1338[off1336+2])
+					e1337.tag, e1337.cons, e1337.off, e1337.start, e1337.end, e1337.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1336, off1336+3, off1336+3+l, off1336+3+l
+				} else if err := d.next(&e1337, off1336, e.end); err != nil {
+					return codecerr.At(err, "eventParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeEventParameterV123(d, &e1021, &m.EventParList[i1019]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1019), "eventParList")
+				if e1337.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1337, "[UNIVERSAL 16]"), i1335), "eventParList")
 				}
-				off1020 = e1021.next
+				if err = decodeEventParameterV123(d, &e1337, &m.EventParList[i1335]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1335), "eventParList")
+				}
+				off1336 = e1337.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15113,7 +17612,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
@@ -15124,10 +17623,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1022 := len(b)
+		mk1339 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV12(b, m.Signal)
-		b = endLen(b, mk1022)
+		b = endLen(b, mk1339)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15136,10 +17635,10 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1023 := len(b)
+		mk1340 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
-		b = endLen(b, mk1023)
+		b = endLen(b, mk1340)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15154,20 +17653,24 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		p1341 := d.s.Signal.Raw(1)
+		p1341[0] = model.Signal{}
+		m.Signal = &p1341[0]
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		p1342 := d.s.SeqSigList.Raw(1)
+		p1342[0] = model.SeqSigList{}
+		m.SeqSigList = &p1342[0]
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
-	return err
+	return nil
 }
 
 func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
@@ -15178,10 +17681,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1024 := len(b)
+		mk1343 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV3(b, m.Signal)
-		b = endLen(b, mk1024)
+		b = endLen(b, mk1343)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -15190,10 +17693,10 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1025 := len(b)
+		mk1344 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1025)
+		b = endLen(b, mk1344)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -15208,20 +17711,24 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		m.Signal = slab.One(&d.s.Signal)
+		p1345 := d.s.Signal.Raw(1)
+		p1345[0] = model.Signal{}
+		m.Signal = &p1345[0]
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		m.SeqSigList = slab.One(&d.s.SeqSigList)
+		p1346 := d.s.SeqSigList.Raw(1)
+		p1346[0] = model.SeqSigList{}
+		m.SeqSigList = &p1346[0]
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SignalRequest")
 	}
-	return err
+	return nil
 }
 
 func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
@@ -15239,20 +17746,20 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1026 := len(b)
+			mk1347 := len(b)
 			b = append(b, 0)
-			for i1027 := range m.SignalList {
+			for i1348 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1028 := len(b)
+				mk1349 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV12(b, &m.SignalList[i1027])
-				b = endLen(b, mk1028)
+				b, err = appendSignalV12(b, &m.SignalList[i1348])
+				b = endLen(b, mk1349)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1027)
+					err = codecerr.AtIndex(err, i1348)
 					break
 				}
 			}
-			b = endLen(b, mk1026)
+			b = endLen(b, mk1347)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15268,8 +17775,15 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15278,39 +17792,53 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1029, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1350, ok := d.smallInt(&e)
+			if !ok || x1350 < 0 || x1350 > 65535 {
+				var err error
+				if x1350, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
-			m.Id = uint32(x1029)
+			m.Id = uint32(x1350)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1030, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalList")
-			}
-			m.SignalList = slab.Alloc(&d.s.Signal, n1030)
-			for i1031, off1032 := 0, e.start; i1031 < n1030; i1031++ {
-				var e1033 header
-				if err := d.next(&e1033, off1032, e.end); err != nil {
+			b1355 := d.window(&e)
+			n1351 := 1
+			if e.cons && e.start == e.end {
+				n1351 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1355)) && b1355[e.start+1] < 0x80 && b1355[e.start]&0x1f != 0x1f && e.start+2+int(b1355[e.start+1]) <= len(b1355) && e.start+2+int(b1355[e.start+1]) == e.end) {
+				var err error
+				if n1351, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1033.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1033, "[UNIVERSAL 16]"), i1031), "signalList")
+			}
+			m.SignalList = d.s.Signal.Raw(n1351)
+			if n1351 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
+			for i1352, off1353 := 0, e.start; i1352 < n1351; i1352++ {
+				var e1354 header
+				if uint(off1353)+1 < uint(len(b1355)) && b1355[off1353+1] < 0x80 && b1355[off1353]&0x1f != 0x1f && off1353+2+int(b1355[off1353+1]) <= len(b1355) {
+					t, l := b1355[off1353], int(b1355[off1353+1])
+					e1354.tag, e1354.cons, e1354.off, e1354.start, e1354.end, e1354.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1353, off1353+2, off1353+2+l, off1353+2+l
+				} else if uint(off1353)+2 < uint(len(b1355)) && b1355[off1353+1] == 0x81 && b1355[off1353+2] >= 0x80 && b1355[off1353]&0x1f != 0x1f && off1353+3+int(b1355[off1353+2]) <= len(b1355) {
+					t, l := b1355[off1353], int(b1355[off1353+2])
+					e1354.tag, e1354.cons, e1354.off, e1354.start, e1354.end, e1354.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1353, off1353+3, off1353+3+l, off1353+3+l
+				} else if err := d.next(&e1354, off1353, e.end); err != nil {
+					return codecerr.At(err, "signalList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalV12(d, &e1033, &m.SignalList[i1031]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1031), "signalList")
+				if e1354.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1354, "[UNIVERSAL 16]"), i1352), "signalList")
 				}
-				off1032 = e1033.next
+				if err = decodeSignalV12(d, &e1354, &m.SignalList[i1352]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1352), "signalList")
+				}
+				off1353 = e1354.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15326,7 +17854,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
@@ -15344,20 +17872,20 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1034 := len(b)
+			mk1356 := len(b)
 			b = append(b, 0)
-			for i1035 := range m.SignalList {
+			for i1357 := range m.SignalList {
 				b = append(b, "\x30"...)
-				mk1036 := len(b)
+				mk1358 := len(b)
 				b = append(b, 0)
-				b, err = appendSignalV3(b, &m.SignalList[i1035])
-				b = endLen(b, mk1036)
+				b, err = appendSignalV3(b, &m.SignalList[i1357])
+				b = endLen(b, mk1358)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1035)
+					err = codecerr.AtIndex(err, i1357)
 					break
 				}
 			}
-			b = endLen(b, mk1034)
+			b = endLen(b, mk1356)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -15373,8 +17901,15 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15383,39 +17918,53 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1037, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1359, ok := d.smallInt(&e)
+			if !ok || x1359 < 0 || x1359 > 65535 {
+				var err error
+				if x1359, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
-			m.Id = uint32(x1037)
+			m.Id = uint32(x1359)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1038, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalList")
-			}
-			m.SignalList = slab.Alloc(&d.s.Signal, n1038)
-			for i1039, off1040 := 0, e.start; i1039 < n1038; i1039++ {
-				var e1041 header
-				if err := d.next(&e1041, off1040, e.end); err != nil {
+			b1364 := d.window(&e)
+			n1360 := 1
+			if e.cons && e.start == e.end {
+				n1360 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1364)) && b1364[e.start+1] < 0x80 && b1364[e.start]&0x1f != 0x1f && e.start+2+int(b1364[e.start+1]) <= len(b1364) && e.start+2+int(b1364[e.start+1]) == e.end) {
+				var err error
+				if n1360, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e1041.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1041, "[UNIVERSAL 16]"), i1039), "signalList")
+			}
+			m.SignalList = d.s.Signal.Raw(n1360)
+			if n1360 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
+			for i1361, off1362 := 0, e.start; i1361 < n1360; i1361++ {
+				var e1363 header
+				if uint(off1362)+1 < uint(len(b1364)) && b1364[off1362+1] < 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+2+int(b1364[off1362+1]) <= len(b1364) {
+					t, l := b1364[off1362], int(b1364[off1362+1])
+					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+2, off1362+2+l, off1362+2+l
+				} else if uint(off1362)+2 < uint(len(b1364)) && b1364[off1362+1] == 0x81 && b1364[off1362+2] >= 0x80 && b1364[off1362]&0x1f != 0x1f && off1362+3+int(b1364[off1362+2]) <= len(b1364) {
+					t, l := b1364[off1362], int(b1364[off1362+2])
+					e1363.tag, e1363.cons, e1363.off, e1363.start, e1363.end, e1363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1362, off1362+3, off1362+3+l, off1362+3+l
+				} else if err := d.next(&e1363, off1362, e.end); err != nil {
+					return codecerr.At(err, "signalList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalV3(d, &e1041, &m.SignalList[i1039]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1039), "signalList")
+				if e1363.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1363, "[UNIVERSAL 16]"), i1361), "signalList")
 				}
-				off1040 = e1041.next
+				if err = decodeSignalV3(d, &e1363, &m.SignalList[i1361]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1361), "signalList")
+				}
+				off1362 = e1363.next
 			}
 		default:
 			return d.unexpected(e, "a component of SeqSigList")
@@ -15431,7 +17980,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
@@ -15500,20 +18049,20 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1042 := len(b)
+			mk1365 := len(b)
 			b = append(b, 0)
-			for i1043 := range m.SigParList {
+			for i1366 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1044 := len(b)
+				mk1367 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1043])
-				b = endLen(b, mk1044)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1366])
+				b = endLen(b, mk1367)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1043)
+					err = codecerr.AtIndex(err, i1366)
 					break
 				}
 			}
-			b = endLen(b, mk1042)
+			b = endLen(b, mk1365)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -15529,8 +18078,15 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15539,7 +18095,9 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -15551,36 +18109,45 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1045, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1368, ok := d.smallInt(&e)
+			if !ok || x1368 < 0 || x1368 > 65535 {
+				var err error
+				if x1368, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1045)
+			m.StreamID.Value = uint32(x1368)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1046, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "sigType")
+			x1369, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1369, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "sigType")
+				}
 			}
-			if x1046 < -1<<31 || x1046 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1046), "sigType")
+			if x1369 < -1<<31 || x1369 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1369), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1046)
+			m.SigType.Value = model.SignalType(x1369)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1047, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "duration")
+			x1370, ok := d.smallInt(&e)
+			if !ok || x1370 < 0 || x1370 > 65535 {
+				var err error
+				if x1370, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "duration")
+				}
 			}
-			m.Duration.Value = uint32(x1047)
+			m.Duration.Value = uint32(x1370)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -15604,29 +18171,40 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1048, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "sigParList")
-			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, n1048)
-			for i1049, off1050 := 0, e.start; i1049 < n1048; i1049++ {
-				var e1051 header
-				if err := d.next(&e1051, off1050, e.end); err != nil {
+			b1375 := d.window(&e)
+			n1371 := 1
+			if e.cons && e.start == e.end {
+				n1371 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1375)) && b1375[e.start+1] < 0x80 && b1375[e.start]&0x1f != 0x1f && e.start+2+int(b1375[e.start+1]) <= len(b1375) && e.start+2+int(b1375[e.start+1]) == e.end) {
+				var err error
+				if n1371, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1051.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1051, "[UNIVERSAL 16]"), i1049), "sigParList")
+			}
+			m.SigParList = d.s.SigParameter.Raw(n1371)
+			if n1371 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
+			for i1372, off1373 := 0, e.start; i1372 < n1371; i1372++ {
+				var e1374 header
+				if uint(off1373)+1 < uint(len(b1375)) && b1375[off1373+1] < 0x80 && b1375[off1373]&0x1f != 0x1f && off1373+2+int(b1375[off1373+1]) <= len(b1375) {
+					t, l := b1375[off1373], int(b1375[off1373+1])
+					e1374.tag, e1374.cons, e1374.off, e1374.start, e1374.end, e1374.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1373, off1373+2, off1373+2+l, off1373+2+l
+				} else if uint(off1373)+2 < uint(len(b1375)) && b1375[off1373+1] == 0x81 && b1375[off1373+2] >= 0x80 && b1375[off1373]&0x1f != 0x1f && off1373+3+int(b1375[off1373+2]) <= len(b1375) {
+					t, l := b1375[off1373], int(b1375[off1373+2])
+					e1374.tag, e1374.cons, e1374.off, e1374.start, e1374.end, e1374.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1373, off1373+3, off1373+3+l, off1373+3+l
+				} else if err := d.next(&e1374, off1373, e.end); err != nil {
+					return codecerr.At(err, "sigParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSigParameterV123(d, &e1051, &m.SigParList[i1049]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1049), "sigParList")
+				if e1374.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1374, "[UNIVERSAL 16]"), i1372), "sigParList")
 				}
-				off1050 = e1051.next
+				if err = decodeSigParameterV123(d, &e1374, &m.SigParList[i1372]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1372), "sigParList")
+				}
+				off1373 = e1374.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -15642,7 +18220,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
@@ -15702,20 +18280,20 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa6"...)
-			mk1052 := len(b)
+			mk1376 := len(b)
 			b = append(b, 0)
-			for i1053 := range m.SigParList {
+			for i1377 := range m.SigParList {
 				b = append(b, "\x30"...)
-				mk1054 := len(b)
+				mk1378 := len(b)
 				b = append(b, 0)
-				b, err = appendSigParameterV123(b, &m.SigParList[i1053])
-				b = endLen(b, mk1054)
+				b, err = appendSigParameterV123(b, &m.SigParList[i1377])
+				b = endLen(b, mk1378)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1053)
+					err = codecerr.AtIndex(err, i1377)
 					break
 				}
 			}
-			b = endLen(b, mk1052)
+			b = endLen(b, mk1376)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -15757,8 +18335,15 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15767,7 +18352,9 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -15779,36 +18366,45 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1055, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1379, ok := d.smallInt(&e)
+			if !ok || x1379 < 0 || x1379 > 65535 {
+				var err error
+				if x1379, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1055)
+			m.StreamID.Value = uint32(x1379)
 		case 0x80000002: // [2] sigType
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "sigType: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SigType.Present = true
-			x1056, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "sigType")
+			x1380, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1380, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "sigType")
+				}
 			}
-			if x1056 < -1<<31 || x1056 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1056), "sigType")
+			if x1380 < -1<<31 || x1380 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1380), "sigType")
 			}
-			m.SigType.Value = model.SignalType(x1056)
+			m.SigType.Value = model.SignalType(x1380)
 		case 0x80000003: // [3] duration
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "duration: duplicate or out of order")
 			}
 			seen |= 1 << 3
 			m.Duration.Present = true
-			x1057, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "duration")
+			x1381, ok := d.smallInt(&e)
+			if !ok || x1381 < 0 || x1381 > 65535 {
+				var err error
+				if x1381, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "duration")
+				}
 			}
-			m.Duration.Value = uint32(x1057)
+			m.Duration.Value = uint32(x1381)
 		case 0x80000004: // [4] notifyCompletion
 			if seen>>4 != 0 {
 				return d.errorf(e.off, "notifyCompletion: duplicate or out of order")
@@ -15832,29 +18428,40 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			n1058, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "sigParList")
-			}
-			m.SigParList = slab.Alloc(&d.s.SigParameter, n1058)
-			for i1059, off1060 := 0, e.start; i1059 < n1058; i1059++ {
-				var e1061 header
-				if err := d.next(&e1061, off1060, e.end); err != nil {
+			b1386 := d.window(&e)
+			n1382 := 1
+			if e.cons && e.start == e.end {
+				n1382 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1386)) && b1386[e.start+1] < 0x80 && b1386[e.start]&0x1f != 0x1f && e.start+2+int(b1386[e.start+1]) <= len(b1386) && e.start+2+int(b1386[e.start+1]) == e.end) {
+				var err error
+				if n1382, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e1061.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1061, "[UNIVERSAL 16]"), i1059), "sigParList")
+			}
+			m.SigParList = d.s.SigParameter.Raw(n1382)
+			if n1382 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
+			for i1383, off1384 := 0, e.start; i1383 < n1382; i1383++ {
+				var e1385 header
+				if uint(off1384)+1 < uint(len(b1386)) && b1386[off1384+1] < 0x80 && b1386[off1384]&0x1f != 0x1f && off1384+2+int(b1386[off1384+1]) <= len(b1386) {
+					t, l := b1386[off1384], int(b1386[off1384+1])
+					e1385.tag, e1385.cons, e1385.off, e1385.start, e1385.end, e1385.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1384, off1384+2, off1384+2+l, off1384+2+l
+				} else if uint(off1384)+2 < uint(len(b1386)) && b1386[off1384+1] == 0x81 && b1386[off1384+2] >= 0x80 && b1386[off1384]&0x1f != 0x1f && off1384+3+int(b1386[off1384+2]) <= len(b1386) {
+					t, l := b1386[off1384], int(b1386[off1384+2])
+					e1385.tag, e1385.cons, e1385.off, e1385.start, e1385.end, e1385.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1384, off1384+3, off1384+3+l, off1384+3+l
+				} else if err := d.next(&e1385, off1384, e.end); err != nil {
+					return codecerr.At(err, "sigParList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSigParameterV123(d, &e1061, &m.SigParList[i1059]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1059), "sigParList")
+				if e1385.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1385, "[UNIVERSAL 16]"), i1383), "sigParList")
 				}
-				off1060 = e1061.next
+				if err = decodeSigParameterV123(d, &e1385, &m.SigParList[i1383]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1383), "sigParList")
+				}
+				off1384 = e1385.next
 			}
 		case 0x80000007: // [7] direction
 			if seen>>7 != 0 {
@@ -15862,36 +18469,45 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			seen |= 1 << 7
 			m.Direction.Present = true
-			x1062, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "direction")
+			x1387, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1387, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "direction")
+				}
 			}
-			if x1062 < -1<<31 || x1062 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1062), "direction")
+			if x1387 < -1<<31 || x1387 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1387), "direction")
 			}
-			m.Direction.Value = model.SignalDirection(x1062)
+			m.Direction.Value = model.SignalDirection(x1387)
 		case 0x80000008: // [8] requestID
 			if seen>>8 != 0 {
 				return d.errorf(e.off, "requestID: duplicate or out of order")
 			}
 			seen |= 1 << 8
 			m.RequestID.Present = true
-			x1063, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1388, ok := d.smallInt(&e)
+			if !ok || x1388 < 0 || x1388 > 4294967295 {
+				var err error
+				if x1388, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x1063)
+			m.RequestID.Value = uint32(x1388)
 		case 0x80000009: // [9] intersigDelay
 			if seen>>9 != 0 {
 				return d.errorf(e.off, "intersigDelay: duplicate or out of order")
 			}
 			seen |= 1 << 9
 			m.IntersigDelay.Present = true
-			x1064, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "intersigDelay")
+			x1389, ok := d.smallInt(&e)
+			if !ok || x1389 < 0 || x1389 > 65535 {
+				var err error
+				if x1389, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "intersigDelay")
+				}
 			}
-			m.IntersigDelay.Value = uint32(x1064)
+			m.IntersigDelay.Value = uint32(x1389)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -15906,7 +18522,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
@@ -15924,18 +18540,18 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1065 := len(b)
+			mk1390 := len(b)
 			b = append(b, 0)
-			for i1066 := range m.Value {
+			for i1391 := range m.Value {
 				{
-					b = appendBytes(b, "\x04", m.Value[i1066])
+					b = appendBytes(b, "\x04", m.Value[i1391])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1066)
+					err = codecerr.AtIndex(err, i1391)
 					break
 				}
 			}
-			b = endLen(b, mk1065)
+			b = endLen(b, mk1390)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -15943,10 +18559,10 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 	}
 	if m.ExtraInfo != nil {
 		b = append(b, "\xa2"...)
-		mk1067 := len(b)
+		mk1392 := len(b)
 		b = append(b, 0)
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1067)
+		b = endLen(b, mk1392)
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -15961,8 +18577,15 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -15971,7 +18594,9 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "sigParameterName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SigParameterName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SigParameterName = d.data[e.start:e.end:e.end]
+			} else if m.SigParameterName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "sigParameterName")
 			}
 			if len(m.SigParameterName) < 2 || len(m.SigParameterName) > 2 {
@@ -15982,41 +18607,55 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1068, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "value")
-			}
-			m.Value = slab.Alloc(&d.s.Octets, n1068)
-			for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
-				var e1071 header
-				if err := d.next(&e1071, off1070, e.end); err != nil {
+			b1397 := d.window(&e)
+			n1393 := 1
+			if e.cons && e.start == e.end {
+				n1393 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1397)) && b1397[e.start+1] < 0x80 && b1397[e.start]&0x1f != 0x1f && e.start+2+int(b1397[e.start+1]) <= len(b1397) && e.start+2+int(b1397[e.start+1]) == e.end) {
+				var err error
+				if n1393, err = d.count(&e); err != nil {
 					return codecerr.At(err, "value")
 				}
-				if e1071.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1071, "[UNIVERSAL 4]"), i1069), "value")
+			}
+			m.Value = d.s.Octets.Raw(n1393)
+			clear(m.Value)
+			for i1394, off1395 := 0, e.start; i1394 < n1393; i1394++ {
+				var e1396 header
+				if uint(off1395)+1 < uint(len(b1397)) && b1397[off1395+1] < 0x80 && b1397[off1395]&0x1f != 0x1f && off1395+2+int(b1397[off1395+1]) <= len(b1397) {
+					t, l := b1397[off1395], int(b1397[off1395+1])
+					e1396.tag, e1396.cons, e1396.off, e1396.start, e1396.end, e1396.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1395, off1395+2, off1395+2+l, off1395+2+l
+				} else if uint(off1395)+2 < uint(len(b1397)) && b1397[off1395+1] == 0x81 && b1397[off1395+2] >= 0x80 && b1397[off1395]&0x1f != 0x1f && off1395+3+int(b1397[off1395+2]) <= len(b1397) {
+					t, l := b1397[off1395], int(b1397[off1395+2])
+					e1396.tag, e1396.cons, e1396.off, e1396.start, e1396.end, e1396.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1395, off1395+3, off1395+3+l, off1395+3+l
+				} else if err := d.next(&e1396, off1395, e.end); err != nil {
+					return codecerr.At(err, "value")
 				}
-				if err := func() error {
-					var err error
-					if m.Value[i1069], err = d.octets(e1071); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1069), "value")
+				if e1396.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1396, "[UNIVERSAL 4]"), i1394), "value")
 				}
-				off1070 = e1071.next
+				if !e1396.cons {
+					m.Value[i1394] = d.data[e1396.start:e1396.end:e1396.end]
+				} else if m.Value[i1394], err = d.octets(e1396); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1394), "value")
+				}
+				off1395 = e1396.next
 			}
 		case 0x80000002: // [2] extraInfo
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.ExtraInfo = slab.One(&d.s.SigParameterExtraInfo)
-			var h1072 header
-			if err := d.explicit(&h1072, &e, anyTag); err != nil {
+			p1398 := d.s.SigParameterExtraInfo.Raw(1)
+			p1398[0] = model.SigParameterExtraInfo{}
+			m.ExtraInfo = &p1398[0]
+			var h1399 header
+			if b1400 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1400)) && b1400[e.start+1] < 0x80 && b1400[e.start]&0x1f != 0x1f && e.start+2+int(b1400[e.start+1]) <= len(b1400) && e.start+2+int(b1400[e.start+1]) == e.end {
+				t, l := b1400[e.start], int(b1400[e.start+1])
+				h1399.tag, h1399.cons, h1399.off, h1399.start, h1399.end, h1399.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1399, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
-			if err = decodeSigParameterExtraInfoV123(d, &h1072, m.ExtraInfo); err != nil {
+			if err = decodeSigParameterExtraInfoV123(d, &h1399, m.ExtraInfo); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
 		default:
@@ -16033,7 +18672,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSigParameterExtraInfoV123(b []byte, m *model.SigParameterExtraInfo) ([]byte, error) {
@@ -16067,14 +18706,17 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SigParameterExtraInfo_Relation
-		x1073, err := d.integer((*h), minInt, maxInt)
-		if err != nil {
-			return codecerr.At(err, "relation")
+		x1401, ok := d.smallInt(h)
+		if !ok {
+			var err error
+			if x1401, err = d.integer(h, minInt, maxInt); err != nil {
+				return codecerr.At(err, "relation")
+			}
 		}
-		if x1073 < -1<<31 || x1073 >= 1<<31 {
-			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1073), "relation")
+		if x1401 < -1<<31 || x1401 >= 1<<31 {
+			return codecerr.At(d.errorf((*h).start, "enumeration value %d out of range", x1401), "relation")
 		}
-		m.Relation = model.Relation(x1073)
+		m.Relation = model.Relation(x1401)
 	case 0x80000001: // [1]
 		m.Kind = model.SigParameterExtraInfo_Range
 		if m.Range, err = d.boolean((*h)); err != nil {
@@ -16088,7 +18730,7 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 	default:
 		return d.unknownAlternative(*h, "alternative", "SigParameterExtraInfo")
 	}
-	return err
+	return nil
 }
 
 func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, error) {
@@ -16096,18 +18738,18 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1074 := len(b)
+			mk1402 := len(b)
 			b = append(b, 0)
-			for i1075 := range m.Mtl {
+			for i1403 := range m.Mtl {
 				{
-					b = appendInt(b, "\x0a", int64(m.Mtl[i1075]))
+					b = appendInt(b, "\x0a", int64(m.Mtl[i1403]))
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1075)
+					err = codecerr.AtIndex(err, i1403)
 					break
 				}
 			}
-			b = endLen(b, mk1074)
+			b = endLen(b, mk1402)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mtl")
@@ -16116,20 +18758,20 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1076 := len(b)
+			mk1404 := len(b)
 			b = append(b, 0)
-			for i1077 := range m.Mpl {
+			for i1405 := range m.Mpl {
 				b = append(b, "\x30"...)
-				mk1078 := len(b)
+				mk1406 := len(b)
 				b = append(b, 0)
-				b, err = appendPropertyParmV123(b, &m.Mpl[i1077])
-				b = endLen(b, mk1078)
+				b, err = appendPropertyParmV123(b, &m.Mpl[i1405])
+				b = endLen(b, mk1406)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1077)
+					err = codecerr.AtIndex(err, i1405)
 					break
 				}
 			}
-			b = endLen(b, mk1076)
+			b = endLen(b, mk1404)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mpl")
@@ -16137,10 +18779,10 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa2"...)
-		mk1079 := len(b)
+		mk1407 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1079)
+		b = endLen(b, mk1407)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -16155,8 +18797,15 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16165,70 +18814,93 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mtl: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1080, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "mtl")
-			}
-			m.Mtl = slab.Alloc(&d.s.ModemType, n1080)
-			for i1081, off1082 := 0, e.start; i1081 < n1080; i1081++ {
-				var e1083 header
-				if err := d.next(&e1083, off1082, e.end); err != nil {
+			b1412 := d.window(&e)
+			n1408 := 1
+			if e.cons && e.start == e.end {
+				n1408 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1412)) && b1412[e.start+1] < 0x80 && b1412[e.start]&0x1f != 0x1f && e.start+2+int(b1412[e.start+1]) <= len(b1412) && e.start+2+int(b1412[e.start+1]) == e.end) {
+				var err error
+				if n1408, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				if e1083.tag != 0xa {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1083, "[UNIVERSAL 10]"), i1081), "mtl")
+			}
+			m.Mtl = d.s.ModemType.Raw(n1408)
+			clear(m.Mtl)
+			for i1409, off1410 := 0, e.start; i1409 < n1408; i1409++ {
+				var e1411 header
+				if uint(off1410)+1 < uint(len(b1412)) && b1412[off1410+1] < 0x80 && b1412[off1410]&0x1f != 0x1f && off1410+2+int(b1412[off1410+1]) <= len(b1412) {
+					t, l := b1412[off1410], int(b1412[off1410+1])
+					e1411.tag, e1411.cons, e1411.off, e1411.start, e1411.end, e1411.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1410, off1410+2, off1410+2+l, off1410+2+l
+				} else if uint(off1410)+2 < uint(len(b1412)) && b1412[off1410+1] == 0x81 && b1412[off1410+2] >= 0x80 && b1412[off1410]&0x1f != 0x1f && off1410+3+int(b1412[off1410+2]) <= len(b1412) {
+					t, l := b1412[off1410], int(b1412[off1410+2])
+					e1411.tag, e1411.cons, e1411.off, e1411.start, e1411.end, e1411.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1410, off1410+3, off1410+3+l, off1410+3+l
+				} else if err := d.next(&e1411, off1410, e.end); err != nil {
+					return codecerr.At(err, "mtl")
 				}
-				if err := func() error {
+				if e1411.tag != 0xa {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1411, "[UNIVERSAL 10]"), i1409), "mtl")
+				}
+				x1413, ok := d.smallInt(&e1411)
+				if !ok {
 					var err error
-					x1084, err := d.integer(e1083, minInt, maxInt)
-					if err != nil {
-						return err
+					if x1413, err = d.integer(&e1411, minInt, maxInt); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1409), "mtl")
 					}
-					if x1084 < -1<<31 || x1084 >= 1<<31 {
-						return d.errorf(e1083.start, "enumeration value %d out of range", x1084)
-					}
-					m.Mtl[i1081] = model.ModemType(x1084)
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1081), "mtl")
 				}
-				off1082 = e1083.next
+				if x1413 < -1<<31 || x1413 >= 1<<31 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e1411.start, "enumeration value %d out of range", x1413), i1409), "mtl")
+				}
+				m.Mtl[i1409] = model.ModemType(x1413)
+				off1410 = e1411.next
 			}
 		case 0x80000001: // [1] mpl
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "mpl: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1085, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "mpl")
-			}
-			m.Mpl = slab.Alloc(&d.s.PropertyParm, n1085)
-			for i1086, off1087 := 0, e.start; i1086 < n1085; i1086++ {
-				var e1088 header
-				if err := d.next(&e1088, off1087, e.end); err != nil {
+			b1418 := d.window(&e)
+			n1414 := 1
+			if e.cons && e.start == e.end {
+				n1414 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1418)) && b1418[e.start+1] < 0x80 && b1418[e.start]&0x1f != 0x1f && e.start+2+int(b1418[e.start+1]) <= len(b1418) && e.start+2+int(b1418[e.start+1]) == e.end) {
+				var err error
+				if n1414, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				if e1088.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1088, "[UNIVERSAL 16]"), i1086), "mpl")
+			}
+			m.Mpl = d.s.PropertyParm.Raw(n1414)
+			if n1414 == 1 {
+				m.Mpl[0] = model.PropertyParm{}
+			} else {
+				clear(m.Mpl)
+			}
+			for i1415, off1416 := 0, e.start; i1415 < n1414; i1415++ {
+				var e1417 header
+				if uint(off1416)+1 < uint(len(b1418)) && b1418[off1416+1] < 0x80 && b1418[off1416]&0x1f != 0x1f && off1416+2+int(b1418[off1416+1]) <= len(b1418) {
+					t, l := b1418[off1416], int(b1418[off1416+1])
+					e1417.tag, e1417.cons, e1417.off, e1417.start, e1417.end, e1417.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1416, off1416+2, off1416+2+l, off1416+2+l
+				} else if uint(off1416)+2 < uint(len(b1418)) && b1418[off1416+1] == 0x81 && b1418[off1416+2] >= 0x80 && b1418[off1416]&0x1f != 0x1f && off1416+3+int(b1418[off1416+2]) <= len(b1418) {
+					t, l := b1418[off1416], int(b1418[off1416+2])
+					e1417.tag, e1417.cons, e1417.off, e1417.start, e1417.end, e1417.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1416, off1416+3, off1416+3+l, off1416+3+l
+				} else if err := d.next(&e1417, off1416, e.end); err != nil {
+					return codecerr.At(err, "mpl")
 				}
-				if err := func() error {
-					var err error
-					if err = decodePropertyParmV123(d, &e1088, &m.Mpl[i1086]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1086), "mpl")
+				if e1417.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1417, "[UNIVERSAL 16]"), i1415), "mpl")
 				}
-				off1087 = e1088.next
+				if err = decodePropertyParmV123(d, &e1417, &m.Mpl[i1415]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1415), "mpl")
+				}
+				off1416 = e1417.next
 			}
 		case 0x80000002: // [2] nonStandardData
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1419 := d.s.NonStandardData.Raw(1)
+			p1419[0] = model.NonStandardData{}
+			m.NonStandardData = &p1419[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -16246,7 +18918,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, error) {
@@ -16263,10 +18935,10 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1089 := len(b)
+		mk1420 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk1089)
+		b = endLen(b, mk1420)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16281,8 +18953,15 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16291,7 +18970,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -16302,7 +18983,9 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+			p1421 := d.s.DigitMapValue.Raw(1)
+			p1421[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1421[0]
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16312,7 +18995,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte, error) {
@@ -16329,10 +19012,10 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 	}
 	if m.DigitMapValue != nil {
 		b = append(b, "\xa1"...)
-		mk1090 := len(b)
+		mk1422 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk1090)
+		b = endLen(b, mk1422)
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -16347,8 +19030,15 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16357,7 +19047,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -16368,7 +19060,9 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.DigitMapValue = slab.One(&d.s.DigitMapValue)
+			p1423 := d.s.DigitMapValue.Raw(1)
+			p1423[0] = model.DigitMapValue{}
+			m.DigitMapValue = &p1423[0]
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -16378,7 +19072,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapValueV1(b []byte, m *model.DigitMapValue) ([]byte, error) {
@@ -16436,8 +19130,15 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16447,39 +19148,48 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1091, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "startTimer")
+			x1424, ok := d.smallInt(&e)
+			if !ok || x1424 < 0 || x1424 > 99 {
+				var err error
+				if x1424, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "startTimer")
+				}
 			}
-			m.StartTimer.Value = uint32(x1091)
+			m.StartTimer.Value = uint32(x1424)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1092, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "shortTimer")
+			x1425, ok := d.smallInt(&e)
+			if !ok || x1425 < 0 || x1425 > 99 {
+				var err error
+				if x1425, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "shortTimer")
+				}
 			}
-			m.ShortTimer.Value = uint32(x1092)
+			m.ShortTimer.Value = uint32(x1425)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1093, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "longTimer")
+			x1426, ok := d.smallInt(&e)
+			if !ok || x1426 < 0 || x1426 > 99 {
+				var err error
+				if x1426, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "longTimer")
+				}
 			}
-			m.LongTimer.Value = uint32(x1093)
+			m.LongTimer.Value = uint32(x1426)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
+			if m.DigitMapBody, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "digitMapBody")
 			}
 		default:
@@ -16493,7 +19203,7 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendDigitMapValueV23(b []byte, m *model.DigitMapValue) ([]byte, error) {
@@ -16558,8 +19268,15 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16569,39 +19286,48 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 0
 			m.StartTimer.Present = true
-			x1094, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "startTimer")
+			x1427, ok := d.smallInt(&e)
+			if !ok || x1427 < 0 || x1427 > 99 {
+				var err error
+				if x1427, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "startTimer")
+				}
 			}
-			m.StartTimer.Value = uint32(x1094)
+			m.StartTimer.Value = uint32(x1427)
 		case 0x80000001: // [1] shortTimer
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "shortTimer: duplicate or out of order")
 			}
 			seen |= 1 << 1
 			m.ShortTimer.Present = true
-			x1095, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "shortTimer")
+			x1428, ok := d.smallInt(&e)
+			if !ok || x1428 < 0 || x1428 > 99 {
+				var err error
+				if x1428, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "shortTimer")
+				}
 			}
-			m.ShortTimer.Value = uint32(x1095)
+			m.ShortTimer.Value = uint32(x1428)
 		case 0x80000002: // [2] longTimer
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "longTimer: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.LongTimer.Present = true
-			x1096, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "longTimer")
+			x1429, ok := d.smallInt(&e)
+			if !ok || x1429 < 0 || x1429 > 99 {
+				var err error
+				if x1429, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "longTimer")
+				}
 			}
-			m.LongTimer.Value = uint32(x1096)
+			m.LongTimer.Value = uint32(x1429)
 		case 0x80000003: // [3] digitMapBody
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "digitMapBody: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			if m.DigitMapBody, err = d.str(e, "ia5"); err != nil {
+			if m.DigitMapBody, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "digitMapBody")
 			}
 		case 0x80000004: // [4] durationTimer
@@ -16610,11 +19336,14 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 			}
 			seen |= 1 << 4
 			m.DurationTimer.Present = true
-			x1097, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "durationTimer")
+			x1430, ok := d.smallInt(&e)
+			if !ok || x1430 < 0 || x1430 > 99 {
+				var err error
+				if x1430, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "durationTimer")
+				}
 			}
-			m.DurationTimer.Value = uint32(x1097)
+			m.DurationTimer.Value = uint32(x1430)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -16626,7 +19355,7 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -16647,10 +19376,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1098 := len(b)
+		mk1431 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1098)
+		b = endLen(b, mk1431)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -16667,10 +19396,10 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1099 := len(b)
+		mk1432 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1099)
+		b = endLen(b, mk1432)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -16678,18 +19407,18 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1100 := len(b)
+			mk1433 := len(b)
 			b = append(b, 0)
-			for i1101 := range m.ServiceChangeReason {
+			for i1434 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1101])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1434])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1101)
+					err = codecerr.AtIndex(err, i1434)
 					break
 				}
 			}
-			b = endLen(b, mk1100)
+			b = endLen(b, mk1433)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -16705,30 +19434,30 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1102 := len(b)
+		mk1435 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1102)
+		b = endLen(b, mk1435)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1103 := len(b)
+		mk1436 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1103)
+		b = endLen(b, mk1436)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1104 := len(b)
+		mk1437 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1104)
+		b = endLen(b, mk1437)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -16743,8 +19472,15 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -16753,25 +19489,33 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1105, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1438, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1438, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
-			if x1105 < -1<<31 || x1105 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1105), "serviceChangeMethod")
+			if x1438 < -1<<31 || x1438 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1438), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1105)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1438)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1106 header
-			if err := d.explicit(&h1106, &e, anyTag); err != nil {
+			p1439 := d.s.ServiceChangeAddress.Raw(1)
+			p1439[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1439[0]
+			var h1440 header
+			if b1441 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1441)) && b1441[e.start+1] < 0x80 && b1441[e.start]&0x1f != 0x1f && e.start+2+int(b1441[e.start+1]) <= len(b1441) && e.start+2+int(b1441[e.start+1]) == e.end {
+				t, l := b1441[e.start], int(b1441[e.start+1])
+				h1440.tag, h1440.cons, h1440.off, h1440.start, h1440.end, h1440.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1440, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1106, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1440, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -16780,17 +19524,22 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1107, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1442, ok := d.smallInt(&e)
+			if !ok || x1442 < 0 || x1442 > 99 {
+				var err error
+				if x1442, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1107)
+			m.ServiceChangeVersion.Value = uint32(x1442)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1443 := d.s.ServiceChangeProfile.Raw(1)
+			p1443[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1443[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -16799,29 +19548,38 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1108, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1108)
-			for i1109, off1110 := 0, e.start; i1109 < n1108; i1109++ {
-				var e1111 header
-				if err := d.next(&e1111, off1110, e.end); err != nil {
+			b1448 := d.window(&e)
+			n1444 := 1
+			if e.cons && e.start == e.end {
+				n1444 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1448)) && b1448[e.start+1] < 0x80 && b1448[e.start]&0x1f != 0x1f && e.start+2+int(b1448[e.start+1]) <= len(b1448) && e.start+2+int(b1448[e.start+1]) == e.end) {
+				var err error
+				if n1444, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1111.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1111, "[UNIVERSAL 4]"), i1109), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1444)
+			clear(m.ServiceChangeReason)
+			for i1445, off1446 := 0, e.start; i1445 < n1444; i1445++ {
+				var e1447 header
+				if uint(off1446)+1 < uint(len(b1448)) && b1448[off1446+1] < 0x80 && b1448[off1446]&0x1f != 0x1f && off1446+2+int(b1448[off1446+1]) <= len(b1448) {
+					t, l := b1448[off1446], int(b1448[off1446+1])
+					e1447.tag, e1447.cons, e1447.off, e1447.start, e1447.end, e1447.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1446, off1446+2, off1446+2+l, off1446+2+l
+				} else if uint(off1446)+2 < uint(len(b1448)) && b1448[off1446+1] == 0x81 && b1448[off1446+2] >= 0x80 && b1448[off1446]&0x1f != 0x1f && off1446+3+int(b1448[off1446+2]) <= len(b1448) {
+					t, l := b1448[off1446], int(b1448[off1446+2])
+					e1447.tag, e1447.cons, e1447.off, e1447.start, e1447.end, e1447.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1446, off1446+3, off1446+3+l, off1446+3+l
+				} else if err := d.next(&e1447, off1446, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if m.ServiceChangeReason[i1109], err = d.octets(e1111); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1109), "serviceChangeReason")
+				if e1447.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1447, "[UNIVERSAL 4]"), i1445), "serviceChangeReason")
 				}
-				off1110 = e1111.next
+				if !e1447.cons {
+					m.ServiceChangeReason[i1445] = d.data[e1447.start:e1447.end:e1447.end]
+				} else if m.ServiceChangeReason[i1445], err = d.octets(e1447); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1445), "serviceChangeReason")
+				}
+				off1446 = e1447.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -16829,22 +19587,30 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1112, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1449, ok := d.smallInt(&e)
+			if !ok || x1449 < 0 || x1449 > 4294967295 {
+				var err error
+				if x1449, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1112)
+			m.ServiceChangeDelay.Value = uint32(x1449)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1113 header
-			if err := d.explicit(&h1113, &e, anyTag); err != nil {
+			p1450 := d.s.MId.Raw(1)
+			p1450[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1450[0]
+			var h1451 header
+			if b1452 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1452)) && b1452[e.start+1] < 0x80 && b1452[e.start]&0x1f != 0x1f && e.start+2+int(b1452[e.start+1]) <= len(b1452) && e.start+2+int(b1452[e.start+1]) == e.end {
+				t, l := b1452[e.start], int(b1452[e.start+1])
+				h1451.tag, h1451.cons, h1451.off, h1451.start, h1451.end, h1451.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1451, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1113, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1451, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -16852,7 +19618,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1453 := d.s.TimeNotation.Raw(1)
+			p1453[0] = model.TimeNotation{}
+			m.TimeStamp = &p1453[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -16861,7 +19629,9 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1454 := d.s.NonStandardData.Raw(1)
+			p1454[0] = model.NonStandardData{}
+			m.NonStandardData = &p1454[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -16879,7 +19649,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -16897,10 +19667,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1114 := len(b)
+		mk1455 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1114)
+		b = endLen(b, mk1455)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -16917,10 +19687,10 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1115 := len(b)
+		mk1456 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1115)
+		b = endLen(b, mk1456)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -16928,18 +19698,18 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1116 := len(b)
+			mk1457 := len(b)
 			b = append(b, 0)
-			for i1117 := range m.ServiceChangeReason {
+			for i1458 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1117])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1458])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1117)
+					err = codecerr.AtIndex(err, i1458)
 					break
 				}
 			}
-			b = endLen(b, mk1116)
+			b = endLen(b, mk1457)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -16955,40 +19725,40 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1118 := len(b)
+		mk1459 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1118)
+		b = endLen(b, mk1459)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1119 := len(b)
+		mk1460 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1119)
+		b = endLen(b, mk1460)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1120 := len(b)
+		mk1461 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1120)
+		b = endLen(b, mk1461)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1121 := len(b)
+		mk1462 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1121)
+		b = endLen(b, mk1462)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17003,8 +19773,15 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17013,25 +19790,33 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1122, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1463, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1463, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
-			if x1122 < -1<<31 || x1122 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1122), "serviceChangeMethod")
+			if x1463 < -1<<31 || x1463 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1463), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1122)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1463)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1123 header
-			if err := d.explicit(&h1123, &e, anyTag); err != nil {
+			p1464 := d.s.ServiceChangeAddress.Raw(1)
+			p1464[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1464[0]
+			var h1465 header
+			if b1466 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1466)) && b1466[e.start+1] < 0x80 && b1466[e.start]&0x1f != 0x1f && e.start+2+int(b1466[e.start+1]) <= len(b1466) && e.start+2+int(b1466[e.start+1]) == e.end {
+				t, l := b1466[e.start], int(b1466[e.start+1])
+				h1465.tag, h1465.cons, h1465.off, h1465.start, h1465.end, h1465.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1465, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1123, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1465, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17040,17 +19825,22 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1124, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1467, ok := d.smallInt(&e)
+			if !ok || x1467 < 0 || x1467 > 99 {
+				var err error
+				if x1467, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1124)
+			m.ServiceChangeVersion.Value = uint32(x1467)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1468 := d.s.ServiceChangeProfile.Raw(1)
+			p1468[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1468[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17059,29 +19849,38 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1125, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1125)
-			for i1126, off1127 := 0, e.start; i1126 < n1125; i1126++ {
-				var e1128 header
-				if err := d.next(&e1128, off1127, e.end); err != nil {
+			b1473 := d.window(&e)
+			n1469 := 1
+			if e.cons && e.start == e.end {
+				n1469 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1473)) && b1473[e.start+1] < 0x80 && b1473[e.start]&0x1f != 0x1f && e.start+2+int(b1473[e.start+1]) <= len(b1473) && e.start+2+int(b1473[e.start+1]) == e.end) {
+				var err error
+				if n1469, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1128.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1128, "[UNIVERSAL 4]"), i1126), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1469)
+			clear(m.ServiceChangeReason)
+			for i1470, off1471 := 0, e.start; i1470 < n1469; i1470++ {
+				var e1472 header
+				if uint(off1471)+1 < uint(len(b1473)) && b1473[off1471+1] < 0x80 && b1473[off1471]&0x1f != 0x1f && off1471+2+int(b1473[off1471+1]) <= len(b1473) {
+					t, l := b1473[off1471], int(b1473[off1471+1])
+					e1472.tag, e1472.cons, e1472.off, e1472.start, e1472.end, e1472.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1471, off1471+2, off1471+2+l, off1471+2+l
+				} else if uint(off1471)+2 < uint(len(b1473)) && b1473[off1471+1] == 0x81 && b1473[off1471+2] >= 0x80 && b1473[off1471]&0x1f != 0x1f && off1471+3+int(b1473[off1471+2]) <= len(b1473) {
+					t, l := b1473[off1471], int(b1473[off1471+2])
+					e1472.tag, e1472.cons, e1472.off, e1472.start, e1472.end, e1472.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1471, off1471+3, off1471+3+l, off1471+3+l
+				} else if err := d.next(&e1472, off1471, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if m.ServiceChangeReason[i1126], err = d.octets(e1128); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1126), "serviceChangeReason")
+				if e1472.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1472, "[UNIVERSAL 4]"), i1470), "serviceChangeReason")
 				}
-				off1127 = e1128.next
+				if !e1472.cons {
+					m.ServiceChangeReason[i1470] = d.data[e1472.start:e1472.end:e1472.end]
+				} else if m.ServiceChangeReason[i1470], err = d.octets(e1472); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1470), "serviceChangeReason")
+				}
+				off1471 = e1472.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17089,22 +19888,30 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1129, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1474, ok := d.smallInt(&e)
+			if !ok || x1474 < 0 || x1474 > 4294967295 {
+				var err error
+				if x1474, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1129)
+			m.ServiceChangeDelay.Value = uint32(x1474)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1130 header
-			if err := d.explicit(&h1130, &e, anyTag); err != nil {
+			p1475 := d.s.MId.Raw(1)
+			p1475[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1475[0]
+			var h1476 header
+			if b1477 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1477)) && b1477[e.start+1] < 0x80 && b1477[e.start]&0x1f != 0x1f && e.start+2+int(b1477[e.start+1]) <= len(b1477) && e.start+2+int(b1477[e.start+1]) == e.end {
+				t, l := b1477[e.start], int(b1477[e.start+1])
+				h1476.tag, h1476.cons, h1476.off, h1476.start, h1476.end, h1476.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1476, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1130, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1476, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17112,7 +19919,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1478 := d.s.TimeNotation.Raw(1)
+			p1478[0] = model.TimeNotation{}
+			m.TimeStamp = &p1478[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17121,7 +19930,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1479 := d.s.NonStandardData.Raw(1)
+			p1479[0] = model.NonStandardData{}
+			m.NonStandardData = &p1479[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17130,7 +19941,9 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			p1480 := d.s.AuditDescriptor.Raw(1)
+			p1480[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1480[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17148,7 +19961,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, error) {
@@ -17163,10 +19976,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1131 := len(b)
+		mk1481 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1131)
+		b = endLen(b, mk1481)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17183,10 +19996,10 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1132 := len(b)
+		mk1482 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1132)
+		b = endLen(b, mk1482)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -17194,18 +20007,18 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	{
 		{
 			b = append(b, "\xa4"...)
-			mk1133 := len(b)
+			mk1483 := len(b)
 			b = append(b, 0)
-			for i1134 := range m.ServiceChangeReason {
+			for i1484 := range m.ServiceChangeReason {
 				{
-					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1134])
+					b = appendBytes(b, "\x04", m.ServiceChangeReason[i1484])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1134)
+					err = codecerr.AtIndex(err, i1484)
 					break
 				}
 			}
-			b = endLen(b, mk1133)
+			b = endLen(b, mk1483)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -17221,40 +20034,40 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 	}
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa6"...)
-		mk1135 := len(b)
+		mk1485 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1135)
+		b = endLen(b, mk1485)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.TimeStamp != nil {
 		b = append(b, "\xa7"...)
-		mk1136 := len(b)
+		mk1486 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk1136)
+		b = endLen(b, mk1486)
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
 	}
 	if m.NonStandardData != nil {
 		b = append(b, "\xa8"...)
-		mk1137 := len(b)
+		mk1487 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1137)
+		b = endLen(b, mk1487)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
 	}
 	if m.ServiceChangeInfo != nil {
 		b = append(b, "\xa9"...)
-		mk1138 := len(b)
+		mk1488 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
-		b = endLen(b, mk1138)
+		b = endLen(b, mk1488)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -17276,8 +20089,15 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17286,25 +20106,33 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMethod: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1139, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeMethod")
+			x1489, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1489, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceChangeMethod")
+				}
 			}
-			if x1139 < -1<<31 || x1139 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1139), "serviceChangeMethod")
+			if x1489 < -1<<31 || x1489 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1489), "serviceChangeMethod")
 			}
-			m.ServiceChangeMethod = model.ServiceChangeMethod(x1139)
+			m.ServiceChangeMethod = model.ServiceChangeMethod(x1489)
 		case 0x80000001: // [1] serviceChangeAddress
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1140 header
-			if err := d.explicit(&h1140, &e, anyTag); err != nil {
+			p1490 := d.s.ServiceChangeAddress.Raw(1)
+			p1490[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1490[0]
+			var h1491 header
+			if b1492 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1492)) && b1492[e.start+1] < 0x80 && b1492[e.start]&0x1f != 0x1f && e.start+2+int(b1492[e.start+1]) <= len(b1492) && e.start+2+int(b1492[e.start+1]) == e.end {
+				t, l := b1492[e.start], int(b1492[e.start+1])
+				h1491.tag, h1491.cons, h1491.off, h1491.start, h1491.end, h1491.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1491, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1140, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1491, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17313,17 +20141,22 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1141, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1493, ok := d.smallInt(&e)
+			if !ok || x1493 < 0 || x1493 > 99 {
+				var err error
+				if x1493, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1141)
+			m.ServiceChangeVersion.Value = uint32(x1493)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1494 := d.s.ServiceChangeProfile.Raw(1)
+			p1494[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1494[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17332,29 +20165,38 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			n1142, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			m.ServiceChangeReason = slab.Alloc(&d.s.Octets, n1142)
-			for i1143, off1144 := 0, e.start; i1143 < n1142; i1143++ {
-				var e1145 header
-				if err := d.next(&e1145, off1144, e.end); err != nil {
+			b1499 := d.window(&e)
+			n1495 := 1
+			if e.cons && e.start == e.end {
+				n1495 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1499)) && b1499[e.start+1] < 0x80 && b1499[e.start]&0x1f != 0x1f && e.start+2+int(b1499[e.start+1]) <= len(b1499) && e.start+2+int(b1499[e.start+1]) == e.end) {
+				var err error
+				if n1495, err = d.count(&e); err != nil {
 					return codecerr.At(err, "serviceChangeReason")
 				}
-				if e1145.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1145, "[UNIVERSAL 4]"), i1143), "serviceChangeReason")
+			}
+			m.ServiceChangeReason = d.s.Octets.Raw(n1495)
+			clear(m.ServiceChangeReason)
+			for i1496, off1497 := 0, e.start; i1496 < n1495; i1496++ {
+				var e1498 header
+				if uint(off1497)+1 < uint(len(b1499)) && b1499[off1497+1] < 0x80 && b1499[off1497]&0x1f != 0x1f && off1497+2+int(b1499[off1497+1]) <= len(b1499) {
+					t, l := b1499[off1497], int(b1499[off1497+1])
+					e1498.tag, e1498.cons, e1498.off, e1498.start, e1498.end, e1498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1497, off1497+2, off1497+2+l, off1497+2+l
+				} else if uint(off1497)+2 < uint(len(b1499)) && b1499[off1497+1] == 0x81 && b1499[off1497+2] >= 0x80 && b1499[off1497]&0x1f != 0x1f && off1497+3+int(b1499[off1497+2]) <= len(b1499) {
+					t, l := b1499[off1497], int(b1499[off1497+2])
+					e1498.tag, e1498.cons, e1498.off, e1498.start, e1498.end, e1498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1497, off1497+3, off1497+3+l, off1497+3+l
+				} else if err := d.next(&e1498, off1497, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
 				}
-				if err := func() error {
-					var err error
-					if m.ServiceChangeReason[i1143], err = d.octets(e1145); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1143), "serviceChangeReason")
+				if e1498.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1498, "[UNIVERSAL 4]"), i1496), "serviceChangeReason")
 				}
-				off1144 = e1145.next
+				if !e1498.cons {
+					m.ServiceChangeReason[i1496] = d.data[e1498.start:e1498.end:e1498.end]
+				} else if m.ServiceChangeReason[i1496], err = d.octets(e1498); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1496), "serviceChangeReason")
+				}
+				off1497 = e1498.next
 			}
 		case 0x80000005: // [5] serviceChangeDelay
 			if seen>>5 != 0 {
@@ -17362,22 +20204,30 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			seen |= 1 << 5
 			m.ServiceChangeDelay.Present = true
-			x1146, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeDelay")
+			x1500, ok := d.smallInt(&e)
+			if !ok || x1500 < 0 || x1500 > 4294967295 {
+				var err error
+				if x1500, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "serviceChangeDelay")
+				}
 			}
-			m.ServiceChangeDelay.Value = uint32(x1146)
+			m.ServiceChangeDelay.Value = uint32(x1500)
 		case 0x80000006: // [6] serviceChangeMgcId
 			if seen>>6 != 0 {
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1147 header
-			if err := d.explicit(&h1147, &e, anyTag); err != nil {
+			p1501 := d.s.MId.Raw(1)
+			p1501[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1501[0]
+			var h1502 header
+			if b1503 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1503)) && b1503[e.start+1] < 0x80 && b1503[e.start]&0x1f != 0x1f && e.start+2+int(b1503[e.start+1]) <= len(b1503) && e.start+2+int(b1503[e.start+1]) == e.end {
+				t, l := b1503[e.start], int(b1503[e.start+1])
+				h1502.tag, h1502.cons, h1502.off, h1502.start, h1502.end, h1502.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1502, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1147, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1502, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000007: // [7] timeStamp
@@ -17385,7 +20235,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			m.TimeStamp = slab.One(&d.s.TimeNotation)
+			p1504 := d.s.TimeNotation.Raw(1)
+			p1504[0] = model.TimeNotation{}
+			m.TimeStamp = &p1504[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17394,7 +20246,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			m.NonStandardData = slab.One(&d.s.NonStandardData)
+			p1505 := d.s.NonStandardData.Raw(1)
+			p1505[0] = model.NonStandardData{}
+			m.NonStandardData = &p1505[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
 				return codecerr.At(err, "nonStandardData")
 			}
@@ -17403,7 +20257,9 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			m.ServiceChangeInfo = slab.One(&d.s.AuditDescriptor)
+			p1506 := d.s.AuditDescriptor.Raw(1)
+			p1506[0] = model.AuditDescriptor{}
+			m.ServiceChangeInfo = &p1506[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
 				return codecerr.At(err, "serviceChangeInfo")
 			}
@@ -17430,7 +20286,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]byte, error) {
@@ -17450,10 +20306,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip4Address")
 		}
 		b = append(b, "\xa1"...)
-		mk1148 := len(b)
+		mk1507 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk1148)
+		b = endLen(b, mk1507)
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -17462,10 +20318,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "ip6Address")
 		}
 		b = append(b, "\xa2"...)
-		mk1149 := len(b)
+		mk1508 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk1149)
+		b = endLen(b, mk1508)
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -17474,10 +20330,10 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 			return b, codecerr.At(encErrorf("alternative is nil"), "domainName")
 		}
 		b = append(b, "\xa3"...)
-		mk1150 := len(b)
+		mk1509 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk1150)
+		b = endLen(b, mk1509)
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -17512,32 +20368,41 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeAddress_PortNumber
-		x1151, err := d.integer((*h), 0, 65535)
-		if err != nil {
-			return codecerr.At(err, "portNumber")
+		x1510, ok := d.smallInt(h)
+		if !ok || x1510 < 0 || x1510 > 65535 {
+			var err error
+			if x1510, err = d.integer(h, 0, 65535); err != nil {
+				return codecerr.At(err, "portNumber")
+			}
 		}
-		m.PortNumber = uint32(x1151)
+		m.PortNumber = uint32(x1510)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		m.Ip4Address = slab.One(&d.s.IP4Address)
+		p1511 := d.s.IP4Address.Raw(1)
+		p1511[0] = model.IP4Address{}
+		m.Ip4Address = &p1511[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 			return codecerr.At(err, "ip4Address")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		m.Ip6Address = slab.One(&d.s.IP6Address)
+		p1512 := d.s.IP6Address.Raw(1)
+		p1512[0] = model.IP6Address{}
+		m.Ip6Address = &p1512[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 			return codecerr.At(err, "ip6Address")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		m.DomainName = slab.One(&d.s.DomainName)
+		p1513 := d.s.DomainName.Raw(1)
+		p1513[0] = model.DomainName{}
+		m.DomainName = &p1513[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 			return codecerr.At(err, "domainName")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.ServiceChangeAddress_DeviceName
-		if m.DeviceName, err = d.str((*h), "ia5"); err != nil {
+		if m.DeviceName, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "deviceName")
 		}
 		if len(m.DeviceName) < 1 || len(m.DeviceName) > 64 {
@@ -17545,7 +20410,9 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.ServiceChangeAddress_MtpAddress
-		if m.MtpAddress, err = d.octets((*h)); err != nil {
+		if !(*h).cons {
+			m.MtpAddress = d.data[(*h).start:(*h).end:(*h).end]
+		} else if m.MtpAddress, err = d.octets((*h)); err != nil {
 			return codecerr.At(err, "mtpAddress")
 		}
 		if len(m.MtpAddress) < 2 || len(m.MtpAddress) > 4 {
@@ -17554,27 +20421,27 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "ServiceChangeAddress")
 	}
-	return err
+	return nil
 }
 
 func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1152 := len(b)
+		mk1514 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1152)
+		b = endLen(b, mk1514)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1153 := len(b)
+		mk1515 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1153)
+		b = endLen(b, mk1515)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17591,20 +20458,20 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1154 := len(b)
+		mk1516 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1154)
+		b = endLen(b, mk1516)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1155 := len(b)
+		mk1517 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1155)
+		b = endLen(b, mk1517)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -17619,8 +20486,15 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17629,12 +20503,17 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1156 header
-			if err := d.explicit(&h1156, &e, anyTag); err != nil {
+			p1518 := d.s.MId.Raw(1)
+			p1518[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1518[0]
+			var h1519 header
+			if b1520 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1520)) && b1520[e.start+1] < 0x80 && b1520[e.start]&0x1f != 0x1f && e.start+2+int(b1520[e.start+1]) <= len(b1520) && e.start+2+int(b1520[e.start+1]) == e.end {
+				t, l := b1520[e.start], int(b1520[e.start+1])
+				h1519.tag, h1519.cons, h1519.off, h1519.start, h1519.end, h1519.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1519, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1156, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1519, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17642,12 +20521,17 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1157 header
-			if err := d.explicit(&h1157, &e, anyTag); err != nil {
+			p1521 := d.s.ServiceChangeAddress.Raw(1)
+			p1521[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1521[0]
+			var h1522 header
+			if b1523 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1523)) && b1523[e.start+1] < 0x80 && b1523[e.start]&0x1f != 0x1f && e.start+2+int(b1523[e.start+1]) <= len(b1523) && e.start+2+int(b1523[e.start+1]) == e.end {
+				t, l := b1523[e.start], int(b1523[e.start+1])
+				h1522.tag, h1522.cons, h1522.off, h1522.start, h1522.end, h1522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1522, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1157, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1522, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17656,17 +20540,22 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1158, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1524, ok := d.smallInt(&e)
+			if !ok || x1524 < 0 || x1524 > 99 {
+				var err error
+				if x1524, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1158)
+			m.ServiceChangeVersion.Value = uint32(x1524)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1525 := d.s.ServiceChangeProfile.Raw(1)
+			p1525[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1525[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17675,7 +20564,9 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.Timestamp = slab.One(&d.s.TimeNotation)
+			p1526 := d.s.TimeNotation.Raw(1)
+			p1526[0] = model.TimeNotation{}
+			m.Timestamp = &p1526[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -17685,27 +20576,27 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]byte, error) {
 	var err error
 	if m.ServiceChangeMgcId != nil {
 		b = append(b, "\xa0"...)
-		mk1159 := len(b)
+		mk1527 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk1159)
+		b = endLen(b, mk1527)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
 	}
 	if m.ServiceChangeAddress != nil {
 		b = append(b, "\xa1"...)
-		mk1160 := len(b)
+		mk1528 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk1160)
+		b = endLen(b, mk1528)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -17722,20 +20613,20 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 	}
 	if m.ServiceChangeProfile != nil {
 		b = append(b, "\xa3"...)
-		mk1161 := len(b)
+		mk1529 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk1161)
+		b = endLen(b, mk1529)
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
 	}
 	if m.Timestamp != nil {
 		b = append(b, "\xa4"...)
-		mk1162 := len(b)
+		mk1530 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk1162)
+		b = endLen(b, mk1530)
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -17750,8 +20641,15 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17760,12 +20658,17 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.ServiceChangeMgcId = slab.One(&d.s.MId)
-			var h1163 header
-			if err := d.explicit(&h1163, &e, anyTag); err != nil {
+			p1531 := d.s.MId.Raw(1)
+			p1531[0] = model.MId{}
+			m.ServiceChangeMgcId = &p1531[0]
+			var h1532 header
+			if b1533 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1533)) && b1533[e.start+1] < 0x80 && b1533[e.start]&0x1f != 0x1f && e.start+2+int(b1533[e.start+1]) <= len(b1533) && e.start+2+int(b1533[e.start+1]) == e.end {
+				t, l := b1533[e.start], int(b1533[e.start+1])
+				h1532.tag, h1532.cons, h1532.off, h1532.start, h1532.end, h1532.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1532, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
-			if err = decodeMIdV123(d, &h1163, m.ServiceChangeMgcId); err != nil {
+			if err = decodeMIdV123(d, &h1532, m.ServiceChangeMgcId); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
 		case 0x80000001: // [1] serviceChangeAddress
@@ -17773,12 +20676,17 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.ServiceChangeAddress = slab.One(&d.s.ServiceChangeAddress)
-			var h1164 header
-			if err := d.explicit(&h1164, &e, anyTag); err != nil {
+			p1534 := d.s.ServiceChangeAddress.Raw(1)
+			p1534[0] = model.ServiceChangeAddress{}
+			m.ServiceChangeAddress = &p1534[0]
+			var h1535 header
+			if b1536 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1536)) && b1536[e.start+1] < 0x80 && b1536[e.start]&0x1f != 0x1f && e.start+2+int(b1536[e.start+1]) <= len(b1536) && e.start+2+int(b1536[e.start+1]) == e.end {
+				t, l := b1536[e.start], int(b1536[e.start+1])
+				h1535.tag, h1535.cons, h1535.off, h1535.start, h1535.end, h1535.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1535, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
-			if err = decodeServiceChangeAddressV123(d, &h1164, m.ServiceChangeAddress); err != nil {
+			if err = decodeServiceChangeAddressV123(d, &h1535, m.ServiceChangeAddress); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
 		case 0x80000002: // [2] serviceChangeVersion
@@ -17787,17 +20695,22 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			seen |= 1 << 2
 			m.ServiceChangeVersion.Present = true
-			x1165, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "serviceChangeVersion")
+			x1537, ok := d.smallInt(&e)
+			if !ok || x1537 < 0 || x1537 > 99 {
+				var err error
+				if x1537, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "serviceChangeVersion")
+				}
 			}
-			m.ServiceChangeVersion.Value = uint32(x1165)
+			m.ServiceChangeVersion.Value = uint32(x1537)
 		case 0x80000003: // [3] serviceChangeProfile
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.ServiceChangeProfile = slab.One(&d.s.ServiceChangeProfile)
+			p1538 := d.s.ServiceChangeProfile.Raw(1)
+			p1538[0] = model.ServiceChangeProfile{}
+			m.ServiceChangeProfile = &p1538[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -17806,7 +20719,9 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			m.Timestamp = slab.One(&d.s.TimeNotation)
+			p1539 := d.s.TimeNotation.Raw(1)
+			p1539[0] = model.TimeNotation{}
+			m.Timestamp = &p1539[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
 			}
@@ -17816,7 +20731,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendServiceChangeProfileV123(b []byte, m *model.ServiceChangeProfile) ([]byte, error) {
@@ -17843,8 +20758,15 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17853,7 +20775,7 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 				return d.errorf(e.off, "profileName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.ProfileName, err = d.str(e, "ia5"); err != nil {
+			if m.ProfileName, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "profileName")
 			}
 			if len(m.ProfileName) < 1 || len(m.ProfileName) > 67 {
@@ -17870,7 +20792,7 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendPackagesItemV123(b []byte, m *model.PackagesItem) ([]byte, error) {
@@ -17905,8 +20827,15 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -17915,7 +20844,9 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PackageName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PackageName = d.data[e.start:e.end:e.end]
+			} else if m.PackageName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -17926,11 +20857,14 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1166, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "packageVersion")
+			x1540, ok := d.smallInt(&e)
+			if !ok || x1540 < 0 || x1540 > 99 {
+				var err error
+				if x1540, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "packageVersion")
+				}
 			}
-			m.PackageVersion = uint32(x1166)
+			m.PackageVersion = uint32(x1540)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -17945,7 +20879,7 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]byte, error) {
@@ -17963,18 +20897,18 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 	if m.StatValue != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1167 := len(b)
+			mk1541 := len(b)
 			b = append(b, 0)
-			for i1168 := range m.StatValue {
+			for i1542 := range m.StatValue {
 				{
-					b = appendBytes(b, "\x04", m.StatValue[i1168])
+					b = appendBytes(b, "\x04", m.StatValue[i1542])
 				}
 				if err != nil {
-					err = codecerr.AtIndex(err, i1168)
+					err = codecerr.AtIndex(err, i1542)
 					break
 				}
 			}
-			b = endLen(b, mk1167)
+			b = endLen(b, mk1541)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statValue")
@@ -17990,8 +20924,15 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18000,7 +20941,9 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.StatName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.StatName = d.data[e.start:e.end:e.end]
+			} else if m.StatName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -18011,29 +20954,38 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1169, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "statValue")
-			}
-			m.StatValue = slab.Alloc(&d.s.Octets, n1169)
-			for i1170, off1171 := 0, e.start; i1170 < n1169; i1170++ {
-				var e1172 header
-				if err := d.next(&e1172, off1171, e.end); err != nil {
+			b1547 := d.window(&e)
+			n1543 := 1
+			if e.cons && e.start == e.end {
+				n1543 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1547)) && b1547[e.start+1] < 0x80 && b1547[e.start]&0x1f != 0x1f && e.start+2+int(b1547[e.start+1]) <= len(b1547) && e.start+2+int(b1547[e.start+1]) == e.end) {
+				var err error
+				if n1543, err = d.count(&e); err != nil {
 					return codecerr.At(err, "statValue")
 				}
-				if e1172.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1172, "[UNIVERSAL 4]"), i1170), "statValue")
+			}
+			m.StatValue = d.s.Octets.Raw(n1543)
+			clear(m.StatValue)
+			for i1544, off1545 := 0, e.start; i1544 < n1543; i1544++ {
+				var e1546 header
+				if uint(off1545)+1 < uint(len(b1547)) && b1547[off1545+1] < 0x80 && b1547[off1545]&0x1f != 0x1f && off1545+2+int(b1547[off1545+1]) <= len(b1547) {
+					t, l := b1547[off1545], int(b1547[off1545+1])
+					e1546.tag, e1546.cons, e1546.off, e1546.start, e1546.end, e1546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1545, off1545+2, off1545+2+l, off1545+2+l
+				} else if uint(off1545)+2 < uint(len(b1547)) && b1547[off1545+1] == 0x81 && b1547[off1545+2] >= 0x80 && b1547[off1545]&0x1f != 0x1f && off1545+3+int(b1547[off1545+2]) <= len(b1547) {
+					t, l := b1547[off1545], int(b1547[off1545+2])
+					e1546.tag, e1546.cons, e1546.off, e1546.start, e1546.end, e1546.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1545, off1545+3, off1545+3+l, off1545+3+l
+				} else if err := d.next(&e1546, off1545, e.end); err != nil {
+					return codecerr.At(err, "statValue")
 				}
-				if err := func() error {
-					var err error
-					if m.StatValue[i1170], err = d.octets(e1172); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1170), "statValue")
+				if e1546.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1546, "[UNIVERSAL 4]"), i1544), "statValue")
 				}
-				off1171 = e1172.next
+				if !e1546.cons {
+					m.StatValue[i1544] = d.data[e1546.start:e1546.end:e1546.end]
+				} else if m.StatValue[i1544], err = d.octets(e1546); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1544), "statValue")
+				}
+				off1545 = e1546.next
 			}
 		default:
 			return d.unexpected(e, "a component of StatisticsParameter")
@@ -18046,17 +20998,17 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, error) {
 	var err error
 	{
 		b = append(b, "\xa0"...)
-		mk1173 := len(b)
+		mk1548 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
-		b = endLen(b, mk1173)
+		b = endLen(b, mk1548)
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -18079,8 +21031,15 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18089,11 +21048,14 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "nonStandardIdentifier: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			var h1174 header
-			if err := d.explicit(&h1174, &e, anyTag); err != nil {
+			var h1549 header
+			if b1550 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1550)) && b1550[e.start+1] < 0x80 && b1550[e.start]&0x1f != 0x1f && e.start+2+int(b1550[e.start+1]) <= len(b1550) && e.start+2+int(b1550[e.start+1]) == e.end {
+				t, l := b1550[e.start], int(b1550[e.start+1])
+				h1549.tag, h1549.cons, h1549.off, h1549.start, h1549.end, h1549.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1549, &e, anyTag); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
-			if err = decodeNonStandardIdentifierV123(d, &h1174, &m.NonStandardIdentifier); err != nil {
+			if err = decodeNonStandardIdentifierV123(d, &h1549, &m.NonStandardIdentifier); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
 		case 0x80000001: // [1] data
@@ -18101,7 +21063,9 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 				return d.errorf(e.off, "data: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Data, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Data = d.data[e.start:e.end:e.end]
+			} else if m.Data, err = d.octets(e); err != nil {
 				return codecerr.At(err, "data")
 			}
 		default:
@@ -18118,7 +21082,7 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) ([]byte, error) {
@@ -18134,10 +21098,10 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 			return b, codecerr.At(encErrorf("alternative is nil"), "h221NonStandard")
 		}
 		b = append(b, "\xa1"...)
-		mk1175 := len(b)
+		mk1551 := len(b)
 		b = append(b, 0)
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
-		b = endLen(b, mk1175)
+		b = endLen(b, mk1551)
 		if err != nil {
 			return b, codecerr.At(err, "h221NonStandard")
 		}
@@ -18168,13 +21132,15 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		m.H221NonStandard = slab.One(&d.s.H221NonStandard)
+		p1552 := d.s.H221NonStandard.Raw(1)
+		p1552[0] = model.H221NonStandard{}
+		m.H221NonStandard = &p1552[0]
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 			return codecerr.At(err, "h221NonStandard")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.NonStandardIdentifier_Experimental
-		if m.Experimental, err = d.str((*h), "ia5"); err != nil {
+		if m.Experimental, err = d.str(h, "ia5"); err != nil {
 			return codecerr.At(err, "experimental")
 		}
 		if len(m.Experimental) < 8 || len(m.Experimental) > 8 {
@@ -18183,7 +21149,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NonStandardIdentifier")
 	}
-	return err
+	return nil
 }
 
 func appendH221NonStandardV123(b []byte, m *model.H221NonStandard) ([]byte, error) {
@@ -18238,8 +21204,15 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18248,41 +21221,53 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 				return d.errorf(e.off, "t35CountryCode1: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1176, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35CountryCode1")
+			x1553, ok := d.smallInt(&e)
+			if !ok || x1553 < 0 || x1553 > 255 {
+				var err error
+				if x1553, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35CountryCode1")
+				}
 			}
-			m.T35CountryCode1 = uint32(x1176)
+			m.T35CountryCode1 = uint32(x1553)
 		case 0x80000001: // [1] t35CountryCode2
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "t35CountryCode2: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1177, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35CountryCode2")
+			x1554, ok := d.smallInt(&e)
+			if !ok || x1554 < 0 || x1554 > 255 {
+				var err error
+				if x1554, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35CountryCode2")
+				}
 			}
-			m.T35CountryCode2 = uint32(x1177)
+			m.T35CountryCode2 = uint32(x1554)
 		case 0x80000002: // [2] t35Extension
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "t35Extension: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			x1178, err := d.integer(e, 0, 255)
-			if err != nil {
-				return codecerr.At(err, "t35Extension")
+			x1555, ok := d.smallInt(&e)
+			if !ok || x1555 < 0 || x1555 > 255 {
+				var err error
+				if x1555, err = d.integer(&e, 0, 255); err != nil {
+					return codecerr.At(err, "t35Extension")
+				}
 			}
-			m.T35Extension = uint32(x1178)
+			m.T35Extension = uint32(x1555)
 		case 0x80000003: // [3] manufacturerCode
 			if seen>>3 != 0 {
 				return d.errorf(e.off, "manufacturerCode: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			x1179, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "manufacturerCode")
+			x1556, ok := d.smallInt(&e)
+			if !ok || x1556 < 0 || x1556 > 65535 {
+				var err error
+				if x1556, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "manufacturerCode")
+				}
 			}
-			m.ManufacturerCode = uint32(x1179)
+			m.ManufacturerCode = uint32(x1556)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -18303,7 +21288,7 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendTimeNotationV123(b []byte, m *model.TimeNotation) ([]byte, error) {
@@ -18342,8 +21327,15 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18352,7 +21344,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 				return d.errorf(e.off, "date: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Date, err = d.str(e, "ia5"); err != nil {
+			if m.Date, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "date")
 			}
 			if len(m.Date) < 8 || len(m.Date) > 8 {
@@ -18363,7 +21355,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 				return d.errorf(e.off, "time: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.Time, err = d.str(e, "ia5"); err != nil {
+			if m.Time, err = d.str(&e, "ia5"); err != nil {
 				return codecerr.At(err, "time")
 			}
 			if len(m.Time) < 8 || len(m.Time) > 8 {
@@ -18383,7 +21375,7 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, error) {
@@ -18394,10 +21386,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1180 := len(b)
+		mk1557 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1180)
+		b = endLen(b, mk1557)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -18406,10 +21398,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1181 := len(b)
+		mk1558 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1181)
+		b = endLen(b, mk1558)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -18418,10 +21410,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1182 := len(b)
+		mk1559 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1182)
+		b = endLen(b, mk1559)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -18430,10 +21422,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1183 := len(b)
+		mk1560 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1183)
+		b = endLen(b, mk1560)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -18442,10 +21434,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1184 := len(b)
+		mk1561 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1184)
+		b = endLen(b, mk1561)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -18454,10 +21446,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1185 := len(b)
+		mk1562 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1185)
+		b = endLen(b, mk1562)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -18466,10 +21458,10 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1186 := len(b)
+		mk1563 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1186)
+		b = endLen(b, mk1563)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18484,54 +21476,71 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		p1564 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1564[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1564[0]
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		p1565 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1565[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1565[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		p1566 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1566[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1566[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		var h1187 header
-		if err := d.explicit(&h1187, h, anyTag); err != nil {
+		p1567 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1567[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1567[0]
+		var h1568 header
+		if b1569 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b1569)) && b1569[(*h).start+1] < 0x80 && b1569[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1569[(*h).start+1]) <= len(b1569) && (*h).start+2+int(b1569[(*h).start+1]) == (*h).end {
+			t, l := b1569[(*h).start], int(b1569[(*h).start+1])
+			h1568.tag, h1568.cons, h1568.off, h1568.start, h1568.end, h1568.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h1568, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV2(d, &h1187, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV2(d, &h1568, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		p1570 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1570[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1570[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		p1571 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1571[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1571[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		p1572 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1572[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1572[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
-	return err
+	return nil
 }
 
 func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, error) {
@@ -18542,10 +21551,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudMediaDescriptor")
 		}
 		b = append(b, "\xa0"...)
-		mk1188 := len(b)
+		mk1573 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk1188)
+		b = endLen(b, mk1573)
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -18554,10 +21563,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventsDescriptor")
 		}
 		b = append(b, "\xa1"...)
-		mk1189 := len(b)
+		mk1574 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk1189)
+		b = endLen(b, mk1574)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -18566,10 +21575,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudEventBufferDescriptor")
 		}
 		b = append(b, "\xa2"...)
-		mk1190 := len(b)
+		mk1575 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk1190)
+		b = endLen(b, mk1575)
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -18578,10 +21587,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudSignalsDescriptor")
 		}
 		b = append(b, "\xa3"...)
-		mk1191 := len(b)
+		mk1576 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk1191)
+		b = endLen(b, mk1576)
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -18590,10 +21599,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudDigitMapDescriptor")
 		}
 		b = append(b, "\xa4"...)
-		mk1192 := len(b)
+		mk1577 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk1192)
+		b = endLen(b, mk1577)
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -18602,10 +21611,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudStatisticsDescriptor")
 		}
 		b = append(b, "\xa5"...)
-		mk1193 := len(b)
+		mk1578 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk1193)
+		b = endLen(b, mk1578)
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -18614,10 +21623,10 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 			return b, codecerr.At(encErrorf("alternative is nil"), "indAudPackagesDescriptor")
 		}
 		b = append(b, "\xa6"...)
-		mk1194 := len(b)
+		mk1579 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk1194)
+		b = endLen(b, mk1579)
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -18632,74 +21641,91 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		m.IndAudMediaDescriptor = slab.One(&d.s.IndAudMediaDescriptor)
+		p1580 := d.s.IndAudMediaDescriptor.Raw(1)
+		p1580[0] = model.IndAudMediaDescriptor{}
+		m.IndAudMediaDescriptor = &p1580[0]
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 			return codecerr.At(err, "indAudMediaDescriptor")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		m.IndAudEventsDescriptor = slab.One(&d.s.IndAudEventsDescriptor)
+		p1581 := d.s.IndAudEventsDescriptor.Raw(1)
+		p1581[0] = model.IndAudEventsDescriptor{}
+		m.IndAudEventsDescriptor = &p1581[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventsDescriptor")
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		m.IndAudEventBufferDescriptor = slab.One(&d.s.IndAudEventBufferDescriptor)
+		p1582 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p1582[0] = model.IndAudEventBufferDescriptor{}
+		m.IndAudEventBufferDescriptor = &p1582[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 			return codecerr.At(err, "indAudEventBufferDescriptor")
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		m.IndAudSignalsDescriptor = slab.One(&d.s.IndAudSignalsDescriptor)
-		var h1195 header
-		if err := d.explicit(&h1195, h, anyTag); err != nil {
+		p1583 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p1583[0] = model.IndAudSignalsDescriptor{}
+		m.IndAudSignalsDescriptor = &p1583[0]
+		var h1584 header
+		if b1585 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b1585)) && b1585[(*h).start+1] < 0x80 && b1585[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1585[(*h).start+1]) <= len(b1585) && (*h).start+2+int(b1585[(*h).start+1]) == (*h).end {
+			t, l := b1585[(*h).start], int(b1585[(*h).start+1])
+			h1584.tag, h1584.cons, h1584.off, h1584.start, h1584.end, h1584.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if err := d.explicit(&h1584, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
-		if err = decodeIndAudSignalsDescriptorV3(d, &h1195, m.IndAudSignalsDescriptor); err != nil {
+		if err = decodeIndAudSignalsDescriptorV3(d, &h1584, m.IndAudSignalsDescriptor); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		m.IndAudDigitMapDescriptor = slab.One(&d.s.IndAudDigitMapDescriptor)
+		p1586 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p1586[0] = model.IndAudDigitMapDescriptor{}
+		m.IndAudDigitMapDescriptor = &p1586[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 			return codecerr.At(err, "indAudDigitMapDescriptor")
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		m.IndAudStatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+		p1587 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p1587[0] = model.IndAudStatisticsDescriptor{}
+		m.IndAudStatisticsDescriptor = &p1587[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 			return codecerr.At(err, "indAudStatisticsDescriptor")
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		m.IndAudPackagesDescriptor = slab.One(&d.s.IndAudPackagesDescriptor)
+		p1588 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p1588[0] = model.IndAudPackagesDescriptor{}
+		m.IndAudPackagesDescriptor = &p1588[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 			return codecerr.At(err, "indAudPackagesDescriptor")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAuditParameter")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]byte, error) {
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1196 := len(b)
+		mk1589 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
-		b = endLen(b, mk1196)
+		b = endLen(b, mk1589)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1197 := len(b)
+		mk1590 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
-		b = endLen(b, mk1197)
+		b = endLen(b, mk1590)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -18714,8 +21740,15 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18724,7 +21757,9 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+			p1591 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1591[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1591[0]
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -18733,12 +21768,17 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			var h1198 header
-			if err := d.explicit(&h1198, &e, anyTag); err != nil {
+			p1592 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1592[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1592[0]
+			var h1593 header
+			if b1594 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1594)) && b1594[e.start+1] < 0x80 && b1594[e.start]&0x1f != 0x1f && e.start+2+int(b1594[e.start+1]) <= len(b1594) && e.start+2+int(b1594[e.start+1]) == e.end {
+				t, l := b1594[e.start], int(b1594[e.start+1])
+				h1593.tag, h1593.cons, h1593.off, h1593.start, h1593.end, h1593.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1593, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1198, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV2(d, &h1593, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -18747,27 +21787,27 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]byte, error) {
 	var err error
 	if m.TermStateDescr != nil {
 		b = append(b, "\xa0"...)
-		mk1199 := len(b)
+		mk1595 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
-		b = endLen(b, mk1199)
+		b = endLen(b, mk1595)
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
 	}
 	if m.Streams != nil {
 		b = append(b, "\xa1"...)
-		mk1200 := len(b)
+		mk1596 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk1200)
+		b = endLen(b, mk1596)
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -18782,8 +21822,15 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -18792,7 +21839,9 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.TermStateDescr = slab.One(&d.s.IndAudTerminationStateDescriptor)
+			p1597 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p1597[0] = model.IndAudTerminationStateDescriptor{}
+			m.TermStateDescr = &p1597[0]
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -18801,12 +21850,17 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.Streams = slab.One(&d.s.IndAudMediaDescriptorStreams)
-			var h1201 header
-			if err := d.explicit(&h1201, &e, anyTag); err != nil {
+			p1598 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p1598[0] = model.IndAudMediaDescriptorStreams{}
+			m.Streams = &p1598[0]
+			var h1599 header
+			if b1600 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1600)) && b1600[e.start+1] < 0x80 && b1600[e.start]&0x1f != 0x1f && e.start+2+int(b1600[e.start+1]) <= len(b1600) && e.start+2+int(b1600[e.start+1]) == e.end {
+				t, l := b1600[e.start], int(b1600[e.start+1])
+				h1599.tag, h1599.cons, h1599.off, h1599.start, h1599.end, h1599.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if err := d.explicit(&h1599, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
-			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1201, m.Streams); err != nil {
+			if err = decodeIndAudMediaDescriptorStreamsV3(d, &h1599, m.Streams); err != nil {
 				return codecerr.At(err, "streams")
 			}
 		default:
@@ -18815,7 +21869,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescriptorStreams) ([]byte, error) {
@@ -18826,30 +21880,30 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1202 := len(b)
+		mk1601 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
-		b = endLen(b, mk1202)
+		b = endLen(b, mk1601)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1203 := len(b)
+			mk1602 := len(b)
 			b = append(b, 0)
-			for i1204 := range m.MultiStream {
+			for i1603 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1205 := len(b)
+				mk1604 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1204])
-				b = endLen(b, mk1205)
+				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i1603])
+				b = endLen(b, mk1604)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1204)
+					err = codecerr.AtIndex(err, i1603)
 					break
 				}
 			}
-			b = endLen(b, mk1203)
+			b = endLen(b, mk1602)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -18865,40 +21919,53 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		p1605 := d.s.IndAudStreamParms.Raw(1)
+		p1605[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1605[0]
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1206, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
-		}
-		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1206)
-		for i1207, off1208 := 0, (*h).start; i1207 < n1206; i1207++ {
-			var e1209 header
-			if err := d.next(&e1209, off1208, (*h).end); err != nil {
+		b1610 := d.window(h)
+		n1606 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n1606 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1610)) && b1610[(*h).start+1] < 0x80 && b1610[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1610[(*h).start+1]) <= len(b1610) && (*h).start+2+int(b1610[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1606, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1209.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1209, "[UNIVERSAL 16]"), i1207), "multiStream")
+		}
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1606)
+		if n1606 == 1 {
+			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
+		for i1607, off1608 := 0, (*h).start; i1607 < n1606; i1607++ {
+			var e1609 header
+			if uint(off1608)+1 < uint(len(b1610)) && b1610[off1608+1] < 0x80 && b1610[off1608]&0x1f != 0x1f && off1608+2+int(b1610[off1608+1]) <= len(b1610) {
+				t, l := b1610[off1608], int(b1610[off1608+1])
+				e1609.tag, e1609.cons, e1609.off, e1609.start, e1609.end, e1609.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1608, off1608+2, off1608+2+l, off1608+2+l
+			} else if uint(off1608)+2 < uint(len(b1610)) && b1610[off1608+1] == 0x81 && b1610[off1608+2] >= 0x80 && b1610[off1608]&0x1f != 0x1f && off1608+3+int(b1610[off1608+2]) <= len(b1610) {
+				t, l := b1610[off1608], int(b1610[off1608+2])
+				e1609.tag, e1609.cons, e1609.off, e1609.start, e1609.end, e1609.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1608, off1608+3, off1608+3+l, off1608+3+l
+			} else if err := d.next(&e1609, off1608, (*h).end); err != nil {
+				return codecerr.At(err, "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeIndAudStreamDescriptorV2(d, &e1209, &m.MultiStream[i1207]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1207), "multiStream")
+			if e1609.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1609, "[UNIVERSAL 16]"), i1607), "multiStream")
 			}
-			off1208 = e1209.next
+			if err = decodeIndAudStreamDescriptorV2(d, &e1609, &m.MultiStream[i1607]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i1607), "multiStream")
+			}
+			off1608 = e1609.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescriptorStreams) ([]byte, error) {
@@ -18909,30 +21976,30 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 			return b, codecerr.At(encErrorf("alternative is nil"), "oneStream")
 		}
 		b = append(b, "\xa0"...)
-		mk1210 := len(b)
+		mk1611 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1210)
+		b = endLen(b, mk1611)
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
 	case model.IndAudMediaDescriptorStreams_MultiStream:
 		{
 			b = append(b, "\xa1"...)
-			mk1211 := len(b)
+			mk1612 := len(b)
 			b = append(b, 0)
-			for i1212 := range m.MultiStream {
+			for i1613 := range m.MultiStream {
 				b = append(b, "\x30"...)
-				mk1213 := len(b)
+				mk1614 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1212])
-				b = endLen(b, mk1213)
+				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i1613])
+				b = endLen(b, mk1614)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1212)
+					err = codecerr.AtIndex(err, i1613)
 					break
 				}
 			}
-			b = endLen(b, mk1211)
+			b = endLen(b, mk1612)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -18948,40 +22015,53 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		m.OneStream = slab.One(&d.s.IndAudStreamParms)
+		p1615 := d.s.IndAudStreamParms.Raw(1)
+		p1615[0] = model.IndAudStreamParms{}
+		m.OneStream = &p1615[0]
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 			return codecerr.At(err, "oneStream")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
-		n1214, err := d.count((*h))
-		if err != nil {
-			return codecerr.At(err, "multiStream")
-		}
-		m.MultiStream = slab.Alloc(&d.s.IndAudStreamDescriptor, n1214)
-		for i1215, off1216 := 0, (*h).start; i1215 < n1214; i1215++ {
-			var e1217 header
-			if err := d.next(&e1217, off1216, (*h).end); err != nil {
+		b1620 := d.window(h)
+		n1616 := 1
+		if (*h).cons && (*h).start == (*h).end {
+			n1616 = 0
+		} else if !((*h).cons && uint((*h).start)+1 < uint(len(b1620)) && b1620[(*h).start+1] < 0x80 && b1620[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b1620[(*h).start+1]) <= len(b1620) && (*h).start+2+int(b1620[(*h).start+1]) == (*h).end) {
+			var err error
+			if n1616, err = d.count(h); err != nil {
 				return codecerr.At(err, "multiStream")
 			}
-			if e1217.tag != 0x10 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1217, "[UNIVERSAL 16]"), i1215), "multiStream")
+		}
+		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n1616)
+		if n1616 == 1 {
+			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else {
+			clear(m.MultiStream)
+		}
+		for i1617, off1618 := 0, (*h).start; i1617 < n1616; i1617++ {
+			var e1619 header
+			if uint(off1618)+1 < uint(len(b1620)) && b1620[off1618+1] < 0x80 && b1620[off1618]&0x1f != 0x1f && off1618+2+int(b1620[off1618+1]) <= len(b1620) {
+				t, l := b1620[off1618], int(b1620[off1618+1])
+				e1619.tag, e1619.cons, e1619.off, e1619.start, e1619.end, e1619.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1618, off1618+2, off1618+2+l, off1618+2+l
+			} else if uint(off1618)+2 < uint(len(b1620)) && b1620[off1618+1] == 0x81 && b1620[off1618+2] >= 0x80 && b1620[off1618]&0x1f != 0x1f && off1618+3+int(b1620[off1618+2]) <= len(b1620) {
+				t, l := b1620[off1618], int(b1620[off1618+2])
+				e1619.tag, e1619.cons, e1619.off, e1619.start, e1619.end, e1619.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1618, off1618+3, off1618+3+l, off1618+3+l
+			} else if err := d.next(&e1619, off1618, (*h).end); err != nil {
+				return codecerr.At(err, "multiStream")
 			}
-			if err := func() error {
-				var err error
-				if err = decodeIndAudStreamDescriptorV3(d, &e1217, &m.MultiStream[i1215]); err != nil {
-					return err
-				}
-				return err
-			}(); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1215), "multiStream")
+			if e1619.tag != 0x10 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1619, "[UNIVERSAL 16]"), i1617), "multiStream")
 			}
-			off1216 = e1217.next
+			if err = decodeIndAudStreamDescriptorV3(d, &e1619, &m.MultiStream[i1617]); err != nil {
+				return codecerr.At(codecerr.AtIndex(err, i1617), "multiStream")
+			}
+			off1618 = e1619.next
 		}
 	default:
 		return d.unknownAlternative(*h, "alternative", "IndAudMediaDescriptorStreams")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) ([]byte, error) {
@@ -18998,10 +22078,10 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1218 := len(b)
+		mk1621 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
-		b = endLen(b, mk1218)
+		b = endLen(b, mk1621)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19016,8 +22096,15 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19026,11 +22113,14 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1219, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1622, ok := d.smallInt(&e)
+			if !ok || x1622 < 0 || x1622 > 65535 {
+				var err error
+				if x1622, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID = uint32(x1219)
+			m.StreamID = uint32(x1622)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19053,7 +22143,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) ([]byte, error) {
@@ -19070,10 +22160,10 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 	}
 	{
 		b = append(b, "\xa1"...)
-		mk1220 := len(b)
+		mk1623 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1220)
+		b = endLen(b, mk1623)
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -19088,8 +22178,15 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19098,11 +22195,14 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1221, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1624, ok := d.smallInt(&e)
+			if !ok || x1624 < 0 || x1624 > 65535 {
+				var err error
+				if x1624, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID = uint32(x1221)
+			m.StreamID = uint32(x1624)
 		case 0x80000001: // [1] streamParms
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
@@ -19125,7 +22225,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, error) {
@@ -19135,30 +22235,30 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 	}
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1222 := len(b)
+		mk1625 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1222)
+		b = endLen(b, mk1625)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1223 := len(b)
+		mk1626 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
-		b = endLen(b, mk1223)
+		b = endLen(b, mk1626)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1224 := len(b)
+		mk1627 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
-		b = endLen(b, mk1224)
+		b = endLen(b, mk1627)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -19173,8 +22273,15 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19183,7 +22290,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+			p1628 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1628[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1628[0]
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19192,7 +22301,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1629 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1629[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1629[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19201,7 +22312,9 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1630 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1630[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1630[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19211,47 +22324,47 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, error) {
 	var err error
 	if m.LocalControlDescriptor != nil {
 		b = append(b, "\xa0"...)
-		mk1225 := len(b)
+		mk1631 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1225)
+		b = endLen(b, mk1631)
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
 	}
 	if m.LocalDescriptor != nil {
 		b = append(b, "\xa1"...)
-		mk1226 := len(b)
+		mk1632 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
-		b = endLen(b, mk1226)
+		b = endLen(b, mk1632)
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
 	}
 	if m.RemoteDescriptor != nil {
 		b = append(b, "\xa2"...)
-		mk1227 := len(b)
+		mk1633 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
-		b = endLen(b, mk1227)
+		b = endLen(b, mk1633)
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
 	}
 	if m.StatisticsDescriptor != nil {
 		b = append(b, "\xa3"...)
-		mk1228 := len(b)
+		mk1634 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
-		b = endLen(b, mk1228)
+		b = endLen(b, mk1634)
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
 		}
@@ -19266,8 +22379,15 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19276,7 +22396,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.LocalControlDescriptor = slab.One(&d.s.IndAudLocalControlDescriptor)
+			p1635 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p1635[0] = model.IndAudLocalControlDescriptor{}
+			m.LocalControlDescriptor = &p1635[0]
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -19285,7 +22407,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.LocalDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1636 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1636[0] = model.IndAudLocalRemoteDescriptor{}
+			m.LocalDescriptor = &p1636[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -19294,7 +22418,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			m.RemoteDescriptor = slab.One(&d.s.IndAudLocalRemoteDescriptor)
+			p1637 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p1637[0] = model.IndAudLocalRemoteDescriptor{}
+			m.RemoteDescriptor = &p1637[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -19303,7 +22429,9 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			m.StatisticsDescriptor = slab.One(&d.s.IndAudStatisticsDescriptor)
+			p1638 := d.s.IndAudStatisticsDescriptor.Raw(1)
+			p1638[0] = model.IndAudStatisticsDescriptor{}
+			m.StatisticsDescriptor = &p1638[0]
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -19313,7 +22441,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlDescriptor) ([]byte, error) {
@@ -19345,20 +22473,20 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1229 := len(b)
+			mk1639 := len(b)
 			b = append(b, 0)
-			for i1230 := range m.PropertyParms {
+			for i1640 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1231 := len(b)
+				mk1641 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1230])
-				b = endLen(b, mk1231)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1640])
+				b = endLen(b, mk1641)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1230)
+					err = codecerr.AtIndex(err, i1640)
 					break
 				}
 			}
-			b = endLen(b, mk1229)
+			b = endLen(b, mk1639)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19374,8 +22502,15 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19411,29 +22546,40 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1232, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1232)
-			for i1233, off1234 := 0, e.start; i1233 < n1232; i1233++ {
-				var e1235 header
-				if err := d.next(&e1235, off1234, e.end); err != nil {
+			b1646 := d.window(&e)
+			n1642 := 1
+			if e.cons && e.start == e.end {
+				n1642 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1646)) && b1646[e.start+1] < 0x80 && b1646[e.start]&0x1f != 0x1f && e.start+2+int(b1646[e.start+1]) <= len(b1646) && e.start+2+int(b1646[e.start+1]) == e.end) {
+				var err error
+				if n1642, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1235.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1235, "[UNIVERSAL 16]"), i1233), "propertyParms")
+			}
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1642)
+			if n1642 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1643, off1644 := 0, e.start; i1643 < n1642; i1643++ {
+				var e1645 header
+				if uint(off1644)+1 < uint(len(b1646)) && b1646[off1644+1] < 0x80 && b1646[off1644]&0x1f != 0x1f && off1644+2+int(b1646[off1644+1]) <= len(b1646) {
+					t, l := b1646[off1644], int(b1646[off1644+1])
+					e1645.tag, e1645.cons, e1645.off, e1645.start, e1645.end, e1645.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1644, off1644+2, off1644+2+l, off1644+2+l
+				} else if uint(off1644)+2 < uint(len(b1646)) && b1646[off1644+1] == 0x81 && b1646[off1644+2] >= 0x80 && b1646[off1644]&0x1f != 0x1f && off1644+3+int(b1646[off1644+2]) <= len(b1646) {
+					t, l := b1646[off1644], int(b1646[off1644+2])
+					e1645.tag, e1645.cons, e1645.off, e1645.start, e1645.end, e1645.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1644, off1644+3, off1644+3+l, off1644+3+l
+				} else if err := d.next(&e1645, off1644, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1235, &m.PropertyParms[i1233]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1233), "propertyParms")
+				if e1645.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1645, "[UNIVERSAL 16]"), i1643), "propertyParms")
 				}
-				off1234 = e1235.next
+				if err = decodeIndAudPropertyParmV2(d, &e1645, &m.PropertyParms[i1643]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1643), "propertyParms")
+				}
+				off1644 = e1645.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19441,7 +22587,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlDescriptor) ([]byte, error) {
@@ -19470,20 +22616,20 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 	if m.PropertyParms != nil {
 		{
 			b = append(b, "\xa3"...)
-			mk1236 := len(b)
+			mk1647 := len(b)
 			b = append(b, 0)
-			for i1237 := range m.PropertyParms {
+			for i1648 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1238 := len(b)
+				mk1649 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1237])
-				b = endLen(b, mk1238)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1648])
+				b = endLen(b, mk1649)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1237)
+					err = codecerr.AtIndex(err, i1648)
 					break
 				}
 			}
-			b = endLen(b, mk1236)
+			b = endLen(b, mk1647)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19507,8 +22653,15 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19544,29 +22697,40 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			n1239, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1239)
-			for i1240, off1241 := 0, e.start; i1240 < n1239; i1240++ {
-				var e1242 header
-				if err := d.next(&e1242, off1241, e.end); err != nil {
+			b1654 := d.window(&e)
+			n1650 := 1
+			if e.cons && e.start == e.end {
+				n1650 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1654)) && b1654[e.start+1] < 0x80 && b1654[e.start]&0x1f != 0x1f && e.start+2+int(b1654[e.start+1]) <= len(b1654) && e.start+2+int(b1654[e.start+1]) == e.end) {
+				var err error
+				if n1650, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1242.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1242, "[UNIVERSAL 16]"), i1240), "propertyParms")
+			}
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1650)
+			if n1650 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1651, off1652 := 0, e.start; i1651 < n1650; i1651++ {
+				var e1653 header
+				if uint(off1652)+1 < uint(len(b1654)) && b1654[off1652+1] < 0x80 && b1654[off1652]&0x1f != 0x1f && off1652+2+int(b1654[off1652+1]) <= len(b1654) {
+					t, l := b1654[off1652], int(b1654[off1652+1])
+					e1653.tag, e1653.cons, e1653.off, e1653.start, e1653.end, e1653.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1652, off1652+2, off1652+2+l, off1652+2+l
+				} else if uint(off1652)+2 < uint(len(b1654)) && b1654[off1652+1] == 0x81 && b1654[off1652+2] >= 0x80 && b1654[off1652]&0x1f != 0x1f && off1652+3+int(b1654[off1652+2]) <= len(b1654) {
+					t, l := b1654[off1652], int(b1654[off1652+2])
+					e1653.tag, e1653.cons, e1653.off, e1653.start, e1653.end, e1653.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1652, off1652+3, off1652+3+l, off1652+3+l
+				} else if err := d.next(&e1653, off1652, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1242, &m.PropertyParms[i1240]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1240), "propertyParms")
+				if e1653.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1653, "[UNIVERSAL 16]"), i1651), "propertyParms")
 				}
-				off1241 = e1242.next
+				if err = decodeIndAudPropertyParmV3(d, &e1653, &m.PropertyParms[i1651]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1651), "propertyParms")
+				}
+				off1652 = e1653.next
 			}
 		case 0x80000004: // [4] streamModeSel
 			if seen>>4 != 0 {
@@ -19574,21 +22738,24 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 4
 			m.StreamModeSel.Present = true
-			x1243, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "streamModeSel")
+			x1655, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1655, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "streamModeSel")
+				}
 			}
-			if x1243 < -1<<31 || x1243 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1243), "streamModeSel")
+			if x1655 < -1<<31 || x1655 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1655), "streamModeSel")
 			}
-			m.StreamModeSel.Value = model.StreamMode(x1243)
+			m.StreamModeSel.Value = model.StreamMode(x1655)
 		default:
 			// An extension this version does not know: skipped.
 		}
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPropertyParmV2(b []byte, m *model.IndAudPropertyParm) ([]byte, error) {
@@ -19616,8 +22783,15 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19626,7 +22800,9 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -19643,7 +22819,7 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, error) {
@@ -19660,10 +22836,10 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 	}
 	if m.PropertyParms != nil {
 		b = append(b, "\xa1"...)
-		mk1244 := len(b)
+		mk1656 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
-		b = endLen(b, mk1244)
+		b = endLen(b, mk1656)
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
 		}
@@ -19678,8 +22854,15 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19688,7 +22871,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "name: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.Name, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.Name = d.data[e.start:e.end:e.end]
+			} else if m.Name, err = d.octets(e); err != nil {
 				return codecerr.At(err, "name")
 			}
 			if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -19699,7 +22884,9 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.PropertyParms = slab.One(&d.s.PropertyParm)
+			p1657 := d.s.PropertyParm.Raw(1)
+			p1657[0] = model.PropertyParm{}
+			m.PropertyParms = &p1657[0]
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -19714,7 +22901,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDescriptor) ([]byte, error) {
@@ -19732,20 +22919,20 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1245 := len(b)
+			mk1658 := len(b)
 			b = append(b, 0)
-			for i1246 := range m.PropGrps {
+			for i1659 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1247 := len(b)
+				mk1660 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1246])
-				b = endLen(b, mk1247)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i1659])
+				b = endLen(b, mk1660)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1246)
+					err = codecerr.AtIndex(err, i1659)
 					break
 				}
 			}
-			b = endLen(b, mk1245)
+			b = endLen(b, mk1658)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -19761,8 +22948,15 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19772,39 +22966,53 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1248, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "propGroupID")
+			x1661, ok := d.smallInt(&e)
+			if !ok || x1661 < 0 || x1661 > 65535 {
+				var err error
+				if x1661, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "propGroupID")
+				}
 			}
-			m.PropGroupID.Value = uint32(x1248)
+			m.PropGroupID.Value = uint32(x1661)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1249, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
-			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1249)
-			for i1250, off1251 := 0, e.start; i1250 < n1249; i1250++ {
-				var e1252 header
-				if err := d.next(&e1252, off1251, e.end); err != nil {
+			b1666 := d.window(&e)
+			n1662 := 1
+			if e.cons && e.start == e.end {
+				n1662 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1666)) && b1666[e.start+1] < 0x80 && b1666[e.start]&0x1f != 0x1f && e.start+2+int(b1666[e.start+1]) <= len(b1666) && e.start+2+int(b1666[e.start+1]) == e.end) {
+				var err error
+				if n1662, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1252.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1252, "[UNIVERSAL 16]"), i1250), "propGrps")
+			}
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1662)
+			if n1662 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
+			for i1663, off1664 := 0, e.start; i1663 < n1662; i1663++ {
+				var e1665 header
+				if uint(off1664)+1 < uint(len(b1666)) && b1666[off1664+1] < 0x80 && b1666[off1664]&0x1f != 0x1f && off1664+2+int(b1666[off1664+1]) <= len(b1666) {
+					t, l := b1666[off1664], int(b1666[off1664+1])
+					e1665.tag, e1665.cons, e1665.off, e1665.start, e1665.end, e1665.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1664, off1664+2, off1664+2+l, off1664+2+l
+				} else if uint(off1664)+2 < uint(len(b1666)) && b1666[off1664+1] == 0x81 && b1666[off1664+2] >= 0x80 && b1666[off1664]&0x1f != 0x1f && off1664+3+int(b1666[off1664+2]) <= len(b1666) {
+					t, l := b1666[off1664], int(b1666[off1664+2])
+					e1665.tag, e1665.cons, e1665.off, e1665.start, e1665.end, e1665.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1664, off1664+3, off1664+3+l, off1664+3+l
+				} else if err := d.next(&e1665, off1664, e.end); err != nil {
+					return codecerr.At(err, "propGrps")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1252, &m.PropGrps[i1250]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1250), "propGrps")
+				if e1665.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1665, "[UNIVERSAL 16]"), i1663), "propGrps")
 				}
-				off1251 = e1252.next
+				if err = decodeIndAudPropertyParmV2(d, &e1665, &m.PropGrps[i1663]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1663), "propGrps")
+				}
+				off1664 = e1665.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19817,7 +23025,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDescriptor) ([]byte, error) {
@@ -19835,20 +23043,20 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1253 := len(b)
+			mk1667 := len(b)
 			b = append(b, 0)
-			for i1254 := range m.PropGrps {
+			for i1668 := range m.PropGrps {
 				b = append(b, "\x30"...)
-				mk1255 := len(b)
+				mk1669 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1254])
-				b = endLen(b, mk1255)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i1668])
+				b = endLen(b, mk1669)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1254)
+					err = codecerr.AtIndex(err, i1668)
 					break
 				}
 			}
-			b = endLen(b, mk1253)
+			b = endLen(b, mk1667)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -19864,8 +23072,15 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19875,39 +23090,53 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			seen |= 1 << 0
 			m.PropGroupID.Present = true
-			x1256, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "propGroupID")
+			x1670, ok := d.smallInt(&e)
+			if !ok || x1670 < 0 || x1670 > 65535 {
+				var err error
+				if x1670, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "propGroupID")
+				}
 			}
-			m.PropGroupID.Value = uint32(x1256)
+			m.PropGroupID.Value = uint32(x1670)
 		case 0x80000001: // [1] propGrps
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1257, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propGrps")
-			}
-			m.PropGrps = slab.Alloc(&d.s.IndAudPropertyParm, n1257)
-			for i1258, off1259 := 0, e.start; i1258 < n1257; i1258++ {
-				var e1260 header
-				if err := d.next(&e1260, off1259, e.end); err != nil {
+			b1675 := d.window(&e)
+			n1671 := 1
+			if e.cons && e.start == e.end {
+				n1671 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1675)) && b1675[e.start+1] < 0x80 && b1675[e.start]&0x1f != 0x1f && e.start+2+int(b1675[e.start+1]) <= len(b1675) && e.start+2+int(b1675[e.start+1]) == e.end) {
+				var err error
+				if n1671, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1260.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1260, "[UNIVERSAL 16]"), i1258), "propGrps")
+			}
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n1671)
+			if n1671 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
+			for i1672, off1673 := 0, e.start; i1672 < n1671; i1672++ {
+				var e1674 header
+				if uint(off1673)+1 < uint(len(b1675)) && b1675[off1673+1] < 0x80 && b1675[off1673]&0x1f != 0x1f && off1673+2+int(b1675[off1673+1]) <= len(b1675) {
+					t, l := b1675[off1673], int(b1675[off1673+1])
+					e1674.tag, e1674.cons, e1674.off, e1674.start, e1674.end, e1674.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1673, off1673+2, off1673+2+l, off1673+2+l
+				} else if uint(off1673)+2 < uint(len(b1675)) && b1675[off1673+1] == 0x81 && b1675[off1673+2] >= 0x80 && b1675[off1673]&0x1f != 0x1f && off1673+3+int(b1675[off1673+2]) <= len(b1675) {
+					t, l := b1675[off1673], int(b1675[off1673+2])
+					e1674.tag, e1674.cons, e1674.off, e1674.start, e1674.end, e1674.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1673, off1673+3, off1673+3+l, off1673+3+l
+				} else if err := d.next(&e1674, off1673, e.end); err != nil {
+					return codecerr.At(err, "propGrps")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1260, &m.PropGrps[i1258]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1258), "propGrps")
+				if e1674.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1674, "[UNIVERSAL 16]"), i1672), "propGrps")
 				}
-				off1259 = e1260.next
+				if err = decodeIndAudPropertyParmV3(d, &e1674, &m.PropGrps[i1672]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1672), "propGrps")
+				}
+				off1673 = e1674.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -19920,7 +23149,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminationStateDescriptor) ([]byte, error) {
@@ -19931,20 +23160,20 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1261 := len(b)
+			mk1676 := len(b)
 			b = append(b, 0)
-			for i1262 := range m.PropertyParms {
+			for i1677 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1263 := len(b)
+				mk1678 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1262])
-				b = endLen(b, mk1263)
+				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i1677])
+				b = endLen(b, mk1678)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1262)
+					err = codecerr.AtIndex(err, i1677)
 					break
 				}
 			}
-			b = endLen(b, mk1261)
+			b = endLen(b, mk1676)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -19974,8 +23203,15 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -19984,29 +23220,40 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1264, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1264)
-			for i1265, off1266 := 0, e.start; i1265 < n1264; i1265++ {
-				var e1267 header
-				if err := d.next(&e1267, off1266, e.end); err != nil {
+			b1683 := d.window(&e)
+			n1679 := 1
+			if e.cons && e.start == e.end {
+				n1679 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1683)) && b1683[e.start+1] < 0x80 && b1683[e.start]&0x1f != 0x1f && e.start+2+int(b1683[e.start+1]) <= len(b1683) && e.start+2+int(b1683[e.start+1]) == e.end) {
+				var err error
+				if n1679, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1267.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1267, "[UNIVERSAL 16]"), i1265), "propertyParms")
+			}
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1679)
+			if n1679 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1680, off1681 := 0, e.start; i1680 < n1679; i1680++ {
+				var e1682 header
+				if uint(off1681)+1 < uint(len(b1683)) && b1683[off1681+1] < 0x80 && b1683[off1681]&0x1f != 0x1f && off1681+2+int(b1683[off1681+1]) <= len(b1683) {
+					t, l := b1683[off1681], int(b1683[off1681+1])
+					e1682.tag, e1682.cons, e1682.off, e1682.start, e1682.end, e1682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1681, off1681+2, off1681+2+l, off1681+2+l
+				} else if uint(off1681)+2 < uint(len(b1683)) && b1683[off1681+1] == 0x81 && b1683[off1681+2] >= 0x80 && b1683[off1681]&0x1f != 0x1f && off1681+3+int(b1683[off1681+2]) <= len(b1683) {
+					t, l := b1683[off1681], int(b1683[off1681+2])
+					e1682.tag, e1682.cons, e1682.off, e1682.start, e1682.end, e1682.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1681, off1681+3, off1681+3+l, off1681+3+l
+				} else if err := d.next(&e1682, off1681, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV2(d, &e1267, &m.PropertyParms[i1265]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1265), "propertyParms")
+				if e1682.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1682, "[UNIVERSAL 16]"), i1680), "propertyParms")
 				}
-				off1266 = e1267.next
+				if err = decodeIndAudPropertyParmV2(d, &e1682, &m.PropertyParms[i1680]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1680), "propertyParms")
+				}
+				off1681 = e1682.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20037,7 +23284,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminationStateDescriptor) ([]byte, error) {
@@ -20045,20 +23292,20 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1268 := len(b)
+			mk1684 := len(b)
 			b = append(b, 0)
-			for i1269 := range m.PropertyParms {
+			for i1685 := range m.PropertyParms {
 				b = append(b, "\x30"...)
-				mk1270 := len(b)
+				mk1686 := len(b)
 				b = append(b, 0)
-				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1269])
-				b = endLen(b, mk1270)
+				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i1685])
+				b = endLen(b, mk1686)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1269)
+					err = codecerr.AtIndex(err, i1685)
 					break
 				}
 			}
-			b = endLen(b, mk1268)
+			b = endLen(b, mk1684)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -20096,8 +23343,15 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20106,29 +23360,40 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1271, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
-			m.PropertyParms = slab.Alloc(&d.s.IndAudPropertyParm, n1271)
-			for i1272, off1273 := 0, e.start; i1272 < n1271; i1272++ {
-				var e1274 header
-				if err := d.next(&e1274, off1273, e.end); err != nil {
+			b1691 := d.window(&e)
+			n1687 := 1
+			if e.cons && e.start == e.end {
+				n1687 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1691)) && b1691[e.start+1] < 0x80 && b1691[e.start]&0x1f != 0x1f && e.start+2+int(b1691[e.start+1]) <= len(b1691) && e.start+2+int(b1691[e.start+1]) == e.end) {
+				var err error
+				if n1687, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1274.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1274, "[UNIVERSAL 16]"), i1272), "propertyParms")
+			}
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n1687)
+			if n1687 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			for i1688, off1689 := 0, e.start; i1688 < n1687; i1688++ {
+				var e1690 header
+				if uint(off1689)+1 < uint(len(b1691)) && b1691[off1689+1] < 0x80 && b1691[off1689]&0x1f != 0x1f && off1689+2+int(b1691[off1689+1]) <= len(b1691) {
+					t, l := b1691[off1689], int(b1691[off1689+1])
+					e1690.tag, e1690.cons, e1690.off, e1690.start, e1690.end, e1690.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1689, off1689+2, off1689+2+l, off1689+2+l
+				} else if uint(off1689)+2 < uint(len(b1691)) && b1691[off1689+1] == 0x81 && b1691[off1689+2] >= 0x80 && b1691[off1689]&0x1f != 0x1f && off1689+3+int(b1691[off1689+2]) <= len(b1691) {
+					t, l := b1691[off1689], int(b1691[off1689+2])
+					e1690.tag, e1690.cons, e1690.off, e1690.start, e1690.end, e1690.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1689, off1689+3, off1689+3+l, off1689+3+l
+				} else if err := d.next(&e1690, off1689, e.end); err != nil {
+					return codecerr.At(err, "propertyParms")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeIndAudPropertyParmV3(d, &e1274, &m.PropertyParms[i1272]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1272), "propertyParms")
+				if e1690.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1690, "[UNIVERSAL 16]"), i1688), "propertyParms")
 				}
-				off1273 = e1274.next
+				if err = decodeIndAudPropertyParmV3(d, &e1690, &m.PropertyParms[i1688]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1688), "propertyParms")
+				}
+				off1689 = e1690.next
 			}
 		case 0x80000001: // [1] eventBufferControl
 			if seen>>1 != 0 {
@@ -20154,14 +23419,17 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			seen |= 1 << 3
 			m.ServiceStateSel.Present = true
-			x1275, err := d.integer(e, minInt, maxInt)
-			if err != nil {
-				return codecerr.At(err, "serviceStateSel")
+			x1692, ok := d.smallInt(&e)
+			if !ok {
+				var err error
+				if x1692, err = d.integer(&e, minInt, maxInt); err != nil {
+					return codecerr.At(err, "serviceStateSel")
+				}
 			}
-			if x1275 < -1<<31 || x1275 >= 1<<31 {
-				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1275), "serviceStateSel")
+			if x1692 < -1<<31 || x1692 >= 1<<31 {
+				return codecerr.At(d.errorf(e.start, "enumeration value %d out of range", x1692), "serviceStateSel")
 			}
-			m.ServiceStateSel.Value = model.ServiceState(x1275)
+			m.ServiceStateSel.Value = model.ServiceState(x1692)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20173,7 +23441,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudEventsDescriptorV23(b []byte, m *model.IndAudEventsDescriptor) ([]byte, error) {
@@ -20216,8 +23484,15 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20227,17 +23502,22 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 0
 			m.RequestID.Present = true
-			x1276, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "requestID")
+			x1693, ok := d.smallInt(&e)
+			if !ok || x1693 < 0 || x1693 > 4294967295 {
+				var err error
+				if x1693, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "requestID")
+				}
 			}
-			m.RequestID.Value = uint32(x1276)
+			m.RequestID.Value = uint32(x1693)
 		case 0x80000001: // [1] pkgdName
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "pkgdName: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if m.PkgdName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PkgdName = d.data[e.start:e.end:e.end]
+			} else if m.PkgdName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "pkgdName")
 			}
 			if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
@@ -20249,11 +23529,14 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 			}
 			seen |= 1 << 2
 			m.StreamID.Present = true
-			x1277, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1694, ok := d.smallInt(&e)
+			if !ok || x1694 < 0 || x1694 > 65535 {
+				var err error
+				if x1694, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1277)
+			m.StreamID.Value = uint32(x1694)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20265,7 +23548,7 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudEventBufferDescriptorV23(b []byte, m *model.IndAudEventBufferDescriptor) ([]byte, error) {
@@ -20300,8 +23583,15 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20310,7 +23600,9 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "eventName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.EventName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.EventName = d.data[e.start:e.end:e.end]
+			} else if m.EventName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "eventName")
 			}
 			if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -20322,11 +23614,14 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1278, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1695, ok := d.smallInt(&e)
+			if !ok || x1695 < 0 || x1695 > 65535 {
+				var err error
+				if x1695, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1278)
+			m.StreamID.Value = uint32(x1695)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20338,7 +23633,7 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor) ([]byte, error) {
@@ -20349,10 +23644,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1279 := len(b)
+		mk1696 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.Signal)
-		b = endLen(b, mk1279)
+		b = endLen(b, mk1696)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -20361,10 +23656,10 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1280 := len(b)
+		mk1697 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
-		b = endLen(b, mk1280)
+		b = endLen(b, mk1697)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -20379,20 +23674,24 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		p1698 := d.s.IndAudSignal.Raw(1)
+		p1698[0] = model.IndAudSignal{}
+		m.Signal = &p1698[0]
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		p1699 := d.s.IndAudSeqSigList.Raw(1)
+		p1699[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1699[0]
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor) ([]byte, error) {
@@ -20403,10 +23702,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "signal")
 		}
 		b = append(b, "\xa0"...)
-		mk1281 := len(b)
+		mk1700 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.Signal)
-		b = endLen(b, mk1281)
+		b = endLen(b, mk1700)
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -20415,10 +23714,10 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 			return b, codecerr.At(encErrorf("alternative is nil"), "seqSigList")
 		}
 		b = append(b, "\xa1"...)
-		mk1282 := len(b)
+		mk1701 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk1282)
+		b = endLen(b, mk1701)
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -20433,20 +23732,24 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		m.Signal = slab.One(&d.s.IndAudSignal)
+		p1702 := d.s.IndAudSignal.Raw(1)
+		p1702[0] = model.IndAudSignal{}
+		m.Signal = &p1702[0]
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 			return codecerr.At(err, "signal")
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		m.SeqSigList = slab.One(&d.s.IndAudSeqSigList)
+		p1703 := d.s.IndAudSeqSigList.Raw(1)
+		p1703[0] = model.IndAudSeqSigList{}
+		m.SeqSigList = &p1703[0]
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 			return codecerr.At(err, "seqSigList")
 		}
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "IndAudSignalsDescriptor")
 	}
-	return err
+	return nil
 }
 
 func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, error) {
@@ -20463,10 +23766,10 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1283 := len(b)
+		mk1704 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.SignalList)
-		b = endLen(b, mk1283)
+		b = endLen(b, mk1704)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -20481,8 +23784,15 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20491,17 +23801,22 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1284, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1705, ok := d.smallInt(&e)
+			if !ok || x1705 < 0 || x1705 > 65535 {
+				var err error
+				if x1705, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
-			m.Id = uint32(x1284)
+			m.Id = uint32(x1705)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = slab.One(&d.s.IndAudSignal)
+			p1706 := d.s.IndAudSignal.Raw(1)
+			p1706[0] = model.IndAudSignal{}
+			m.SignalList = &p1706[0]
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -20516,7 +23831,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, error) {
@@ -20533,10 +23848,10 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 	}
 	if m.SignalList != nil {
 		b = append(b, "\xa1"...)
-		mk1285 := len(b)
+		mk1707 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.SignalList)
-		b = endLen(b, mk1285)
+		b = endLen(b, mk1707)
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -20551,8 +23866,15 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20561,17 +23883,22 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "id: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1286, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "id")
+			x1708, ok := d.smallInt(&e)
+			if !ok || x1708 < 0 || x1708 > 65535 {
+				var err error
+				if x1708, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "id")
+				}
 			}
-			m.Id = uint32(x1286)
+			m.Id = uint32(x1708)
 		case 0x80000001: // [1] signalList
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			m.SignalList = slab.One(&d.s.IndAudSignal)
+			p1709 := d.s.IndAudSignal.Raw(1)
+			p1709[0] = model.IndAudSignal{}
+			m.SignalList = &p1709[0]
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -20586,7 +23913,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalV2(b []byte, m *model.IndAudSignal) ([]byte, error) {
@@ -20624,8 +23951,15 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20634,7 +23968,9 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -20646,11 +23982,14 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1287, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1710, ok := d.smallInt(&e)
+			if !ok || x1710 < 0 || x1710 > 65535 {
+				var err error
+				if x1710, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1287)
+			m.StreamID.Value = uint32(x1710)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20662,7 +24001,7 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudSignalV3(b []byte, m *model.IndAudSignal) ([]byte, error) {
@@ -20705,8 +24044,15 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20715,7 +24061,9 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 				return d.errorf(e.off, "signalName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.SignalName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.SignalName = d.data[e.start:e.end:e.end]
+			} else if m.SignalName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "signalName")
 			}
 			if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -20727,22 +24075,28 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 			}
 			seen |= 1 << 1
 			m.StreamID.Present = true
-			x1288, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "streamID")
+			x1711, ok := d.smallInt(&e)
+			if !ok || x1711 < 0 || x1711 > 65535 {
+				var err error
+				if x1711, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "streamID")
+				}
 			}
-			m.StreamID.Value = uint32(x1288)
+			m.StreamID.Value = uint32(x1711)
 		case 0x80000002: // [2] signalRequestID
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "signalRequestID: duplicate or out of order")
 			}
 			seen |= 1 << 2
 			m.SignalRequestID.Present = true
-			x1289, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "signalRequestID")
+			x1712, ok := d.smallInt(&e)
+			if !ok || x1712 < 0 || x1712 > 4294967295 {
+				var err error
+				if x1712, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "signalRequestID")
+				}
 			}
-			m.SignalRequestID.Value = uint32(x1289)
+			m.SignalRequestID.Value = uint32(x1712)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20754,7 +24108,7 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudDigitMapDescriptorV23(b []byte, m *model.IndAudDigitMapDescriptor) ([]byte, error) {
@@ -20779,8 +24133,15 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20789,7 +24150,9 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 				return d.errorf(e.off, "digitMapName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.DigitMapName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.DigitMapName = d.data[e.start:e.end:e.end]
+			} else if m.DigitMapName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "digitMapName")
 			}
 			if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -20801,7 +24164,7 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudStatisticsDescriptorV23(b []byte, m *model.IndAudStatisticsDescriptor) ([]byte, error) {
@@ -20826,8 +24189,15 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20836,7 +24206,9 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 				return d.errorf(e.off, "statName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.StatName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.StatName = d.data[e.start:e.end:e.end]
+			} else if m.StatName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "statName")
 			}
 			if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -20853,7 +24225,7 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendIndAudPackagesDescriptorV23(b []byte, m *model.IndAudPackagesDescriptor) ([]byte, error) {
@@ -20888,8 +24260,15 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20898,7 +24277,9 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageName: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if m.PackageName, err = d.octets(e); err != nil {
+			if !e.cons {
+				m.PackageName = d.data[e.start:e.end:e.end]
+			} else if m.PackageName, err = d.octets(e); err != nil {
 				return codecerr.At(err, "packageName")
 			}
 			if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -20909,11 +24290,14 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 				return d.errorf(e.off, "packageVersion: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1290, err := d.integer(e, 0, 99)
-			if err != nil {
-				return codecerr.At(err, "packageVersion")
+			x1713, ok := d.smallInt(&e)
+			if !ok || x1713 < 0 || x1713 > 99 {
+				var err error
+				if x1713, err = d.integer(&e, 0, 99); err != nil {
+					return codecerr.At(err, "packageVersion")
+				}
 			}
-			m.PackageVersion = uint32(x1290)
+			m.PackageVersion = uint32(x1713)
 		default:
 			// An extension this version does not know: skipped.
 		}
@@ -20928,7 +24312,7 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSegmentReplyV3(b []byte, m *model.SegmentReply) ([]byte, error) {
@@ -20968,8 +24352,15 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -20978,21 +24369,27 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 				return d.errorf(e.off, "transactionId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			x1291, err := d.integer(e, 0, 4294967295)
-			if err != nil {
-				return codecerr.At(err, "transactionId")
+			x1714, ok := d.smallInt(&e)
+			if !ok || x1714 < 0 || x1714 > 4294967295 {
+				var err error
+				if x1714, err = d.integer(&e, 0, 4294967295); err != nil {
+					return codecerr.At(err, "transactionId")
+				}
 			}
-			m.TransactionId = uint32(x1291)
+			m.TransactionId = uint32(x1714)
 		case 0x80000001: // [1] segmentNumber
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "segmentNumber: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			x1292, err := d.integer(e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "segmentNumber")
+			x1715, ok := d.smallInt(&e)
+			if !ok || x1715 < 0 || x1715 > 65535 {
+				var err error
+				if x1715, err = d.integer(&e, 0, 65535); err != nil {
+					return codecerr.At(err, "segmentNumber")
+				}
 			}
-			m.SegmentNumber = uint32(x1292)
+			m.SegmentNumber = uint32(x1715)
 		case 0x80000002: // [2] segmentationComplete
 			if seen>>2 != 0 {
 				return d.errorf(e.off, "segmentationComplete: duplicate or out of order")
@@ -21016,7 +24413,7 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendSelectLogicV3(b []byte, m *model.SelectLogic) ([]byte, error) {
@@ -21056,7 +24453,7 @@ func decodeSelectLogicV3(d *decoder, h *header, m *model.SelectLogic) error {
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "SelectLogic")
 	}
-	return err
+	return nil
 }
 
 func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte, error) {
@@ -21064,20 +24461,20 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa0"...)
-			mk1293 := len(b)
+			mk1716 := len(b)
 			b = append(b, 0)
-			for i1294 := range m.TerminationIDList {
+			for i1717 := range m.TerminationIDList {
 				b = append(b, "\x30"...)
-				mk1295 := len(b)
+				mk1718 := len(b)
 				b = append(b, 0)
-				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1294])
-				b = endLen(b, mk1295)
+				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1717])
+				b = endLen(b, mk1718)
 				if err != nil {
-					err = codecerr.AtIndex(err, i1294)
+					err = codecerr.AtIndex(err, i1717)
 					break
 				}
 			}
-			b = endLen(b, mk1293)
+			b = endLen(b, mk1716)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -21086,16 +24483,16 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 	{
 		{
 			b = append(b, "\xa1"...)
-			mk1296 := len(b)
+			mk1719 := len(b)
 			b = append(b, 0)
-			for i1297 := range m.TerminationAuditResult {
-				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1297])
+			for i1720 := range m.TerminationAuditResult {
+				b, err = appendAuditReturnParameterV3(b, &m.TerminationAuditResult[i1720])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1297)
+					err = codecerr.AtIndex(err, i1720)
 					break
 				}
 			}
-			b = endLen(b, mk1296)
+			b = endLen(b, mk1719)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -21111,8 +24508,15 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21121,55 +24525,77 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			n1298, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationIDList")
-			}
-			m.TerminationIDList = slab.Alloc(&d.s.TerminationID, n1298)
-			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
-				var e1301 header
-				if err := d.next(&e1301, off1300, e.end); err != nil {
+			b1725 := d.window(&e)
+			n1721 := 1
+			if e.cons && e.start == e.end {
+				n1721 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1725)) && b1725[e.start+1] < 0x80 && b1725[e.start]&0x1f != 0x1f && e.start+2+int(b1725[e.start+1]) <= len(b1725) && e.start+2+int(b1725[e.start+1]) == e.end) {
+				var err error
+				if n1721, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e1301.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "terminationIDList")
+			}
+			m.TerminationIDList = d.s.TerminationID.Raw(n1721)
+			if n1721 == 1 {
+				m.TerminationIDList[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationIDList)
+			}
+			for i1722, off1723 := 0, e.start; i1722 < n1721; i1722++ {
+				var e1724 header
+				if uint(off1723)+1 < uint(len(b1725)) && b1725[off1723+1] < 0x80 && b1725[off1723]&0x1f != 0x1f && off1723+2+int(b1725[off1723+1]) <= len(b1725) {
+					t, l := b1725[off1723], int(b1725[off1723+1])
+					e1724.tag, e1724.cons, e1724.off, e1724.start, e1724.end, e1724.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1723, off1723+2, off1723+2+l, off1723+2+l
+				} else if uint(off1723)+2 < uint(len(b1725)) && b1725[off1723+1] == 0x81 && b1725[off1723+2] >= 0x80 && b1725[off1723]&0x1f != 0x1f && off1723+3+int(b1725[off1723+2]) <= len(b1725) {
+					t, l := b1725[off1723], int(b1725[off1723+2])
+					e1724.tag, e1724.cons, e1724.off, e1724.start, e1724.end, e1724.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1723, off1723+3, off1723+3+l, off1723+3+l
+				} else if err := d.next(&e1724, off1723, e.end); err != nil {
+					return codecerr.At(err, "terminationIDList")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeTerminationIDV123(d, &e1301, &m.TerminationIDList[i1299]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1299), "terminationIDList")
+				if e1724.tag != 0x10 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1724, "[UNIVERSAL 16]"), i1722), "terminationIDList")
 				}
-				off1300 = e1301.next
+				if err = decodeTerminationIDV123(d, &e1724, &m.TerminationIDList[i1722]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1722), "terminationIDList")
+				}
+				off1723 = e1724.next
 			}
 		case 0x80000001: // [1] terminationAuditResult
 			if seen>>1 != 0 {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1302, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "terminationAuditResult")
-			}
-			m.TerminationAuditResult = slab.Alloc(&d.s.AuditReturnParameter, n1302)
-			for i1303, off1304 := 0, e.start; i1303 < n1302; i1303++ {
-				var e1305 header
-				if err := d.next(&e1305, off1304, e.end); err != nil {
+			b1730 := d.window(&e)
+			n1726 := 1
+			if e.cons && e.start == e.end {
+				n1726 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1730)) && b1730[e.start+1] < 0x80 && b1730[e.start]&0x1f != 0x1f && e.start+2+int(b1730[e.start+1]) <= len(b1730) && e.start+2+int(b1730[e.start+1]) == e.end) {
+				var err error
+				if n1726, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationAuditResult")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeAuditReturnParameterV3(d, &e1305, &m.TerminationAuditResult[i1303]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1303), "terminationAuditResult")
+			}
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1726)
+			if n1726 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
+			}
+			for i1727, off1728 := 0, e.start; i1727 < n1726; i1727++ {
+				var e1729 header
+				if uint(off1728)+1 < uint(len(b1730)) && b1730[off1728+1] < 0x80 && b1730[off1728]&0x1f != 0x1f && off1728+2+int(b1730[off1728+1]) <= len(b1730) {
+					t, l := b1730[off1728], int(b1730[off1728+1])
+					e1729.tag, e1729.cons, e1729.off, e1729.start, e1729.end, e1729.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1728, off1728+2, off1728+2+l, off1728+2+l
+				} else if uint(off1728)+2 < uint(len(b1730)) && b1730[off1728+1] == 0x81 && b1730[off1728+2] >= 0x80 && b1730[off1728]&0x1f != 0x1f && off1728+3+int(b1730[off1728+2]) <= len(b1730) {
+					t, l := b1730[off1728], int(b1730[off1728+2])
+					e1729.tag, e1729.cons, e1729.off, e1729.start, e1729.end, e1729.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1728, off1728+3, off1728+3+l, off1728+3+l
+				} else if err := d.next(&e1729, off1728, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
 				}
-				off1304 = e1305.next
+				if err = decodeAuditReturnParameterV3(d, &e1729, &m.TerminationAuditResult[i1727]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1727), "terminationAuditResult")
+				}
+				off1728 = e1729.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21185,17 +24611,17 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 		}
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDescriptor) ([]byte, error) {
 	var err error
 	if m.SecondEvent != nil {
 		b = append(b, "\xa0"...)
-		mk1306 := len(b)
+		mk1731 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk1306)
+		b = endLen(b, mk1731)
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -21203,16 +24629,16 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 	if m.SignalsDescriptor != nil {
 		{
 			b = append(b, "\xa1"...)
-			mk1307 := len(b)
+			mk1732 := len(b)
 			b = append(b, 0)
-			for i1308 := range m.SignalsDescriptor {
-				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1308])
+			for i1733 := range m.SignalsDescriptor {
+				b, err = appendSignalRequestV3(b, &m.SignalsDescriptor[i1733])
 				if err != nil {
-					err = codecerr.AtIndex(err, i1308)
+					err = codecerr.AtIndex(err, i1733)
 					break
 				}
 			}
-			b = endLen(b, mk1307)
+			b = endLen(b, mk1732)
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -21228,8 +24654,15 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 	}
 	var seen uint64
 	var e header
-	for off := h.start; off < h.end; {
-		if err := d.next(&e, off, h.end); err != nil {
+	b, end := d.window(h), h.end
+	for off := h.start; off < end; {
+		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
+			t, l := b[off], int(b[off+1])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+2, off+2+l, off+2+l
+		} else if uint(off)+2 < uint(len(b)) && b[off+1] == 0x81 && b[off+2] >= 0x80 && b[off]&0x1f != 0x1f && off+3+int(b[off+2]) <= len(b) {
+			t, l := b[off], int(b[off+2])
+			e.tag, e.cons, e.off, e.start, e.end, e.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off, off+3, off+3+l, off+3+l
+		} else if err := d.next(&e, off, h.end); err != nil {
 			return err
 		}
 		switch e.tag {
@@ -21238,7 +24671,9 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			m.SecondEvent = slab.One(&d.s.SecondEventsDescriptor)
+			p1734 := d.s.SecondEventsDescriptor.Raw(1)
+			p1734[0] = model.SecondEventsDescriptor{}
+			m.SecondEvent = &p1734[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
 				return codecerr.At(err, "secondEvent")
 			}
@@ -21247,26 +24682,37 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			n1309, err := d.count(e)
-			if err != nil {
-				return codecerr.At(err, "signalsDescriptor")
-			}
-			m.SignalsDescriptor = slab.Alloc(&d.s.SignalRequest, n1309)
-			for i1310, off1311 := 0, e.start; i1310 < n1309; i1310++ {
-				var e1312 header
-				if err := d.next(&e1312, off1311, e.end); err != nil {
+			b1739 := d.window(&e)
+			n1735 := 1
+			if e.cons && e.start == e.end {
+				n1735 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1739)) && b1739[e.start+1] < 0x80 && b1739[e.start]&0x1f != 0x1f && e.start+2+int(b1739[e.start+1]) <= len(b1739) && e.start+2+int(b1739[e.start+1]) == e.end) {
+				var err error
+				if n1735, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalsDescriptor")
 				}
-				if err := func() error {
-					var err error
-					if err = decodeSignalRequestV3(d, &e1312, &m.SignalsDescriptor[i1310]); err != nil {
-						return err
-					}
-					return err
-				}(); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1310), "signalsDescriptor")
+			}
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1735)
+			if n1735 == 1 {
+				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else {
+				clear(m.SignalsDescriptor)
+			}
+			for i1736, off1737 := 0, e.start; i1736 < n1735; i1736++ {
+				var e1738 header
+				if uint(off1737)+1 < uint(len(b1739)) && b1739[off1737+1] < 0x80 && b1739[off1737]&0x1f != 0x1f && off1737+2+int(b1739[off1737+1]) <= len(b1739) {
+					t, l := b1739[off1737], int(b1739[off1737+1])
+					e1738.tag, e1738.cons, e1738.off, e1738.start, e1738.end, e1738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1737, off1737+2, off1737+2+l, off1737+2+l
+				} else if uint(off1737)+2 < uint(len(b1739)) && b1739[off1737+1] == 0x81 && b1739[off1737+2] >= 0x80 && b1739[off1737]&0x1f != 0x1f && off1737+3+int(b1739[off1737+2]) <= len(b1739) {
+					t, l := b1739[off1737], int(b1739[off1737+2])
+					e1738.tag, e1738.cons, e1738.off, e1738.start, e1738.end, e1738.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1737, off1737+3, off1737+3+l, off1737+3+l
+				} else if err := d.next(&e1738, off1737, e.end); err != nil {
+					return codecerr.At(err, "signalsDescriptor")
 				}
-				off1311 = e1312.next
+				if err = decodeSignalRequestV3(d, &e1738, &m.SignalsDescriptor[i1736]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1736), "signalsDescriptor")
+				}
+				off1737 = e1738.next
 			}
 		default:
 			// An extension this version does not know: skipped.
@@ -21274,7 +24720,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 		off = e.next
 	}
 	d.leave()
-	return err
+	return nil
 }
 
 func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error) {
@@ -21291,10 +24737,10 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 			return b, codecerr.At(encErrorf("alternative is nil"), "notifyRegulated")
 		}
 		b = append(b, "\xa1"...)
-		mk1313 := len(b)
+		mk1740 := len(b)
 		b = append(b, 0)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
-		b = endLen(b, mk1313)
+		b = endLen(b, mk1740)
 		if err != nil {
 			return b, codecerr.At(err, "notifyRegulated")
 		}
@@ -21320,7 +24766,9 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		m.NotifyRegulated = slab.One(&d.s.RegulatedEmbeddedDescriptor)
+		p1741 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		p1741[0] = model.RegulatedEmbeddedDescriptor{}
+		m.NotifyRegulated = &p1741[0]
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
 			return codecerr.At(err, "notifyRegulated")
 		}
@@ -21332,7 +24780,7 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 	default:
 		return d.unknownAlternative(*h, "extension alternative", "NotifyBehaviour")
 	}
-	return err
+	return nil
 }
 
 func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
@@ -21340,22 +24788,22 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 	switch v {
 	case 1:
 		b = append(b, "\x30"...)
-		mk1314 := len(b)
+		mk1742 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV1(b, m)
-		b = endLen(b, mk1314)
+		b = endLen(b, mk1742)
 	case 2:
 		b = append(b, "\x30"...)
-		mk1315 := len(b)
+		mk1743 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV2(b, m)
-		b = endLen(b, mk1315)
+		b = endLen(b, mk1743)
 	case 3:
 		b = append(b, "\x30"...)
-		mk1316 := len(b)
+		mk1744 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV3(b, m)
-		b = endLen(b, mk1316)
+		b = endLen(b, mk1744)
 	default:
 		return b, encErrorf("no schema for version %d", v)
 	}

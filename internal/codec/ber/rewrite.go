@@ -2,7 +2,6 @@ package ber
 
 import (
 	"math/bits"
-	"slices"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
@@ -59,6 +58,7 @@ type rewriter struct {
 	s        scan.Summary
 	lastAcks []edit // each range's lastAck, with its value
 	edits    []edit
+	tmp      []edit // sortEdits' scratch
 	mid      []byte // the new mId's encoding
 	terms    []byte // the new termination IDs, one after the other
 	termLen  bool   // a new termination ID's length differs from the old one's
@@ -128,8 +128,40 @@ func (rw *rewriter) plan(ch *scan.Changes) error {
 		}
 	}
 	rw.planTerms(ch.TerminationIDs)
-	slices.SortFunc(rw.edits, func(a, b edit) int { return a.span.Off - b.span.Off })
+	rw.tmp = sortEdits(rw.edits, rw.tmp)
 	return nil
+}
+
+// sortEdits puts the edits in the order of the input. plan lists them
+// in a few runs, each in order (the mId, the transactions' IDs, the
+// lastAcks, the actions' context IDs, the terminations): merging each run
+// into the ones before it costs a pass per run, with no comparison calls
+// (slices.SortFunc made a tenth of a rewrite). tmp is scratch memory,
+// returned for reuse.
+func sortEdits(es, tmp []edit) []edit {
+	for end := 1; end < len(es); {
+		if es[end].span.Off >= es[end-1].span.Off {
+			end++
+			continue
+		}
+		next := end + 1 // es[:end] is in order; es[end:next] is the next run
+		for next < len(es) && es[next].span.Off >= es[next-1].span.Off {
+			next++
+		}
+		tmp = append(tmp[:0], es[:end]...)
+		a, b, k := 0, end, 0
+		for a < len(tmp) && b < next {
+			if es[b].span.Off < tmp[a].span.Off {
+				es[k], b = es[b], b+1
+			} else {
+				es[k], a = tmp[a], a+1
+			}
+			k++
+		}
+		copy(es[k:], tmp[a:]) // what is left of es[b:next] is in place
+		end = next
+	}
+	return tmp
 }
 
 // planTerms lists the new termination IDs, noting in termLen one whose
@@ -183,22 +215,52 @@ func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
 			b = append(b, rw.newTerm(e)...)
 			rw.next++
 		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = appendUint(b, string(rw.r.data[h.off:idEnd]), uint64(e.v))
+			b = appendID(b, rw.r.data[h.off:idEnd], e.v)
 			rw.next++
 		case h.cons:
-			b = append(b, rw.r.data[h.off:idEnd]...)
-			mark := len(b)
-			b = append(b, 0)
+			// The old length octets hold the place of the new ones, which
+			// mostly take as many: then nothing moves.
+			b = append(b, rw.r.data[h.off:h.start]...)
+			mark, k := len(b)-(h.start-idEnd), h.start-idEnd
 			if b, ok = rw.emit(b, h.start, h.end); !ok {
 				return b, false
 			}
-			b = endLen(b, mark)
+			b = putLen(b, mark, k)
 		default:
 			return b, false // an edit inside a primitive: not what the scanner reports
 		}
 		off = h.next
 	}
 	return b, true
+}
+
+// putLen writes at mark the length of what follows the k octets there
+// (the place held for it), moving what follows when the length takes
+// another number of octets.
+func putLen(b []byte, mark, k int) []byte {
+	n := len(b) - mark - k
+	need := 1
+	if n >= 0x80 {
+		need += (bits.Len(uint(n)) + 7) / 8
+	}
+	switch {
+	case need > k:
+		b = append(b, make([]byte, need-k)...)
+		copy(b[mark+need:], b[mark+k:mark+k+n])
+	case need < k:
+		copy(b[mark+need:], b[mark+k:])
+		b = b[:mark+need+n]
+	}
+	if need == 1 {
+		b[mark] = byte(n)
+		return b
+	}
+	b[mark] = 0x80 | byte(need-1)
+	for i := need - 1; i >= 1; i-- {
+		b[mark+i] = byte(n)
+		n >>= 8
+	}
+	return b
 }
 
 // canonical returns where h's length octets start, and whether they are
@@ -248,6 +310,22 @@ func (rw *rewriter) sameLengths() bool {
 	return true
 }
 
+// appendID appends an INTEGER of identifier octets id and value v as the
+// encoder writes it (appendUint, minimal two's complement), with one
+// append of at most six octets: appendUint's general loops cost a rewrite
+// more than the rest of its copying.
+func appendID(b, id []byte, v uint32) []byte {
+	b = append(b, id...)
+	n := intLen(v)
+	var c [6]byte
+	c[0] = byte(n)
+	for i := n; i >= 1; i-- {
+		c[i] = byte(v)
+		v >>= 8
+	}
+	return append(b, c[:n+1]...)
+}
+
 // intLen is the length of v's INTEGER contents as the encoder writes
 // them: minimal two's complement.
 func intLen(v uint32) int { return bits.Len32(v)/8 + 1 }
@@ -266,9 +344,20 @@ func (rw *rewriter) patch(dst, data []byte) []byte {
 			copy(c, rw.newTerm(&e))
 			continue
 		}
-		for i := len(c) - 1; i >= 0; i-- {
-			c[i] = byte(e.v >> (8 * (len(c) - 1 - i)))
-		}
+		PutUint(c, e.v)
 	}
 	return dst
+}
+
+// PutUint writes v over b as big-endian octets, as many as b has: an
+// INTEGER's contents written in place, where the new value takes as many
+// octets as the old (sameLengths). It reports false, b then holding v's
+// low octets, when v needs more. The load generator's patcher writes its
+// per-call IDs with it too.
+func PutUint(b []byte, v uint32) bool {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+	return v == 0
 }

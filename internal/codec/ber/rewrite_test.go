@@ -2,6 +2,9 @@ package ber
 
 import (
 	"bytes"
+	"encoding/hex"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,4 +134,76 @@ func TestRewriteBadMID(t *testing.T) {
 	bad := &scan.Changes{MID: &model.MId{Kind: model.MId_Ip4Address, Ip4Address: &model.IP4Address{Address: []byte{1}}}}
 	_, err := Rewrite(nil, data, bad, limits.Limits{})
 	corpus.CodecError(t, err, "ber")
+}
+
+// PutUint writes the octets an INTEGER of that length has, and says
+// when the value needs more.
+func TestPutUint(t *testing.T) {
+	for _, c := range []struct {
+		v    uint32
+		n    int
+		want string
+		ok   bool
+	}{
+		{5, 1, "05", true}, {0x1234, 2, "1234", true}, {0x1234, 3, "001234", true},
+		{0x1234, 1, "34", false}, {1<<32 - 1, 4, "ffffffff", true},
+	} {
+		b := make([]byte, c.n)
+		if ok := PutUint(b, c.v); ok != c.ok || hex.EncodeToString(b) != c.want {
+			t.Errorf("PutUint(%d octets, %#x) = %x, %v; want %s, %v", c.n, c.v, b, ok, c.want, c.ok)
+		}
+	}
+}
+
+// sortEdits orders any input, whatever its runs: random runs of random
+// lengths, against sort.
+func TestSortEdits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var tmp []edit
+	for range 2000 {
+		var es []edit
+		for range rnd.IntN(6) {
+			off := rnd.IntN(50)
+			for range rnd.IntN(20) {
+				off += rnd.IntN(4)
+				es = append(es, edit{span: scan.Span{Off: off}})
+			}
+		}
+		want := make([]int, len(es))
+		for i, e := range es {
+			want[i] = e.span.Off
+		}
+		slices.Sort(want)
+		tmp = sortEdits(es, tmp)
+		for i, e := range es {
+			if e.span.Off != want[i] {
+				t.Fatalf("sorted %v, want %v", es, want)
+			}
+		}
+	}
+}
+
+// appendID writes an ID as appendUint does.
+func TestAppendID(t *testing.T) {
+	for _, v := range []uint32{0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffffff, 0x7fffffff, 0x80000000, 1<<32 - 1} {
+		got, want := appendID([]byte{9}, []byte{0x80}, v), appendUint([]byte{9}, "\x80", uint64(v))
+		if !bytes.Equal(got, want) {
+			t.Errorf("appendID(%#x) = % x, want % x", v, got, want)
+		}
+	}
+}
+
+// putLen writes what endLen writes, whatever room was held for the
+// length.
+func TestPutLen(t *testing.T) {
+	for _, n := range []int{0, 5, 0x7f, 0x80, 0xff, 0x100, 0x1234, 0x10000} {
+		body := bytes.Repeat([]byte{7}, n)
+		want := endLen(append([]byte{0xa1, 0}, body...), 1)
+		for k := 1; k <= 4; k++ {
+			b := append(append([]byte{0xa1}, make([]byte, k)...), body...)
+			if got := putLen(b, 1, k); !bytes.Equal(got, want) {
+				t.Fatalf("length %d with %d octets held: % x..., want % x...", n, k, got[:min(8, len(got))], want[:min(8, len(want))])
+			}
+		}
+	}
 }

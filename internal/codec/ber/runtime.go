@@ -1,6 +1,7 @@
 package ber
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -63,7 +64,11 @@ type reader struct {
 	lim   limits.Limits
 	depth int
 	elems int
-	scan  int // nesting of indefinite-length scans in progress
+	// fast: the input cannot hold more than lim.MaxElements elements
+	// (each takes two octets at least), so the generated code may read
+	// headers without counting them (see window).
+	fast bool
+	scan int // nesting of indefinite-length scans in progress
 	// odd is set when a header read is not in the form the encoder
 	// writes: a length not definite and minimal, or a high tag number
 	// (which this schema has none of). Rewrite copies only input without.
@@ -147,6 +152,16 @@ func (d *reader) nextSlow(h *header, off, end int) error {
 	var err error
 	*h, err = d.headerSlow(off, end)
 	return err
+}
+
+// window is the input up to the end of h, for the generated code's own
+// reading of the common headers inside h; nil (everything through next,
+// which counts them) unless d.fast.
+func (d *reader) window(h *header) []byte {
+	if !d.fast {
+		return nil
+	}
+	return d.data[:h.end]
 }
 
 // header is next for callers that want the header as a value.
@@ -303,7 +318,7 @@ func (d *reader) explicit(e *header, h *header, want uint32) error {
 // count returns the number of elements in h's contents. It only hops
 // over definite lengths; anything unusual (or wrong) is left to the full
 // header parser, which reports it.
-func (d *reader) count(h header) (int, error) {
+func (d *reader) count(h *header) (int, error) {
 	if !h.cons {
 		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
@@ -336,7 +351,7 @@ func (d *reader) count(h header) (int, error) {
 	return n, nil
 }
 
-func (d *reader) countSlow(h header) (int, error) {
+func (d *reader) countSlow(h *header) (int, error) {
 	n, elems := 0, d.elems
 	for off := h.start; off < h.end; n++ {
 		e, err := d.header(off, h.end)
@@ -356,8 +371,25 @@ func (d *reader) primitive(h header) error {
 	return nil
 }
 
+// smallInt reads a primitive integer of one to four octets, the most
+// common, and reports false for any other: small enough to be inlined
+// where the generated code and the scanner read an INTEGER, it saves the
+// call of integer.
+func (d *reader) smallInt(h *header) (int64, bool) {
+	n := h.end - h.start
+	if n < 1 || n > 4 || h.cons {
+		return 0, false
+	}
+	c := d.data[h.start:h.end]
+	v := int64(int8(c[0]))
+	for _, x := range c[1:] {
+		v = v<<8 | int64(x)
+	}
+	return v, true
+}
+
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
-func (d *reader) integer(h header, lo, hi int64) (int64, error) {
+func (d *reader) integer(h *header, lo, hi int64) (int64, error) {
 	if n := h.end - h.start; !h.cons && n >= 1 && n <= 4 {
 		c := d.data[h.start:h.end]
 		v := int64(int8(c[0]))
@@ -371,8 +403,8 @@ func (d *reader) integer(h header, lo, hi int64) (int64, error) {
 	return d.integerSlow(h, lo, hi)
 }
 
-func (d *reader) integerSlow(h header, lo, hi int64) (int64, error) {
-	if err := d.primitive(h); err != nil {
+func (d *reader) integerSlow(h *header, lo, hi int64) (int64, error) {
+	if err := d.primitive(*h); err != nil {
 		return 0, err
 	}
 	c := d.data[h.start:h.end]
@@ -463,18 +495,21 @@ func (d *reader) segments(h header, out *[]byte) error {
 
 // str decodes a character string. alphabet "ia5" accepts 0..127; any
 // other non-empty value is the permitted alphabet.
-func (d *reader) str(h header, alphabet string) (string, error) {
-	b, err := d.octets(h)
-	if err != nil {
-		return "", err
+func (d *reader) str(h *header, alphabet string) (string, error) {
+	var b []byte
+	if !h.cons {
+		b = d.data[h.start:h.end]
+	} else {
+		var err error
+		if b, err = d.octets(*h); err != nil {
+			return "", err
+		}
 	}
 	switch alphabet {
 	case "":
 	case "ia5":
-		for i, c := range b {
-			if c > 0x7f {
-				return "", d.errorf(h.start+i, "byte 0x%02x is not IA5", c)
-			}
+		if i := notIA5(b); i >= 0 {
+			return "", d.errorf(h.start+i, "byte 0x%02x is not IA5", b[i])
 		}
 	default:
 		for i, c := range b {
@@ -489,6 +524,23 @@ func (d *reader) str(h header, alphabet string) (string, error) {
 	// The decoder owns its copy of the input and never changes it, so the
 	// string can share its memory.
 	return unsafe.String(&b[0], len(b)), nil
+}
+
+// notIA5 returns the index of the first byte of b above 0x7f, -1 when
+// none is: eight bytes at a time.
+func notIA5(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] > 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 func (d *reader) bits(h header) (model.BitString, error) {

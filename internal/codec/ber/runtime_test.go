@@ -3,6 +3,7 @@ package ber
 import (
 	"bytes"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,7 +91,7 @@ func TestIntegers(t *testing.T) {
 		}
 		d := newDecoder(got)
 		h, _ := d.header(0, len(got))
-		v, err := d.integer(h, minInt, maxInt)
+		v, err := d.integer(&h, minInt, maxInt)
 		if err != nil || v != c.v {
 			t.Errorf("integer(%x) = %d, %v; want %d", got, v, err, c.v)
 		}
@@ -117,7 +118,7 @@ func TestIntegers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := d.integer(h, c.lo, c.hi)
+		v, err := d.integer(&h, c.lo, c.hi)
 		switch {
 		case c.wantErr == "" && (err != nil || v != c.want):
 			t.Errorf("integer(%s) = %d, %v; want %d", c.in, v, err, c.want)
@@ -231,10 +232,10 @@ func TestOctetsSegmented(t *testing.T) {
 func TestStrings(t *testing.T) {
 	d := newDecoder(corpus.Unhex(t, "16 02 41 ff"))
 	h, _ := d.header(0, len(d.data))
-	if _, err := d.str(h, "ia5"); err == nil || !strings.Contains(err.Error(), "not IA5") {
+	if _, err := d.str(&h, "ia5"); err == nil || !strings.Contains(err.Error(), "not IA5") {
 		t.Errorf("non-IA5 byte: %v", err)
 	}
-	if _, err := d.str(h, "AB"); err == nil {
+	if _, err := d.str(&h, "AB"); err == nil {
 		t.Error("character outside the permitted alphabet accepted")
 	}
 	if !inAlphabet("0123", "0123456789") || inAlphabet("12a", "0123456789") {
@@ -242,5 +243,61 @@ func TestStrings(t *testing.T) {
 	}
 	if !isIA5("abc") || isIA5("\xff") {
 		t.Error("isIA5")
+	}
+}
+
+// quickVersion, where it answers, answers as the full header reads do:
+// over the corpus, with each of the first octets changed to every value.
+func TestQuickVersion(t *testing.T) {
+	quick := 0
+	for _, msg := range corpus.List(t, ".ber") {
+		data := slices.Clone(msg)
+		for i := range min(12, len(data)) {
+			orig := data[i]
+			for x := range 256 {
+				data[i] = byte(x)
+				d := &reader{data: data, lim: limits.Default}
+				h, err := d.header(0, len(data))
+				if err != nil {
+					continue
+				}
+				v, ok := d.quickVersion(&h)
+				if !ok {
+					continue
+				}
+				quick++
+				if want, err := d.slowVersion(h); err != nil || want != v {
+					t.Fatalf("% x: quick version %d, full reads %d, %v", data[:12], v, want, err)
+				}
+			}
+			data[i] = orig
+		}
+	}
+	if quick == 0 {
+		t.Error("quickVersion never answered")
+	}
+}
+
+// notIA5 finds the first byte above 0x7f wherever it stands, in or
+// after the eight-byte words.
+func TestNotIA5(t *testing.T) {
+	for n := range 20 {
+		b := bytes.Repeat([]byte{'a'}, n)
+		if got := notIA5(b); got != -1 {
+			t.Fatalf("%d ASCII bytes: %d", n, got)
+		}
+		for i := range n {
+			b[i] = 0x80
+			if j := i + 1; j < n {
+				b[j] = 0xff // a later one is not reported
+			}
+			if got := notIA5(b); got != i {
+				t.Fatalf("%d bytes, first above 0x7f at %d: got %d", n, i, got)
+			}
+			b[i] = 'a'
+			if j := i + 1; j < n {
+				b[j] = 'a'
+			}
+		}
 	}
 }

@@ -120,7 +120,7 @@ func (d *scanner) version(h, e *header) error {
 	if e.tag != anyVersion.MessageVersion {
 		return codecerr.At(d.unexpected(*e, "[0]"), "version")
 	}
-	v, err := d.integer(*e, 0, 99)
+	v, err := d.integer(e, 0, 99)
 	if err != nil {
 		return codecerr.At(err, "version")
 	}
@@ -169,7 +169,7 @@ func (d *scanner) address(h *header, m *scan.MID, tags [2]uint32) error {
 			}
 			m.Value = v
 		case tags[1]:
-			p, err := d.integer(e, 0, 65535)
+			p, err := d.integer(&e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "portNumber")
 			}
@@ -260,9 +260,14 @@ func (d *scanner) transaction(h *header) error {
 }
 
 func (d *scanner) txID(e *header, tx int) error {
-	id, err := d.integer(*e, 0, 1<<32-1)
-	if err != nil {
-		return codecerr.At(err, "transactionId")
+	// The common ID (up to four octets, not negative) without the call
+	// of integer: one per transaction.
+	id, ok := d.smallInt(e)
+	if !ok || id < 0 {
+		var err error
+		if id, err = d.integer(e, 0, 1<<32-1); err != nil {
+			return codecerr.At(err, "transactionId")
+		}
 	}
 	t := &d.s.Transactions[tx]
 	t.ID, t.LastID, t.IDSpan = uint32(id), uint32(id), span(e)
@@ -286,7 +291,7 @@ func (d *scanner) txPart(kind scan.TxKind, e *header, tx int) error {
 		return d.result(e, tx)
 	case kind == scan.Reply && e.tag == tags.TransactionReplySegmentNumber,
 		kind == scan.SegmentReply && e.tag == tags.SegmentReplySegmentNumber:
-		n, err := d.integer(*e, 0, 65535)
+		n, err := d.integer(e, 0, 65535)
 		if err != nil {
 			return codecerr.At(err, "segmentNumber")
 		}
@@ -367,7 +372,7 @@ func (d *scanner) ack(h *header) error {
 				return codecerr.At(err, "firstAck")
 			}
 		case d.t.TransactionAckLastAck:
-			last, err := d.integer(e, 0, 1<<32-1)
+			last, err := d.integer(&e, 0, 1<<32-1)
 			if err != nil {
 				return codecerr.At(err, "lastAck")
 			}
@@ -424,7 +429,7 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 		case idTag:
 			hasID = true
 			var id int64
-			id, err = d.integer(e, 0, 1<<32-1)
+			id, err = d.integer(&e, 0, 1<<32-1)
 			a := &d.s.Actions[act]
 			a.ContextID, a.Span = uint32(id), span(&e)
 		case cmdTag:
@@ -523,7 +528,7 @@ func (d *scanner) errorDescriptor(h *header, tx, cmd int) error {
 			return err
 		}
 		if e.tag == d.t.ErrorDescriptorErrorCode {
-			code, err := d.integer(e, 0, 65535)
+			code, err := d.integer(&e, 0, 65535)
 			if err != nil {
 				return codecerr.At(err, "errorCode")
 			}

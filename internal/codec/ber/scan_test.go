@@ -96,7 +96,7 @@ func diffSummary(got, want *scan.Summary) string {
 func checkSpans(data []byte, s *scan.Summary) string {
 	d := &reader{data: data, lim: limits.Default}
 	num := func(sp scan.Span) int64 {
-		v, err := d.integer(header{start: sp.Off, end: sp.End()}, 0, 1<<32-1)
+		v, err := d.integer(&header{start: sp.Off, end: sp.End()}, 0, 1<<32-1)
 		if err != nil || sp.Len == 0 {
 			return -1
 		}

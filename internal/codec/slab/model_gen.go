@@ -107,102 +107,105 @@ type Model struct {
 
 // Reset resets every slab.
 func (s *Model) Reset() {
-	s.ActionReply.Reset()
-	s.ActionRequest.Reset()
-	s.AmmDescriptor.Reset()
-	s.AmmRequest.Reset()
-	s.AmmsReply.Reset()
-	s.AuditDescriptor.Reset()
-	s.AuditReply.Reset()
-	s.AuditRequest.Reset()
-	s.AuditResult.Reset()
-	s.AuditReturnParameter.Reset()
-	s.AuthenticationHeader.Reset()
-	s.CommandReply.Reset()
-	s.CommandRequest.Reset()
-	s.ContextAttrAuditRequest.Reset()
-	s.ContextRequest.Reset()
-	s.DigitMapDescriptor.Reset()
-	s.DigitMapValue.Reset()
-	s.DomainName.Reset()
-	s.ErrorDescriptor.Reset()
-	s.EventDM.Reset()
-	s.EventParameter.Reset()
-	s.EventParameterExtraInfo.Reset()
-	s.EventSpec.Reset()
-	s.EventsDescriptor.Reset()
-	s.H221NonStandard.Reset()
-	s.IP4Address.Reset()
-	s.IP6Address.Reset()
-	s.IndAudDigitMapDescriptor.Reset()
-	s.IndAudEventBufferDescriptor.Reset()
-	s.IndAudEventsDescriptor.Reset()
-	s.IndAudLocalControlDescriptor.Reset()
-	s.IndAudLocalRemoteDescriptor.Reset()
-	s.IndAudMediaDescriptor.Reset()
-	s.IndAudMediaDescriptorStreams.Reset()
-	s.IndAudPackagesDescriptor.Reset()
-	s.IndAudPropertyParm.Reset()
-	s.IndAudSeqSigList.Reset()
-	s.IndAudSignal.Reset()
-	s.IndAudSignalsDescriptor.Reset()
-	s.IndAudStatisticsDescriptor.Reset()
-	s.IndAudStreamDescriptor.Reset()
-	s.IndAudStreamParms.Reset()
-	s.IndAudTerminationStateDescriptor.Reset()
-	s.IndAuditParameter.Reset()
-	s.ListPropertyParm.Reset()
-	s.LocalControlDescriptor.Reset()
-	s.LocalRemoteDescriptor.Reset()
-	s.MId.Reset()
-	s.MediaDescriptor.Reset()
-	s.MediaDescriptorStreams.Reset()
-	s.ModemDescriptor.Reset()
-	s.ModemType.Reset()
-	s.MuxDescriptor.Reset()
-	s.NonStandardData.Reset()
-	s.NotifyBehaviour.Reset()
-	s.NotifyReply.Reset()
-	s.NotifyRequest.Reset()
-	s.ObservedEvent.Reset()
-	s.ObservedEventsDescriptor.Reset()
-	s.Octets.Reset()
-	s.PackagesItem.Reset()
-	s.PropertyParm.Reset()
-	s.PropertyParmExtraInfo.Reset()
-	s.RegulatedEmbeddedDescriptor.Reset()
-	s.RequestedActions.Reset()
-	s.RequestedEvent.Reset()
-	s.SecondEventsDescriptor.Reset()
-	s.SecondRequestedActions.Reset()
-	s.SecondRequestedEvent.Reset()
-	s.SegmentReply.Reset()
-	s.SelectLogic.Reset()
-	s.SeqSigList.Reset()
-	s.ServiceChangeAddress.Reset()
-	s.ServiceChangeProfile.Reset()
-	s.ServiceChangeReply.Reset()
-	s.ServiceChangeRequest.Reset()
-	s.ServiceChangeResParm.Reset()
-	s.SigParameter.Reset()
-	s.SigParameterExtraInfo.Reset()
-	s.Signal.Reset()
-	s.SignalRequest.Reset()
-	s.StatisticsParameter.Reset()
-	s.StreamDescriptor.Reset()
-	s.StreamParms.Reset()
-	s.SubtractRequest.Reset()
-	s.TermListAuditResult.Reset()
-	s.TerminationID.Reset()
-	s.TerminationStateDescriptor.Reset()
-	s.TimeNotation.Reset()
-	s.TopologyRequest.Reset()
-	s.Transaction.Reset()
-	s.TransactionAck.Reset()
-	s.TransactionPending.Reset()
-	s.TransactionReply.Reset()
-	s.TransactionRequest.Reset()
-	s.Uint32.Reset()
+	if s.ActionReply.kept {
+		panic("slab: Reset after Keep")
+	}
+	s.ActionReply.buf = s.ActionReply.buf[:0]
+	s.ActionRequest.buf = s.ActionRequest.buf[:0]
+	s.AmmDescriptor.buf = s.AmmDescriptor.buf[:0]
+	s.AmmRequest.buf = s.AmmRequest.buf[:0]
+	s.AmmsReply.buf = s.AmmsReply.buf[:0]
+	s.AuditDescriptor.buf = s.AuditDescriptor.buf[:0]
+	s.AuditReply.buf = s.AuditReply.buf[:0]
+	s.AuditRequest.buf = s.AuditRequest.buf[:0]
+	s.AuditResult.buf = s.AuditResult.buf[:0]
+	s.AuditReturnParameter.buf = s.AuditReturnParameter.buf[:0]
+	s.AuthenticationHeader.buf = s.AuthenticationHeader.buf[:0]
+	s.CommandReply.buf = s.CommandReply.buf[:0]
+	s.CommandRequest.buf = s.CommandRequest.buf[:0]
+	s.ContextAttrAuditRequest.buf = s.ContextAttrAuditRequest.buf[:0]
+	s.ContextRequest.buf = s.ContextRequest.buf[:0]
+	s.DigitMapDescriptor.buf = s.DigitMapDescriptor.buf[:0]
+	s.DigitMapValue.buf = s.DigitMapValue.buf[:0]
+	s.DomainName.buf = s.DomainName.buf[:0]
+	s.ErrorDescriptor.buf = s.ErrorDescriptor.buf[:0]
+	s.EventDM.buf = s.EventDM.buf[:0]
+	s.EventParameter.buf = s.EventParameter.buf[:0]
+	s.EventParameterExtraInfo.buf = s.EventParameterExtraInfo.buf[:0]
+	s.EventSpec.buf = s.EventSpec.buf[:0]
+	s.EventsDescriptor.buf = s.EventsDescriptor.buf[:0]
+	s.H221NonStandard.buf = s.H221NonStandard.buf[:0]
+	s.IP4Address.buf = s.IP4Address.buf[:0]
+	s.IP6Address.buf = s.IP6Address.buf[:0]
+	s.IndAudDigitMapDescriptor.buf = s.IndAudDigitMapDescriptor.buf[:0]
+	s.IndAudEventBufferDescriptor.buf = s.IndAudEventBufferDescriptor.buf[:0]
+	s.IndAudEventsDescriptor.buf = s.IndAudEventsDescriptor.buf[:0]
+	s.IndAudLocalControlDescriptor.buf = s.IndAudLocalControlDescriptor.buf[:0]
+	s.IndAudLocalRemoteDescriptor.buf = s.IndAudLocalRemoteDescriptor.buf[:0]
+	s.IndAudMediaDescriptor.buf = s.IndAudMediaDescriptor.buf[:0]
+	s.IndAudMediaDescriptorStreams.buf = s.IndAudMediaDescriptorStreams.buf[:0]
+	s.IndAudPackagesDescriptor.buf = s.IndAudPackagesDescriptor.buf[:0]
+	s.IndAudPropertyParm.buf = s.IndAudPropertyParm.buf[:0]
+	s.IndAudSeqSigList.buf = s.IndAudSeqSigList.buf[:0]
+	s.IndAudSignal.buf = s.IndAudSignal.buf[:0]
+	s.IndAudSignalsDescriptor.buf = s.IndAudSignalsDescriptor.buf[:0]
+	s.IndAudStatisticsDescriptor.buf = s.IndAudStatisticsDescriptor.buf[:0]
+	s.IndAudStreamDescriptor.buf = s.IndAudStreamDescriptor.buf[:0]
+	s.IndAudStreamParms.buf = s.IndAudStreamParms.buf[:0]
+	s.IndAudTerminationStateDescriptor.buf = s.IndAudTerminationStateDescriptor.buf[:0]
+	s.IndAuditParameter.buf = s.IndAuditParameter.buf[:0]
+	s.ListPropertyParm.buf = s.ListPropertyParm.buf[:0]
+	s.LocalControlDescriptor.buf = s.LocalControlDescriptor.buf[:0]
+	s.LocalRemoteDescriptor.buf = s.LocalRemoteDescriptor.buf[:0]
+	s.MId.buf = s.MId.buf[:0]
+	s.MediaDescriptor.buf = s.MediaDescriptor.buf[:0]
+	s.MediaDescriptorStreams.buf = s.MediaDescriptorStreams.buf[:0]
+	s.ModemDescriptor.buf = s.ModemDescriptor.buf[:0]
+	s.ModemType.buf = s.ModemType.buf[:0]
+	s.MuxDescriptor.buf = s.MuxDescriptor.buf[:0]
+	s.NonStandardData.buf = s.NonStandardData.buf[:0]
+	s.NotifyBehaviour.buf = s.NotifyBehaviour.buf[:0]
+	s.NotifyReply.buf = s.NotifyReply.buf[:0]
+	s.NotifyRequest.buf = s.NotifyRequest.buf[:0]
+	s.ObservedEvent.buf = s.ObservedEvent.buf[:0]
+	s.ObservedEventsDescriptor.buf = s.ObservedEventsDescriptor.buf[:0]
+	s.Octets.buf = s.Octets.buf[:0]
+	s.PackagesItem.buf = s.PackagesItem.buf[:0]
+	s.PropertyParm.buf = s.PropertyParm.buf[:0]
+	s.PropertyParmExtraInfo.buf = s.PropertyParmExtraInfo.buf[:0]
+	s.RegulatedEmbeddedDescriptor.buf = s.RegulatedEmbeddedDescriptor.buf[:0]
+	s.RequestedActions.buf = s.RequestedActions.buf[:0]
+	s.RequestedEvent.buf = s.RequestedEvent.buf[:0]
+	s.SecondEventsDescriptor.buf = s.SecondEventsDescriptor.buf[:0]
+	s.SecondRequestedActions.buf = s.SecondRequestedActions.buf[:0]
+	s.SecondRequestedEvent.buf = s.SecondRequestedEvent.buf[:0]
+	s.SegmentReply.buf = s.SegmentReply.buf[:0]
+	s.SelectLogic.buf = s.SelectLogic.buf[:0]
+	s.SeqSigList.buf = s.SeqSigList.buf[:0]
+	s.ServiceChangeAddress.buf = s.ServiceChangeAddress.buf[:0]
+	s.ServiceChangeProfile.buf = s.ServiceChangeProfile.buf[:0]
+	s.ServiceChangeReply.buf = s.ServiceChangeReply.buf[:0]
+	s.ServiceChangeRequest.buf = s.ServiceChangeRequest.buf[:0]
+	s.ServiceChangeResParm.buf = s.ServiceChangeResParm.buf[:0]
+	s.SigParameter.buf = s.SigParameter.buf[:0]
+	s.SigParameterExtraInfo.buf = s.SigParameterExtraInfo.buf[:0]
+	s.Signal.buf = s.Signal.buf[:0]
+	s.SignalRequest.buf = s.SignalRequest.buf[:0]
+	s.StatisticsParameter.buf = s.StatisticsParameter.buf[:0]
+	s.StreamDescriptor.buf = s.StreamDescriptor.buf[:0]
+	s.StreamParms.buf = s.StreamParms.buf[:0]
+	s.SubtractRequest.buf = s.SubtractRequest.buf[:0]
+	s.TermListAuditResult.buf = s.TermListAuditResult.buf[:0]
+	s.TerminationID.buf = s.TerminationID.buf[:0]
+	s.TerminationStateDescriptor.buf = s.TerminationStateDescriptor.buf[:0]
+	s.TimeNotation.buf = s.TimeNotation.buf[:0]
+	s.TopologyRequest.buf = s.TopologyRequest.buf[:0]
+	s.Transaction.buf = s.Transaction.buf[:0]
+	s.TransactionAck.buf = s.TransactionAck.buf[:0]
+	s.TransactionPending.buf = s.TransactionPending.buf[:0]
+	s.TransactionReply.buf = s.TransactionReply.buf[:0]
+	s.TransactionRequest.buf = s.TransactionRequest.buf[:0]
+	s.Uint32.buf = s.Uint32.buf[:0]
 }
 
 // Keep makes every slab hand out values for keeps.
