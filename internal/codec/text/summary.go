@@ -116,19 +116,19 @@ func (k *skimmer) blank() {
 	if k.pos < len(k.src) && skimClass[k.src[k.pos]]&skBlank == 0 {
 		return
 	}
-	k.blanks()
+	k.pos = skimBlanks(k.src, k.pos)
 }
-
-// blanks is blank's slow path, kept apart so that blank inlines.
-//
-//go:noinline
-func (k *skimmer) blanks() { k.pos = skipLWSP(k.src, k.pos) }
 
 // peek returns the next character after blanks, 0 at the end.
 func (k *skimmer) peek() byte {
-	k.blank()
-	if k.pos < len(k.src) {
-		return k.src[k.pos]
+	i := k.pos
+	if i < len(k.src) && skimClass[k.src[i]]&skBlank == 0 {
+		return k.src[i]
+	}
+	i = skimBlanks(k.src, i)
+	k.pos = i
+	if i < len(k.src) {
+		return k.src[i]
 	}
 	return 0
 }
@@ -237,14 +237,14 @@ func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
 
 // message reads [authenticationHeader] MEGACO/v mId messageBody.
 func (k *skimmer) message() bool {
-	tok, _ := k.keyword()
-	if tok == authToken {
+	start, end := k.word()
+	if w := k.src[start:end]; len(w) > 0 && w[0] != '!' && !(len(w) > 7 && w[6] == '/') && skimKeyword(w) == authToken {
 		if !k.authHeader() {
 			return false
 		}
-		k.word()
+		start, end = k.word()
 	}
-	if !k.header() || !k.mid() {
+	if !k.header(start, end) || !k.mid() {
 		return false
 	}
 	return k.body()
@@ -266,13 +266,8 @@ func (k *skimmer) authHeader() bool {
 	return true
 }
 
-// header checks the word just read: "MEGACO/v" or "!/v".
-func (k *skimmer) header() bool {
-	end := k.pos
-	start := end
-	for start > 0 && charClass[k.src[start-1]]&chWord != 0 {
-		start--
-	}
+// header checks the word src[start:end]: "MEGACO/v" or "!/v".
+func (k *skimmer) header(start, end int) bool {
 	w := k.src[start:end]
 	var v []byte
 	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
@@ -311,17 +306,18 @@ func (k *skimmer) mid() bool {
 		if c == '<' {
 			closer, kind = '>', scan.DomainName
 		}
-		i := bytes.IndexByte(src[start+1:min(len(src), start+skimMaxAddress)], closer) + start + 1
-		if i == start {
-			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
-		}
-		for _, c := range src[start+1 : i] {
-			if skimClass[c]&(skBlank|skStop) != 0 {
-				return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
+		i, end := start+1, min(len(src), start+skimMaxAddress)
+		for ; i < end && src[i] != closer; i++ {
+			cl := skimClass[src[i]]
+			if cl&(skBlank|skStop) != 0 {
+				break
 			}
-			if c != '.' && skimClass[c]&skDigit == 0 {
+			if cl&skDigit == 0 && src[i] != '.' {
 				kind = scan.IP6Address
 			}
+		}
+		if i >= end || src[i] != closer {
+			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
 		}
 		if c == '<' {
 			kind = scan.DomainName
@@ -860,66 +856,12 @@ func (k *skimmer) skipItem() bool {
 	return k.fail(len(src), "expected '}', found the end of the message")
 }
 
-// nextStop returns the offset of the first byte from i on that skipItem
-// looks at (a brace, a comma, a quote or a comment), or len(src).
-func nextStop(src []byte, i int) int {
-	for i < len(src) && skimClass[src[i]]&skStop == 0 {
-		i++
-	}
-	return i
-}
-
 // What a "{" opens that its content is not tokens (rawBody).
 const (
 	rawNone     = iota
 	rawSDP      // the SDP of a Local or Remote descriptor, to "}" not escaped as "\}"
 	rawDigitMap // a digitMapValue, to the first "}"
 )
-
-// rawBody tells what the "{" at i opens, as the decoder's scanner does:
-// the SDP after Local, L, Remote or R that follows a "{" or ",", or the
-// digit map after "DigitMap =" or "DigitMap = name".
-func rawBody(src []byte, i int) int {
-	j := backBlanks(src, i)
-	if j == 0 {
-		return rawNone
-	}
-	switch src[j-1] | 0x20 {
-	case 'l', 'e', 'r': // Local, L, Remote, R; or a digit map's name
-		w0 := backWord(src, j)
-		w := src[w0:j]
-		k := backBlanks(src, w0)
-		if ok := len(w) == 1 && (w[0]|0x20 == 'l' || w[0]|0x20 == 'r') || lexEqualFold(w, "local") || lexEqualFold(w, "remote"); ok {
-			if k > 0 && (src[k-1] == '{' || src[k-1] == ',') {
-				return rawSDP
-			}
-			return rawNone
-		}
-		if k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(w) == 0 {
-			return rawDigitMap
-		}
-	case '=':
-		if isDigitMapKeyword(src, j-1) {
-			return rawDigitMap
-		}
-	default:
-		if charClass[src[j-1]]&chWord != 0 { // a digit map's name
-			w0 := backWord(src, j)
-			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(src[w0:j]) == 0 {
-				return rawDigitMap
-			}
-		}
-	}
-	return rawNone
-}
-
-// isDigitMapKeyword tells whether the word before the "=" at eq is
-// DigitMap or DM.
-func isDigitMapKeyword(src []byte, eq int) bool {
-	end := backBlanks(src, eq)
-	w := src[backWord(src, end):end]
-	return lexEqualFold(w, "dm") || lexEqualFold(w, "digitmap")
-}
 
 // backBlanks returns where the blanks that end at i start.
 func backBlanks(src []byte, i int) int {
