@@ -1,7 +1,6 @@
 package text
 
 import (
-	"bytes"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -35,7 +34,8 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 	if err := lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
 		return err
 	}
-	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
+	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
 	if !k.message() {
 		return k.err
 	}
@@ -45,12 +45,14 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 // The classes of skimClass: what the skimmer's loops test per byte, one
 // table lookup each.
 const (
-	skWord  uint8 = 1 << iota // chWord: a SafeChars word without parentheses
-	skWild                    // '*' or '$' in a termination ID
-	skDigit                   // DIGIT
-	skBlank                   // white space, line ends, or ';' starting a comment
-	skStop                    // what skipItem stops at: { } , " ;
-	skToken                   // chToken: a word where parentheses are no braces, as a termination ID
+	skWord    uint8 = 1 << iota // chWord: a SafeChars word without parentheses
+	skWild                      // '*' or '$' in a termination ID
+	skDigit                     // DIGIT
+	skBlank                     // white space, line ends, or ';' starting a comment
+	skBody                      // what skip stops at in a body: { } " ; =
+	skItemEnd                   // what it also stops at in an item: , [ ]
+	skRawHint                   // before a "{", may end Local or Remote: L E R, blanks
+	skToken                     // chToken: a word where parentheses are no braces, as a termination ID
 )
 
 var skimClass = func() (t [256]uint8) {
@@ -72,8 +74,14 @@ var skimClass = func() (t [256]uint8) {
 	t['*'] |= skWild
 	t['$'] |= skWild
 	t[';'] |= skBlank
-	for _, c := range "{},\";" {
-		t[c] |= skStop
+	for _, c := range "{}\";=" {
+		t[c] |= skBody
+	}
+	for _, c := range ",[]" {
+		t[c] |= skItemEnd
+	}
+	for _, c := range "lLeErR \t\r\n" {
+		t[c] |= skRawHint
 	}
 	return t
 }()
@@ -90,6 +98,11 @@ type skimmer struct {
 	s        *scan.Summary
 	name     string
 	err      *codecerr.Error
+	// What s.Want reaches: actions, commands, and deep (everything,
+	// down to termination IDs and the errors inside commands). Below
+	// it, a transaction's or action's body is stepped over by
+	// balancing braces, and a command's IDs and errors go unrecorded.
+	actions, commands, deep bool
 }
 
 func (k *skimmer) failKind(kind codecerr.Kind, off int, msg string) bool {
@@ -308,11 +321,11 @@ func (k *skimmer) mid() bool {
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
 		for ; i < end && src[i] != closer; i++ {
-			cl := skimClass[src[i]]
-			if cl&(skBlank|skStop) != 0 {
+			// What ends an address for the decoder's scanner.
+			if c := src[i]; charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
 				break
 			}
-			if cl&skDigit == 0 && src[i] != '.' {
+			if skimClass[src[i]]&skDigit == 0 && src[i] != '.' {
 				kind = scan.IP6Address
 			}
 		}
@@ -414,6 +427,9 @@ func (k *skimmer) request() bool {
 		return false
 	}
 	tx, ok := k.addTx(scan.Transaction{Kind: scan.Request, ID: id, LastID: id, IDSpan: sp})
+	if ok && !k.actions {
+		return k.skipRest()
+	}
 	for ok {
 		tok, at := k.keyword()
 		if tok != ctxToken {
@@ -538,6 +554,9 @@ func (k *skimmer) reply() bool {
 	if tok == errorToken {
 		return k.errorDescriptor(tx, -1) && k.close()
 	}
+	if !k.actions {
+		return k.skipRest()
+	}
 	for {
 		if tok != ctxToken {
 			return k.fail(at, "expected a Context or an error descriptor in a transaction reply")
@@ -591,6 +610,9 @@ func (k *skimmer) action(tx int, reply bool) bool {
 	if reply && k.peek() != '{' {
 		return true
 	}
+	if !reply && !k.commands {
+		return k.skipBody()
+	}
 	// An action reply's own error comes after its commands in the text
 	// but before their errors in Summary.Errors, as in the model.
 	firstErr := len(k.s.Errors)
@@ -601,7 +623,7 @@ func (k *skimmer) action(tx int, reply bool) bool {
 		w0, w1 := k.word()
 		kind, opt, wild := commandOf(k.src[w0:w1])
 		switch {
-		case kind != 0 && !(reply && (opt || wild)):
+		case kind != 0 && !(reply && (opt || wild)) && k.commands:
 			if !k.command(tx, act, kind, reply, opt, wild) {
 				return false
 			}
@@ -680,7 +702,7 @@ func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild b
 	if k.peek() != '{' {
 		return true
 	}
-	if !reply && kind != scan.Notify {
+	if !k.deep || !reply && kind != scan.Notify {
 		return k.skipBody()
 	}
 	return k.items(tx, cmd)
@@ -746,6 +768,9 @@ func (k *skimmer) termination(cmd int) bool {
 	if s == e {
 		return k.fail(s, "expected a termination ID"+k.found())
 	}
+	if !k.deep {
+		return true
+	}
 	id, wild := src[s:e:e], classes&skWild != 0
 	k.s.Terminations = append(k.s.Terminations, scan.Termination{Command: cmd, ID: id, Wildcarded: wild, Span: scan.Span{Off: s, Len: e - s}})
 	return k.count()
@@ -780,6 +805,9 @@ func (k *skimmer) errorDescriptor(tx, cmd int) bool {
 	if !ok {
 		return false
 	}
+	if cmd >= 0 && !k.deep {
+		return k.peek() != '{' || k.skipBody()
+	}
 	k.s.Errors = append(k.s.Errors, scan.Error{Tx: tx, Command: cmd, Code: uint16(code), Span: sp})
 	if !k.count() {
 		return false
@@ -789,79 +817,6 @@ func (k *skimmer) errorDescriptor(tx, cmd int) bool {
 	}
 	return true
 }
-
-// skipBody steps over "{ item, ... }".
-func (k *skimmer) skipBody() bool {
-	if !k.open() {
-		return false
-	}
-	for k.skipItem() {
-		if !k.punct(',') {
-			return k.close()
-		}
-	}
-	return false
-}
-
-// skipItem steps over the rest of an item: up to the "," or "}" that ends
-// it at this depth, balancing braces, over quoted strings, comments, the
-// SDP of Local and Remote descriptors and digit maps (in which braces and
-// quotes do not count).
-func (k *skimmer) skipItem() bool {
-	src, base := k.src, k.depth
-	for i := nextStop(src, k.pos); i < len(src); i = nextStop(src, i+1) {
-		switch src[i] {
-		case '{':
-			k.depth++
-			if k.depth > k.maxDepth {
-				return k.failKind(codecerr.TooLarge, i, "nesting deeper than the limit")
-			}
-			switch rawBody(src, i) {
-			case rawSDP:
-				j := skipSDP(src, i+1)
-				if j < 0 {
-					return k.fail(i, "Local or Remote descriptor not closed by '}'")
-				}
-				i = j - 1
-			case rawDigitMap:
-				j := bytes.IndexByte(src[i+1:], '}')
-				if j < 0 {
-					return k.fail(i, "digit map not closed by '}'")
-				}
-				i += j
-			}
-		case '}':
-			if k.depth == base {
-				k.pos = i
-				return true
-			}
-			k.depth--
-		case ',':
-			if k.depth == base {
-				k.pos = i
-				return true
-			}
-		case '"':
-			j := bytes.IndexByte(src[i+1:], '"')
-			if j < 0 {
-				return k.fail(i, "quoted string not closed")
-			}
-			i += 1 + j
-		case ';':
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
-		}
-	}
-	return k.fail(len(src), "expected '}', found the end of the message")
-}
-
-// What a "{" opens that its content is not tokens (rawBody).
-const (
-	rawNone     = iota
-	rawSDP      // the SDP of a Local or Remote descriptor, to "}" not escaped as "\}"
-	rawDigitMap // a digitMapValue, to the first "}"
-)
 
 // backBlanks returns where the blanks that end at i start.
 func backBlanks(src []byte, i int) int {
@@ -877,23 +832,6 @@ func backWord(src []byte, i int) int {
 		i--
 	}
 	return i
-}
-
-// skipSDP returns the offset of the first "}" from i that is not escaped
-// as "\}", or -1.
-func skipSDP(src []byte, i int) int {
-	for {
-		j := bytes.IndexByte(src[i:], '}')
-		if j < 0 {
-			return -1
-		}
-		// The decoder reads a backslash only as the start of an
-		// escaped brace: any "}" right after one is escaped.
-		if j == 0 || src[i+j-1] != '\\' {
-			return i + j
-		}
-		i += j + 1
-	}
 }
 
 // skimKeyword returns the token of the keywords the skimmer reads
