@@ -47,7 +47,7 @@ func BenchmarkSummaryDepth(b *testing.B) {
 }
 
 // BenchmarkRewrite* rewrite the corpus in one style with new transaction
-// and context IDs (from templates, once warm); BenchmarkDecodeChangeEncode*
+// and context IDs (with a Rewriter: from templates, once warm); BenchmarkDecodeChangeEncode*
 // do the same by decode (reused decoder) -> change -> encode.
 func rewriteBench(b *testing.B, style Style, slow bool) {
 	var msgs [][]byte
@@ -63,6 +63,7 @@ func rewriteBench(b *testing.B, style Style, slow bool) {
 	ch := &scan.Changes{TransactionIDs: next, ContextIDs: next}
 	var dec Decoder
 	var out []byte
+	rw := NewRewriter(style)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, m := range msgs {
@@ -75,7 +76,7 @@ func rewriteBench(b *testing.B, style Style, slow bool) {
 				scan.Apply(mm, ch)
 				out, err = Append(out[:0], mm, style, Options{})
 			} else {
-				out, err = Rewrite(out[:0], m, ch, style, limits.Limits{})
+				out, err = rw.Rewrite(out[:0], m, ch, limits.Limits{})
 			}
 			if err != nil {
 				b.Fatal(err)
