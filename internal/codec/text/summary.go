@@ -126,11 +126,15 @@ func (k *skimmer) count() bool {
 // blank skips white space, line ends and comments. It inlines to one
 // test where there are none, as mostly in compact text.
 func (k *skimmer) blank() {
-	if k.pos < len(k.src) && skimClass[k.src[k.pos]]&skBlank == 0 {
-		return
+	if k.pos >= len(k.src) || skimClass[k.src[k.pos]]&skBlank != 0 {
+		k.blanks()
 	}
-	k.pos = skimBlanks(k.src, k.pos)
 }
+
+// blanks is blank's slow path, kept apart so that blank inlines.
+//
+//go:noinline
+func (k *skimmer) blanks() { k.pos = skimBlanks(k.src, k.pos) }
 
 // peek returns the next character after blanks, 0 at the end.
 func (k *skimmer) peek() byte {
@@ -146,8 +150,20 @@ func (k *skimmer) peek() byte {
 	return 0
 }
 
-// punct consumes c if it comes next.
+// punct consumes c (no blank) if it comes next. It inlines to a test
+// where c comes right away.
 func (k *skimmer) punct(c byte) bool {
+	if k.pos < len(k.src) && k.src[k.pos] == c {
+		k.pos++
+		return true
+	}
+	return k.punctBlank(c)
+}
+
+// punctBlank is punct's slow path.
+//
+//go:noinline
+func (k *skimmer) punctBlank(c byte) bool {
 	if k.peek() == c {
 		k.pos++
 		return true
@@ -155,9 +171,20 @@ func (k *skimmer) punct(c byte) bool {
 	return false
 }
 
-// expect consumes c, or fails.
+// expect consumes c (no blank), or fails. It inlines as punct.
 func (k *skimmer) expect(c byte) bool {
-	if k.punct(c) {
+	if k.pos < len(k.src) && k.src[k.pos] == c {
+		k.pos++
+		return true
+	}
+	return k.expectBlank(c)
+}
+
+// expectBlank is expect's slow path.
+//
+//go:noinline
+func (k *skimmer) expectBlank(c byte) bool {
+	if k.punctBlank(c) {
 		return true
 	}
 	return k.expected(c)
@@ -227,8 +254,12 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	end := min(len(src), start+DefaultMaxNumberLength)
 	var v uint64
 	i := start
-	for i < end && skimClass[src[i]]&skDigit != 0 {
-		v = v*10 + uint64(src[i]-'0')
+	for i < end {
+		d := src[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
 		i++
 	}
 	switch {
@@ -320,14 +351,16 @@ func (k *skimmer) mid() bool {
 			closer, kind = '>', scan.DomainName
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
-		for ; i < end && src[i] != closer; i++ {
-			// What ends an address for the decoder's scanner.
-			if c := src[i]; charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
+		other := uint8(0)
+		for ; i < end; i++ {
+			a := addrClass[src[i]]
+			if a >= addrEnd && (src[i] == closer || a == addrStop) {
 				break
 			}
-			if skimClass[src[i]]&skDigit == 0 && src[i] != '.' {
-				kind = scan.IP6Address
-			}
+			other |= a
+		}
+		if other&addrOther != 0 {
+			kind = scan.IP6Address
 		}
 		if i >= end || src[i] != closer {
 			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
@@ -364,6 +397,30 @@ func (k *skimmer) mid() bool {
 	m.Span = scan.Span{Off: start, Len: k.pos - start}
 	return true
 }
+
+// The classes of addrClass, for the characters of an mId address.
+const (
+	addrDigit = 0 // a digit or ".": an IPv4 address has only these
+	addrOther = 1 // any other character an address may have
+	addrEnd   = 2 // "]" or ">": the end, if it is the address's own
+	addrStop  = 4 // what ends an address for the decoder's scanner: blanks, { } ,
+)
+
+var addrClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '.' || charClass[c]&chDigit != 0:
+			t[c] = addrDigit
+		case c == ']' || c == '>':
+			t[c] = addrEnd | addrOther
+		case charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',':
+			t[c] = addrStop
+		default:
+			t[c] = addrOther
+		}
+	}
+	return t
+}()
 
 // skimMaxAddress bounds the search for the end of an mId address: an
 // IPv6 address or a domain name (at most 64 characters) fits.
