@@ -43,6 +43,25 @@ func Rewrite(name string, dst, data []byte, ch *scan.Changes, lim limits.Limits)
 	return d.Rewrite(dst, data, ch, lim)
 }
 
+// NewRewriter returns a Rewrite for the codec called name for one caller
+// (not safe for concurrent use), with memory of its own where the codec
+// has some to keep (Descriptor.NewRewriter): a caller that rewrites the
+// same messages many times, such as a load generator, keeps one.
+func NewRewriter(name string) (Rewriter, error) {
+	d, ok := Describe(name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w %q", ErrUnknownCodec, name)
+	case d.NewRewriter != nil:
+		return d.NewRewriter(), nil
+	case d.Rewrite != nil:
+		return d.Rewrite, nil
+	}
+	return func(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+		return Rewrite(name, dst, data, ch, lim) // which says it is not done
+	}, nil
+}
+
 func notDone(codec string, op codecerr.Op, what string) error {
 	return codecerr.New(codec, op, codecerr.Unsupported, what+" is not implemented for this codec")
 }

@@ -122,3 +122,36 @@ func covers(s, full *scan.Summary, depth scan.Depth) string {
 	}
 	return ""
 }
+
+// NewRewriter gives what Rewrite gives, for every codec, call after call
+// (a text rewriter's third call takes its template); an unknown name is
+// ErrUnknownCodec.
+func TestNewRewriter(t *testing.T) {
+	if _, err := NewRewriter("xml"); !errors.Is(err, ErrUnknownCodec) {
+		t.Errorf("NewRewriter(xml) = %v, want ErrUnknownCodec", err)
+	}
+	msg := []byte("!/2 [10.0.0.1]:2944 T=7{C=3{N=00000000/00000000/00000001{OE=2{al/of}}}}")
+	ch := &scan.Changes{TransactionIDs: func(v uint32) uint32 { return v + 100 }}
+	for _, d := range All() {
+		if d.Rewrite == nil {
+			continue
+		}
+		enc, _, err := Transcode(nil, msg, "compact", d.Name, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		want, err := Rewrite(d.Name, nil, enc, ch, limits.Limits{})
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		rw, err := NewRewriter(d.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if got, err := rw(nil, enc, ch, limits.Limits{}); err != nil || !slices.Equal(got, want) {
+				t.Errorf("%s call %d: %q, %v; want %q", d.Name, i, got, err, want)
+			}
+		}
+	}
+}

@@ -53,14 +53,20 @@ type Descriptor struct {
 	// Rewrite copies a message with IDs changed (scan.Changes); nil
 	// where not done yet, and Rewrite says so.
 	Rewrite Rewriter
+	// NewRewriter, where not nil, makes a Rewrite with memory of its own
+	// for one caller (text: templates of the messages it has seen), much
+	// quicker on messages it sees again; see NewRewriter.
+	NewRewriter func() Rewriter
 }
 
 // table lists every codec. Its order is the order of detection.
 var table = []Descriptor{
 	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty),
-		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }, Scan: text.Pretty.Scan, Rewrite: text.Pretty.Rewrite},
+		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }, Scan: text.Pretty.Scan, Rewrite: text.Pretty.Rewrite,
+		NewRewriter: textRewriter(text.Pretty)},
 	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
-		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite},
+		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite,
+		NewRewriter: textRewriter(text.Compact)},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
 		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) },
 		Scan:   native.Zstd.Scan, Rewrite: native.Zstd.Rewrite},
@@ -85,6 +91,10 @@ var table = []Descriptor{
 }
 
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+func textRewriter(st text.Style) func() Rewriter {
+	return func() Rewriter { return text.NewRewriter(st).Rewrite }
+}
 
 func berCodec(v int, lim limits.Limits) Codec {
 	return ber.Codec{Options: ber.Options{Version: v, Limits: lim}}

@@ -160,7 +160,7 @@ func (b *Builder) check() (notes []string, err error) {
 
 // Build makes call number n's messages into cm, reusing its buffers:
 // after Prepare, each step's two encodings rewritten with the call's IDs
-// (codec.Rewrite, or a patcher writing them over the last call's bytes
+// (a codec.NewRewriter, or a patcher writing them over the last call's bytes
 // when they have the same lengths), before it the long way
 // (BuildDecoded). Both give the same bytes.
 func (b *Builder) Build(n uint64, cm *CallMsgs) error {

@@ -19,7 +19,7 @@ import (
 // from 256 to 65535 all do, say). So it keeps the last rewrite's output
 // and where its IDs stand, and for a call whose IDs have the same
 // lengths writes them over a copy; only a call with other lengths is
-// rewritten (codec.Rewrite), and scanned to find its IDs.
+// rewritten (its codec.NewRewriter), and scanned to find its IDs.
 //
 // It writes a number as the codec writes it when that has the same
 // length (big-endian octets: BER and PER INTEGERs; a varint: native;
@@ -27,10 +27,13 @@ import (
 // whose IDs are not such bytes where its scanner says (a compressed
 // encoding) is always rewritten.
 type patcher struct {
-	name  string
-	sites []idSite // the base's IDs, in the order a scan reports them
-	put   putFunc  // nil: rewrite every call
-	tried bool     // put was looked for
+	name string
+	// rewrite is the codec's, with memory of its own where the codec
+	// keeps some (codec.NewRewriter: text's templates of the bases).
+	rewrite codec.Rewriter
+	sites   []idSite // the base's IDs, in the order a scan reports them
+	put     putFunc  // nil: rewrite every call
+	tried   bool     // put was looked for
 
 	out, scratch []byte
 	sig, newSig  []uint8     // the lengths of out's IDs, of the call's
@@ -62,6 +65,12 @@ type putFunc func(b []byte, v uint32) bool
 
 func newPatcher(name string, base []byte, lim limits.Limits) *patcher {
 	p := &patcher{name: name}
+	var err error
+	if p.rewrite, err = codec.NewRewriter(name); err != nil {
+		p.rewrite = func(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+			return codec.Rewrite(name, dst, data, ch, lim) // which says why
+		}
+	}
 	if codec.Scan(name, base, &p.s, lim) != nil {
 		p.tried = true // no sites: rewrite every call
 		return p
@@ -87,7 +96,7 @@ func newPatcher(name string, base []byte, lim limits.Limits) *patcher {
 // build appends to dst base with ch's changes.
 func (p *patcher) build(dst, base []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
 	if p.tried && p.put == nil {
-		return codec.Rewrite(p.name, dst, base, ch, lim)
+		return p.rewrite(dst, base, ch, lim)
 	}
 	p.values(ch)
 	if p.out != nil && slices.Equal(p.sig, p.newSig) {
@@ -97,7 +106,7 @@ func (p *patcher) build(dst, base []byte, ch *scan.Changes, lim limits.Limits) (
 		p.patched++
 		return dst, nil
 	}
-	out, err := codec.Rewrite(p.name, p.out[:0], base, ch, lim)
+	out, err := p.rewrite(p.out[:0], base, ch, lim)
 	if err != nil {
 		return dst, err
 	}

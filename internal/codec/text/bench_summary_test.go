@@ -10,7 +10,7 @@ import (
 // BenchmarkSummary* scan the corpus in one style, as the Decode*Reuse
 // benchmarks decode it: the ratio of their ns/msg is Scan's speed-up over
 // the reused full decode.
-func scanBench(b *testing.B, style string) {
+func scanBench(b *testing.B, style string, want scan.Depth) {
 	var msgs [][]byte
 	size := 0
 	for _, c := range loadCorpus(b) {
@@ -21,7 +21,7 @@ func scanBench(b *testing.B, style string) {
 		msgs = append(msgs, m)
 		size += len(m)
 	}
-	var s scan.Summary
+	s := scan.Summary{Want: want}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -34,11 +34,20 @@ func scanBench(b *testing.B, style string) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(msgs)), "ns/msg")
 }
 
-func BenchmarkSummaryCompact(b *testing.B) { scanBench(b, "compact") }
-func BenchmarkSummaryPretty(b *testing.B)  { scanBench(b, "pretty") }
+func BenchmarkSummaryCompact(b *testing.B) { scanBench(b, "compact", scan.Everything) }
+func BenchmarkSummaryPretty(b *testing.B)  { scanBench(b, "pretty", scan.Everything) }
+
+// BenchmarkSummaryDepth scans at each shallower depth (Summary.Want).
+func BenchmarkSummaryDepth(b *testing.B) {
+	for _, style := range []string{"compact", "pretty"} {
+		for _, d := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands} {
+			b.Run(style+"/"+d.String(), func(b *testing.B) { scanBench(b, style, d) })
+		}
+	}
+}
 
 // BenchmarkRewrite* rewrite the corpus in one style with new transaction
-// and context IDs (from templates, once warm); BenchmarkDecodeChangeEncode*
+// and context IDs (with a Rewriter: from templates, once warm); BenchmarkDecodeChangeEncode*
 // do the same by decode (reused decoder) -> change -> encode.
 func rewriteBench(b *testing.B, style Style, slow bool) {
 	var msgs [][]byte
@@ -54,6 +63,7 @@ func rewriteBench(b *testing.B, style Style, slow bool) {
 	ch := &scan.Changes{TransactionIDs: next, ContextIDs: next}
 	var dec Decoder
 	var out []byte
+	rw := NewRewriter(style)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, m := range msgs {
@@ -66,7 +76,7 @@ func rewriteBench(b *testing.B, style Style, slow bool) {
 				scan.Apply(mm, ch)
 				out, err = Append(out[:0], mm, style, Options{})
 			} else {
-				out, err = Rewrite(out[:0], m, ch, style, limits.Limits{})
+				out, err = rw.Rewrite(out[:0], m, ch, limits.Limits{})
 			}
 			if err != nil {
 				b.Fatal(err)

@@ -18,5 +18,6 @@
 //
 // Scan (summary.go) reads what package scan reports of a message without
 // the parser, and Rewrite (rewrite.go) changes its IDs as decode ->
-// change -> encode would, from a template once it has seen the message.
+// change -> encode would; a caller's Rewriter does it from a template once
+// it has seen the message.
 package text

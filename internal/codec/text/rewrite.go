@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
-	"sync"
 
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
@@ -12,34 +11,14 @@ import (
 
 // Rewrite appends to dst the message data (either style) with the IDs ch
 // names changed, written in style: byte for byte what Decode, changing
-// the model (scan.Apply) and Append in style give.
-//
-// The encoder does not write back what it read: it normalises spacing,
-// keyword spellings and case. So the bytes to change are those of the
-// encoder's output, not of data. Rewrite keeps, for a message it has seen
-// twice, a template: the encoder's output of the unchanged message and
-// where its IDs stand in it. The IDs are written as the encoder writes
-// them (none of them changes anything else of the encoding), so splicing
-// the new IDs into the template is the encoding of the changed message.
-// A message seen once, as in a proxy's traffic where every message
-// differs, goes through decode -> change -> encode, and costs one hash
-// more. A load generator rewriting a few templated messages takes the
-// splice for each of its calls.
+// the model (scan.Apply) and Append in style give. It keeps nothing from
+// call to call, so it costs a decode and an encode; a caller that
+// rewrites the same messages again and again (a load generator) keeps a
+// Rewriter, which splices the new IDs into a template of each.
 func Rewrite(dst, data []byte, ch *scan.Changes, style Style, lim limits.Limits) ([]byte, error) {
 	lim = lim.OrDefault()
-	if style != Pretty && style != Compact {
-		return dst, encErrNoTextf("unknown style %d", int(style))
-	}
-	if err := lim.CheckSize(style.String(), placeIn(data, 0), len(data)); err != nil {
+	if err := checkRewrite(data, style, lim); err != nil {
 		return dst, err
-	}
-	h := maphash.Bytes(templateSeed, data)
-	if t := templates.find(h, style, lim, data); t != nil {
-		if out, ok := t.apply(dst, ch); ok {
-			return out, nil
-		}
-	} else if templates.seenBefore(h) {
-		templates.add(h, newTemplate(data, style, lim))
 	}
 	return rewriteSlow(dst, data, ch, style, lim)
 }
@@ -47,6 +26,64 @@ func Rewrite(dst, data []byte, ch *scan.Changes, style Style, lim limits.Limits)
 // Rewrite is the rewriter of the codec of this style (see Rewrite).
 func (st Style) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
 	return Rewrite(dst, data, ch, st, lim)
+}
+
+func checkRewrite(data []byte, style Style, lim limits.Limits) error {
+	if style != Pretty && style != Compact {
+		return encErrNoTextf("unknown style %d", int(style))
+	}
+	return lim.CheckSize(style.String(), placeIn(data, 0), len(data))
+}
+
+// A Rewriter is Rewrite in one style with memory of the messages it has
+// seen, for one caller (it is not safe for concurrent use: keep one per
+// goroutine). Its memory is bounded: templateMax templates of at most
+// templateBytes in all, and templateSeen hashes of messages seen once;
+// past a bound it starts over.
+//
+// The encoder does not write back what it read: it normalises spacing,
+// keyword spellings and case. So the bytes to change are those of the
+// encoder's output, not of data. A Rewriter keeps, for a message it has
+// seen twice, a template: the encoder's output of the unchanged message
+// and where its IDs stand in it. The IDs are written as the encoder
+// writes them (none of them changes anything else of the encoding), so
+// splicing the new IDs into the template is the encoding of the changed
+// message. A message seen once, as in a proxy's traffic where every
+// message differs, goes through decode -> change -> encode, and costs one
+// hash more.
+type Rewriter struct {
+	style Style
+	seed  maphash.Seed
+	byKey map[uint64]*template
+	size  int
+	seen  map[uint64]struct{}
+}
+
+// NewRewriter returns a Rewriter writing style. (The zero Rewriter
+// writes Style(0).)
+func NewRewriter(style Style) *Rewriter {
+	return &Rewriter{style: style, seed: maphash.MakeSeed()}
+}
+
+// Rewrite is Rewrite in the Rewriter's style, from a template when it
+// has one for data.
+func (r *Rewriter) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	lim = lim.OrDefault()
+	if err := checkRewrite(data, r.style, lim); err != nil {
+		return dst, err
+	}
+	if r.seed == (maphash.Seed{}) { // a Rewriter not made by NewRewriter
+		r.seed = maphash.MakeSeed()
+	}
+	h := maphash.Bytes(r.seed, data)
+	if t := r.find(h, lim, data); t != nil {
+		if out, ok := t.apply(dst, ch); ok {
+			return out, nil
+		}
+	} else if r.seenBefore(h) {
+		r.add(h, newTemplate(data, r.style, lim))
+	}
+	return rewriteSlow(dst, data, ch, r.style, lim)
 }
 
 // rewriteSlow is decode -> change -> encode.
@@ -162,61 +199,42 @@ func (t *template) apply(dst []byte, ch *scan.Changes) ([]byte, bool) {
 	return append(e.b, t.out[last:]...), true
 }
 
-// The templates are bounded: at most templateMax of them, templateBytes
-// of messages, and templateSeen hashes of messages seen once; past a
-// bound the set starts over.
+// The bounds of a Rewriter's memory.
 const (
 	templateMax   = 256
 	templateBytes = 4 << 20
 	templateSeen  = 4096
 )
 
-var templateSeed = maphash.MakeSeed()
-
-var templates templateCache
-
-type templateCache struct {
-	mu    sync.RWMutex
-	byKey map[uint64]*template
-	size  int
-	seen  map[uint64]struct{}
-}
-
-// find returns the template of data in style under lim, or nil.
-func (c *templateCache) find(h uint64, style Style, lim limits.Limits, data []byte) *template {
-	c.mu.RLock()
-	t := c.byKey[h^uint64(style)]
-	c.mu.RUnlock()
-	if t == nil || t.style != style || t.lim != lim || !bytes.Equal(t.in, data) {
+// find returns the template of data under lim, or nil.
+func (r *Rewriter) find(h uint64, lim limits.Limits, data []byte) *template {
+	t := r.byKey[h]
+	if t == nil || t.lim != lim || !bytes.Equal(t.in, data) {
 		return nil
 	}
 	return t
 }
 
 // seenBefore records h and tells whether it was recorded before.
-func (c *templateCache) seenBefore(h uint64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.seen[h]; ok {
+func (r *Rewriter) seenBefore(h uint64) bool {
+	if _, ok := r.seen[h]; ok {
 		return true
 	}
-	if c.seen == nil || len(c.seen) >= templateSeen {
-		c.seen = make(map[uint64]struct{})
+	if r.seen == nil || len(r.seen) >= templateSeen {
+		r.seen = make(map[uint64]struct{})
 	}
-	c.seen[h] = struct{}{}
+	r.seen[h] = struct{}{}
 	return false
 }
 
-func (c *templateCache) add(h uint64, t *template) {
+func (r *Rewriter) add(h uint64, t *template) {
 	if t == nil {
 		return
 	}
 	n := len(t.in) + len(t.out)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byKey == nil || len(c.byKey) >= templateMax || c.size+n > templateBytes {
-		c.byKey, c.size = make(map[uint64]*template), 0
+	if r.byKey == nil || len(r.byKey) >= templateMax || r.size+n > templateBytes {
+		r.byKey, r.size = make(map[uint64]*template), 0
 	}
-	c.byKey[h^uint64(t.style)] = t
-	c.size += n
+	r.byKey[h] = t
+	r.size += n
 }

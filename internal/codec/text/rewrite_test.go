@@ -89,10 +89,15 @@ func TestRewriteMatchesDecodeChangeEncode(t *testing.T) {
 				if !ok || !bytes.Equal(got[1:], want) || got[0] != 'x' {
 					t.Errorf("%s %v %s: template gave\n%q\nwant\n%q", c.name, style, name, got, want)
 				}
-				// The first two calls take the slow path, the third the
-				// template: all agree.
-				for i := range 3 {
-					out, err := Rewrite(nil, c.data, ch, style, limits.Limits{})
+				// Rewrite and a Rewriter's first two calls take the slow
+				// path, its third the template: all agree.
+				rw := NewRewriter(style)
+				for i := range 4 {
+					rewrite := rw.Rewrite
+					if i == 3 {
+						rewrite = style.Rewrite
+					}
+					out, err := rewrite(nil, c.data, ch, limits.Limits{})
 					if err != nil || !bytes.Equal(out, want) {
 						t.Fatalf("%s %v %s call %d: %q, %v\nwant %q", c.name, style, name, i, out, err, want)
 					}
@@ -117,27 +122,50 @@ func TestRewriteErrors(t *testing.T) {
 	}
 	msg := []byte("!/1 [1.2.3.4] T=1{C=1{N=a{OE=1{al/on}}}}")
 	bad := &scan.Changes{MID: &model.MId{Kind: model.MId_DeviceName, DeviceName: "no spaces allowed"}}
+	rw := NewRewriter(Pretty)
 	for range 3 {
-		if _, err := Pretty.Rewrite(nil, msg, bad, limits.Limits{}); err == nil {
+		if _, err := rw.Rewrite(nil, msg, bad, limits.Limits{}); err == nil {
 			t.Error("an mId with spaces was written")
 		}
 	}
 }
 
-// The template cache stays within its bounds.
+// A Rewriter's templates stay within their bounds.
 func TestRewriteCacheBounds(t *testing.T) {
-	var c templateCache
-	tm := &template{in: make([]byte, 100), out: make([]byte, 100)}
+	r := NewRewriter(Pretty)
+	tm := &template{in: make([]byte, 100), out: make([]byte, 100), lim: limits.Default}
 	for i := range 3 * templateMax {
 		h := uint64(i) * 0x9e3779b97f4a7c15
-		c.seenBefore(h)
-		c.add(h, tm)
-		if len(c.byKey) > templateMax || c.size > templateBytes || len(c.seen) > templateSeen {
-			t.Fatalf("cache past its bounds: %d templates, %d bytes, %d seen", len(c.byKey), c.size, len(c.seen))
+		r.seenBefore(h)
+		r.add(h, tm)
+		if len(r.byKey) > templateMax || r.size > templateBytes || len(r.seen) > templateSeen {
+			t.Fatalf("cache past its bounds: %d templates, %d bytes, %d seen", len(r.byKey), r.size, len(r.seen))
 		}
 	}
-	if got := c.find(maphash.Bytes(templateSeed, tm.in), Pretty, limits.Default, tm.in); got != nil {
+	if got := r.find(maphash.Bytes(r.seed, tm.in), limits.Default, tm.in); got != nil {
 		t.Error("found a template never added for that key")
+	}
+}
+
+// A Rewriter's memory is its own: what one learnt, another does not
+// have, and neither does the package.
+func TestRewriterOwnMemory(t *testing.T) {
+	msg := scanCases(t)[0].data
+	a, b := NewRewriter(Compact), NewRewriter(Compact)
+	for range 2 {
+		if _, err := a.Rewrite(nil, msg, nil, limits.Limits{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(a.byKey) != 1 || len(b.byKey) != 0 || len(b.seen) != 0 {
+		t.Errorf("templates: %d and %d, seen by the other %d; want 1, 0, 0", len(a.byKey), len(b.byKey), len(b.seen))
+	}
+	var zero Rewriter // usable, in Style(0)
+	want, _ := Style(0).Rewrite(nil, msg, nil, limits.Limits{})
+	for range 3 {
+		if got, err := zero.Rewrite(nil, msg, nil, limits.Limits{}); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("the zero Rewriter: %q, %v; want %q", got, err, want)
+		}
 	}
 }
 
@@ -154,8 +182,13 @@ func FuzzRewrite(f *testing.F) {
 		ch := changes[names[int(which)%len(names)]]
 		style := Style(which / 128)
 		want, werr := decodeChangeEncode(data, ch, style)
-		for range 3 {
-			got, err := Rewrite(nil, data, ch, style, limits.Limits{})
+		rw := NewRewriter(style)
+		for i := range 4 {
+			rewrite := rw.Rewrite
+			if i == 3 {
+				rewrite = style.Rewrite
+			}
+			got, err := rewrite(nil, data, ch, limits.Limits{})
 			if err != nil {
 				if _, ok := codecerr.As(err); !ok {
 					t.Fatalf("error %v is not a *codecerr.Error", err)
@@ -170,35 +203,4 @@ func FuzzRewrite(f *testing.F) {
 			}
 		}
 	})
-}
-
-// Rewrites from several goroutines share the templates safely (run with
-// -race) and agree with one another.
-func TestRewriteConcurrent(t *testing.T) {
-	cases := scanCases(t)[:40]
-	want := make([][]byte, len(cases))
-	ch := &scan.Changes{TransactionIDs: func(v uint32) uint32 { return v + 5 }}
-	for i, c := range cases {
-		want[i], _ = decodeChangeEncode(c.data, ch, Compact)
-	}
-	done := make(chan string, 4)
-	for range 4 {
-		go func() {
-			for range 3 {
-				for i, c := range cases {
-					got, err := Rewrite(nil, c.data, ch, Compact, limits.Limits{})
-					if err != nil || !bytes.Equal(got, want[i]) {
-						done <- c.name
-						return
-					}
-				}
-			}
-			done <- ""
-		}()
-	}
-	for range 4 {
-		if name := <-done; name != "" {
-			t.Errorf("%s: a concurrent rewrite differs", name)
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"bytes"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -35,7 +34,8 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 	if err := lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
 		return err
 	}
-	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
+	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
 	if !k.message() {
 		return k.err
 	}
@@ -45,12 +45,14 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 // The classes of skimClass: what the skimmer's loops test per byte, one
 // table lookup each.
 const (
-	skWord  uint8 = 1 << iota // chWord: a SafeChars word without parentheses
-	skWild                    // '*' or '$' in a termination ID
-	skDigit                   // DIGIT
-	skBlank                   // white space, line ends, or ';' starting a comment
-	skStop                    // what skipItem stops at: { } , " ;
-	skToken                   // chToken: a word where parentheses are no braces, as a termination ID
+	skWord    uint8 = 1 << iota // chWord: a SafeChars word without parentheses
+	skWild                      // '*' or '$' in a termination ID
+	skDigit                     // DIGIT
+	skBlank                     // white space, line ends, or ';' starting a comment
+	skBody                      // what skip stops at in a body: { } " ; =
+	skItemEnd                   // what it also stops at in an item: , [ ]
+	skRawHint                   // before a "{", may end Local or Remote: L E R, blanks
+	skToken                     // chToken: a word where parentheses are no braces, as a termination ID
 )
 
 var skimClass = func() (t [256]uint8) {
@@ -72,8 +74,14 @@ var skimClass = func() (t [256]uint8) {
 	t['*'] |= skWild
 	t['$'] |= skWild
 	t[';'] |= skBlank
-	for _, c := range "{},\";" {
-		t[c] |= skStop
+	for _, c := range "{}\";=" {
+		t[c] |= skBody
+	}
+	for _, c := range ",[]" {
+		t[c] |= skItemEnd
+	}
+	for _, c := range "lLeErR \t\r\n" {
+		t[c] |= skRawHint
 	}
 	return t
 }()
@@ -90,6 +98,11 @@ type skimmer struct {
 	s        *scan.Summary
 	name     string
 	err      *codecerr.Error
+	// What s.Want reaches: actions, commands, and deep (everything,
+	// down to termination IDs and the errors inside commands). Below
+	// it, a transaction's or action's body is stepped over by
+	// balancing braces, and a command's IDs and errors go unrecorded.
+	actions, commands, deep bool
 }
 
 func (k *skimmer) failKind(kind codecerr.Kind, off int, msg string) bool {
@@ -113,28 +126,44 @@ func (k *skimmer) count() bool {
 // blank skips white space, line ends and comments. It inlines to one
 // test where there are none, as mostly in compact text.
 func (k *skimmer) blank() {
-	if k.pos < len(k.src) && skimClass[k.src[k.pos]]&skBlank == 0 {
-		return
+	if k.pos >= len(k.src) || skimClass[k.src[k.pos]]&skBlank != 0 {
+		k.blanks()
 	}
-	k.blanks()
 }
 
 // blanks is blank's slow path, kept apart so that blank inlines.
 //
 //go:noinline
-func (k *skimmer) blanks() { k.pos = skipLWSP(k.src, k.pos) }
+func (k *skimmer) blanks() { k.pos = skimBlanks(k.src, k.pos) }
 
 // peek returns the next character after blanks, 0 at the end.
 func (k *skimmer) peek() byte {
-	k.blank()
-	if k.pos < len(k.src) {
-		return k.src[k.pos]
+	i := k.pos
+	if i < len(k.src) && skimClass[k.src[i]]&skBlank == 0 {
+		return k.src[i]
+	}
+	i = skimBlanks(k.src, i)
+	k.pos = i
+	if i < len(k.src) {
+		return k.src[i]
 	}
 	return 0
 }
 
-// punct consumes c if it comes next.
+// punct consumes c (no blank) if it comes next. It inlines to a test
+// where c comes right away.
 func (k *skimmer) punct(c byte) bool {
+	if k.pos < len(k.src) && k.src[k.pos] == c {
+		k.pos++
+		return true
+	}
+	return k.punctBlank(c)
+}
+
+// punctBlank is punct's slow path.
+//
+//go:noinline
+func (k *skimmer) punctBlank(c byte) bool {
 	if k.peek() == c {
 		k.pos++
 		return true
@@ -142,9 +171,20 @@ func (k *skimmer) punct(c byte) bool {
 	return false
 }
 
-// expect consumes c, or fails.
+// expect consumes c (no blank), or fails. It inlines as punct.
 func (k *skimmer) expect(c byte) bool {
-	if k.punct(c) {
+	if k.pos < len(k.src) && k.src[k.pos] == c {
+		k.pos++
+		return true
+	}
+	return k.expectBlank(c)
+}
+
+// expectBlank is expect's slow path.
+//
+//go:noinline
+func (k *skimmer) expectBlank(c byte) bool {
+	if k.punctBlank(c) {
 		return true
 	}
 	return k.expected(c)
@@ -214,8 +254,12 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	end := min(len(src), start+DefaultMaxNumberLength)
 	var v uint64
 	i := start
-	for i < end && skimClass[src[i]]&skDigit != 0 {
-		v = v*10 + uint64(src[i]-'0')
+	for i < end {
+		d := src[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
 		i++
 	}
 	switch {
@@ -237,14 +281,14 @@ func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
 
 // message reads [authenticationHeader] MEGACO/v mId messageBody.
 func (k *skimmer) message() bool {
-	tok, _ := k.keyword()
-	if tok == authToken {
+	start, end := k.word()
+	if w := k.src[start:end]; len(w) > 0 && w[0] != '!' && !(len(w) > 7 && w[6] == '/') && skimKeyword(w) == authToken {
 		if !k.authHeader() {
 			return false
 		}
-		k.word()
+		start, end = k.word()
 	}
-	if !k.header() || !k.mid() {
+	if !k.header(start, end) || !k.mid() {
 		return false
 	}
 	return k.body()
@@ -266,13 +310,8 @@ func (k *skimmer) authHeader() bool {
 	return true
 }
 
-// header checks the word just read: "MEGACO/v" or "!/v".
-func (k *skimmer) header() bool {
-	end := k.pos
-	start := end
-	for start > 0 && charClass[k.src[start-1]]&chWord != 0 {
-		start--
-	}
+// header checks the word src[start:end]: "MEGACO/v" or "!/v".
+func (k *skimmer) header(start, end int) bool {
 	w := k.src[start:end]
 	var v []byte
 	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
@@ -311,17 +350,20 @@ func (k *skimmer) mid() bool {
 		if c == '<' {
 			closer, kind = '>', scan.DomainName
 		}
-		i := bytes.IndexByte(src[start+1:min(len(src), start+skimMaxAddress)], closer) + start + 1
-		if i == start {
-			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
+		i, end := start+1, min(len(src), start+skimMaxAddress)
+		other := uint8(0)
+		for ; i < end; i++ {
+			a := addrClass[src[i]]
+			if a >= addrEnd && (src[i] == closer || a == addrStop) {
+				break
+			}
+			other |= a
 		}
-		for _, c := range src[start+1 : i] {
-			if skimClass[c]&(skBlank|skStop) != 0 {
-				return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
-			}
-			if c != '.' && skimClass[c]&skDigit == 0 {
-				kind = scan.IP6Address
-			}
+		if other&addrOther != 0 {
+			kind = scan.IP6Address
+		}
+		if i >= end || src[i] != closer {
+			return k.fail(start, "mId address not closed by "+lexQuoteByte(closer))
 		}
 		if c == '<' {
 			kind = scan.DomainName
@@ -355,6 +397,30 @@ func (k *skimmer) mid() bool {
 	m.Span = scan.Span{Off: start, Len: k.pos - start}
 	return true
 }
+
+// The classes of addrClass, for the characters of an mId address.
+const (
+	addrDigit = 0 // a digit or ".": an IPv4 address has only these
+	addrOther = 1 // any other character an address may have
+	addrEnd   = 2 // "]" or ">": the end, if it is the address's own
+	addrStop  = 4 // what ends an address for the decoder's scanner: blanks, { } ,
+)
+
+var addrClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '.' || charClass[c]&chDigit != 0:
+			t[c] = addrDigit
+		case c == ']' || c == '>':
+			t[c] = addrEnd | addrOther
+		case charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',':
+			t[c] = addrStop
+		default:
+			t[c] = addrOther
+		}
+	}
+	return t
+}()
 
 // skimMaxAddress bounds the search for the end of an mId address: an
 // IPv6 address or a domain name (at most 64 characters) fits.
@@ -418,6 +484,9 @@ func (k *skimmer) request() bool {
 		return false
 	}
 	tx, ok := k.addTx(scan.Transaction{Kind: scan.Request, ID: id, LastID: id, IDSpan: sp})
+	if ok && !k.actions {
+		return k.skipRest()
+	}
 	for ok {
 		tok, at := k.keyword()
 		if tok != ctxToken {
@@ -542,6 +611,9 @@ func (k *skimmer) reply() bool {
 	if tok == errorToken {
 		return k.errorDescriptor(tx, -1) && k.close()
 	}
+	if !k.actions {
+		return k.skipRest()
+	}
 	for {
 		if tok != ctxToken {
 			return k.fail(at, "expected a Context or an error descriptor in a transaction reply")
@@ -595,6 +667,9 @@ func (k *skimmer) action(tx int, reply bool) bool {
 	if reply && k.peek() != '{' {
 		return true
 	}
+	if !reply && !k.commands {
+		return k.skipBody()
+	}
 	// An action reply's own error comes after its commands in the text
 	// but before their errors in Summary.Errors, as in the model.
 	firstErr := len(k.s.Errors)
@@ -605,7 +680,7 @@ func (k *skimmer) action(tx int, reply bool) bool {
 		w0, w1 := k.word()
 		kind, opt, wild := commandOf(k.src[w0:w1])
 		switch {
-		case kind != 0 && !(reply && (opt || wild)):
+		case kind != 0 && !(reply && (opt || wild)) && k.commands:
 			if !k.command(tx, act, kind, reply, opt, wild) {
 				return false
 			}
@@ -684,7 +759,7 @@ func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild b
 	if k.peek() != '{' {
 		return true
 	}
-	if !reply && kind != scan.Notify {
+	if !k.deep || !reply && kind != scan.Notify {
 		return k.skipBody()
 	}
 	return k.items(tx, cmd)
@@ -750,6 +825,9 @@ func (k *skimmer) termination(cmd int) bool {
 	if s == e {
 		return k.fail(s, "expected a termination ID"+k.found())
 	}
+	if !k.deep {
+		return true
+	}
 	id, wild := src[s:e:e], classes&skWild != 0
 	k.s.Terminations = append(k.s.Terminations, scan.Termination{Command: cmd, ID: id, Wildcarded: wild, Span: scan.Span{Off: s, Len: e - s}})
 	return k.count()
@@ -784,6 +862,9 @@ func (k *skimmer) errorDescriptor(tx, cmd int) bool {
 	if !ok {
 		return false
 	}
+	if cmd >= 0 && !k.deep {
+		return k.peek() != '{' || k.skipBody()
+	}
 	k.s.Errors = append(k.s.Errors, scan.Error{Tx: tx, Command: cmd, Code: uint16(code), Span: sp})
 	if !k.count() {
 		return false
@@ -792,133 +873,6 @@ func (k *skimmer) errorDescriptor(tx, cmd int) bool {
 		return k.skipBody()
 	}
 	return true
-}
-
-// skipBody steps over "{ item, ... }".
-func (k *skimmer) skipBody() bool {
-	if !k.open() {
-		return false
-	}
-	for k.skipItem() {
-		if !k.punct(',') {
-			return k.close()
-		}
-	}
-	return false
-}
-
-// skipItem steps over the rest of an item: up to the "," or "}" that ends
-// it at this depth, balancing braces, over quoted strings, comments, the
-// SDP of Local and Remote descriptors and digit maps (in which braces and
-// quotes do not count).
-func (k *skimmer) skipItem() bool {
-	src, base := k.src, k.depth
-	for i := nextStop(src, k.pos); i < len(src); i = nextStop(src, i+1) {
-		switch src[i] {
-		case '{':
-			k.depth++
-			if k.depth > k.maxDepth {
-				return k.failKind(codecerr.TooLarge, i, "nesting deeper than the limit")
-			}
-			switch rawBody(src, i) {
-			case rawSDP:
-				j := skipSDP(src, i+1)
-				if j < 0 {
-					return k.fail(i, "Local or Remote descriptor not closed by '}'")
-				}
-				i = j - 1
-			case rawDigitMap:
-				j := bytes.IndexByte(src[i+1:], '}')
-				if j < 0 {
-					return k.fail(i, "digit map not closed by '}'")
-				}
-				i += j
-			}
-		case '}':
-			if k.depth == base {
-				k.pos = i
-				return true
-			}
-			k.depth--
-		case ',':
-			if k.depth == base {
-				k.pos = i
-				return true
-			}
-		case '"':
-			j := bytes.IndexByte(src[i+1:], '"')
-			if j < 0 {
-				return k.fail(i, "quoted string not closed")
-			}
-			i += 1 + j
-		case ';':
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
-				i++
-			}
-		}
-	}
-	return k.fail(len(src), "expected '}', found the end of the message")
-}
-
-// nextStop returns the offset of the first byte from i on that skipItem
-// looks at (a brace, a comma, a quote or a comment), or len(src).
-func nextStop(src []byte, i int) int {
-	for i < len(src) && skimClass[src[i]]&skStop == 0 {
-		i++
-	}
-	return i
-}
-
-// What a "{" opens that its content is not tokens (rawBody).
-const (
-	rawNone     = iota
-	rawSDP      // the SDP of a Local or Remote descriptor, to "}" not escaped as "\}"
-	rawDigitMap // a digitMapValue, to the first "}"
-)
-
-// rawBody tells what the "{" at i opens, as the decoder's scanner does:
-// the SDP after Local, L, Remote or R that follows a "{" or ",", or the
-// digit map after "DigitMap =" or "DigitMap = name".
-func rawBody(src []byte, i int) int {
-	j := backBlanks(src, i)
-	if j == 0 {
-		return rawNone
-	}
-	switch src[j-1] | 0x20 {
-	case 'l', 'e', 'r': // Local, L, Remote, R; or a digit map's name
-		w0 := backWord(src, j)
-		w := src[w0:j]
-		k := backBlanks(src, w0)
-		if ok := len(w) == 1 && (w[0]|0x20 == 'l' || w[0]|0x20 == 'r') || lexEqualFold(w, "local") || lexEqualFold(w, "remote"); ok {
-			if k > 0 && (src[k-1] == '{' || src[k-1] == ',') {
-				return rawSDP
-			}
-			return rawNone
-		}
-		if k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(w) == 0 {
-			return rawDigitMap
-		}
-	case '=':
-		if isDigitMapKeyword(src, j-1) {
-			return rawDigitMap
-		}
-	default:
-		if charClass[src[j-1]]&chWord != 0 { // a digit map's name
-			w0 := backWord(src, j)
-			if k := backBlanks(src, w0); k > 0 && src[k-1] == '=' && isDigitMapKeyword(src, k-1) && lexLookup(src[w0:j]) == 0 {
-				return rawDigitMap
-			}
-		}
-	}
-	return rawNone
-}
-
-// isDigitMapKeyword tells whether the word before the "=" at eq is
-// DigitMap or DM.
-func isDigitMapKeyword(src []byte, eq int) bool {
-	end := backBlanks(src, eq)
-	w := src[backWord(src, end):end]
-	return lexEqualFold(w, "dm") || lexEqualFold(w, "digitmap")
 }
 
 // backBlanks returns where the blanks that end at i start.
@@ -935,23 +889,6 @@ func backWord(src []byte, i int) int {
 		i--
 	}
 	return i
-}
-
-// skipSDP returns the offset of the first "}" from i that is not escaped
-// as "\}", or -1.
-func skipSDP(src []byte, i int) int {
-	for {
-		j := bytes.IndexByte(src[i:], '}')
-		if j < 0 {
-			return -1
-		}
-		// The decoder reads a backslash only as the start of an
-		// escaped brace: any "}" right after one is escaped.
-		if j == 0 || src[i+j-1] != '\\' {
-			return i + j
-		}
-		i += j + 1
-	}
 }
 
 // skimKeyword returns the token of the keywords the skimmer reads

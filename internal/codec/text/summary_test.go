@@ -308,36 +308,39 @@ func TestScanAllocs(t *testing.T) {
 	}
 }
 
-// Scanning arbitrary bytes ends with a summary or an error, never a
-// panic; the spans of a summary hold what it reports, and a message the
-// decoder takes scans to FromModel's summary of it.
+// Scanning arbitrary bytes at any depth ends with a summary or an error,
+// never a panic; the spans of a summary hold what it reports, and a
+// message the decoder takes scans to FromModel's summary of it at that
+// depth.
 func FuzzScan(f *testing.F) {
 	for _, c := range scanCases(f) {
 		f.Add(c.data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var got scan.Summary
-		err := Scan(data, &got, limits.Limits{})
 		m, derr := Decode(data, Options{})
-		if err != nil {
-			if _, ok := codecerr.As(err); !ok {
-				t.Fatalf("error %v is not a *codecerr.Error", err)
+		for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+			got := scan.Summary{Want: d}
+			err := Scan(data, &got, limits.Limits{})
+			if err != nil {
+				if _, ok := codecerr.As(err); !ok {
+					t.Fatalf("%v: error %v is not a *codecerr.Error", d, err)
+				}
+				if derr == nil {
+					t.Fatalf("%v: the message decodes, but Scan: %v", d, err)
+				}
+				continue
 			}
-			if derr == nil {
-				t.Fatalf("the message decodes, but Scan: %v", err)
+			if msg := checkSpans(data, &got); msg != "" {
+				t.Fatalf("%v: %s", d, msg)
 			}
-			return
-		}
-		if msg := checkSpans(data, &got); msg != "" {
-			t.Fatal(msg)
-		}
-		if derr != nil {
-			return
-		}
-		var want scan.Summary
-		scan.FromModel(m, true, &want)
-		if msg := summaryDiff(&got, &want); msg != "" {
-			t.Fatal(msg)
+			if derr != nil {
+				continue
+			}
+			want := scan.Summary{Want: d}
+			scan.FromModel(m, true, &want)
+			if msg := summaryDiff(&got, &want); msg != "" {
+				t.Fatalf("%v: %s", d, msg)
+			}
 		}
 	})
 }
@@ -362,6 +365,63 @@ func TestSkimKeywords(t *testing.T) {
 			if got := skimKeyword([]byte(w)); got != want {
 				t.Errorf("skimKeyword(%q) = %d, want %d", w, got, want)
 			}
+		}
+	}
+}
+
+// At each depth, Scan reports what FromModel makes of the decoded
+// message at that depth: the lists the depth names, no more (that the
+// corpus has something below each depth, package scan's tests show).
+func TestScanDepthMatchesDecode(t *testing.T) {
+	var got, want scan.Summary
+	for _, c := range scanCases(t) {
+		m, err := Decode(c.data, Options{})
+		if err != nil {
+			continue
+		}
+		for _, d := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands, scan.Everything} {
+			got.Want, want.Want = d, d
+			if err := Scan(c.data, &got, limits.Limits{}); err != nil {
+				t.Fatalf("%s at %v: %v", c.name, d, err)
+			}
+			scan.FromModel(m, true, &want)
+			if msg := summaryDiff(&got, &want); msg != "" {
+				t.Fatalf("%s at %v: %s", c.name, d, msg)
+			}
+			if msg := checkSpans(c.data, &got); msg != "" {
+				t.Fatalf("%s at %v: %s", c.name, d, msg)
+			}
+		}
+	}
+}
+
+// Below the depth asked, a body is stepped over, not read: what is
+// inside goes unrecorded, and what the skimmer would reject there goes
+// unnoticed.
+func TestScanDepthSkips(t *testing.T) {
+	msg := []byte("!/3 [10.0.0.1]\nT=7{C=1{add=[a,b]{M{O{MO=SR}}},N=t1{OE=1{x}}}}P=8{C=2{AV=t2{ER=5},ER=433}}")
+	bad := []byte("!/3 [10.0.0.1]\nT=7{C=1{N=t1{ER=x}}}")
+	var s scan.Summary
+	for _, c := range []struct {
+		d                        scan.Depth
+		tx, act, cmd, term, errs int
+	}{
+		{scan.Transactions, 2, 0, 0, 0, 0},
+		{scan.Actions, 2, 2, 0, 0, 1},
+		{scan.Commands, 2, 2, 3, 0, 1},
+		{scan.Everything, 2, 2, 3, 4, 2},
+	} {
+		s.Want = c.d
+		if err := Scan(msg, &s, limits.Limits{}); err != nil {
+			t.Fatalf("%v: %v", c.d, err)
+		}
+		got := []int{len(s.Transactions), len(s.Actions), len(s.Commands), len(s.Terminations), len(s.Errors)}
+		if want := []int{c.tx, c.act, c.cmd, c.term, c.errs}; !slices.Equal(got, want) {
+			t.Errorf("%v: transactions, actions, commands, terminations, errors %v, want %v", c.d, got, want)
+		}
+		err := Scan(bad, &s, limits.Limits{})
+		if (err != nil) != (c.d == scan.Everything) {
+			t.Errorf("%v: the error code that is no number: %v", c.d, err)
 		}
 	}
 }
