@@ -39,13 +39,15 @@ import (
 // span is a token's place in the input: the bytes from pos up to end.
 type span struct{ pos, end int32 }
 
-// What the scanner expects next, beyond plain tokens.
+// What the scanner expects next, beyond plain tokens. The modes that do
+// not start with skipping white space come last, so that token tells them
+// from the others with one comparison.
 const (
 	lexPlain       = iota
 	lexMID         // an mId
+	lexTimerComma  // the comma after a digit map timer
 	lexOctets      // the SDP of a Local or Remote descriptor
 	lexTimers      // a digit map timer, or the digit map
-	lexTimerComma  // the comma after a digit map timer
 	lexEndOfTokens // nothing more: an error was found
 )
 
@@ -57,7 +59,7 @@ type scanner struct {
 	depth    int    // open braces and brackets
 	parens   int    // open parentheses read as braces
 	maxDepth int    // limit on depth
-	last     [3]int // kinds of the last three tokens, newest first
+	last     uint64 // kinds of the last three tokens, 16 bits each, newest lowest
 	errMsg   string // a lexical error, reported at errAt
 	errAt    span
 	errKind  codecerr.Kind
@@ -65,22 +67,24 @@ type scanner struct {
 
 // next returns the next token's kind (a grammar token, a character for
 // punctuation, 0 at the end) and its span.
+// It is small enough to be inlined into the parser's Lex: one call less
+// per token.
 func (sc *scanner) next() (int, span) {
 	kind, s := sc.token()
-	sc.last = [3]int{kind, sc.last[0], sc.last[1]}
+	sc.last = sc.last<<16 | uint64(uint16(kind))
 	return kind, s
 }
+
+// lastKind returns the kind of the token n tokens back (0: the last one).
+// Every kind fits in 16 bits: characters, and goyacc's token numbers from
+// 57343 on.
+func (sc *scanner) lastKind(n int) int { return int(uint16(sc.last >> (16 * n))) }
 
 // token reads one token.
 func (sc *scanner) token() (int, span) {
 	mode := sc.mode
-	switch mode {
-	case lexOctets:
-		return sc.octets()
-	case lexTimers:
-		return sc.timerOrDigitMap()
-	case lexEndOfTokens:
-		return lexError, span{int32(sc.pos), int32(sc.pos)}
+	if mode >= lexOctets {
+		return sc.rawToken(mode)
 	}
 	src := sc.src
 	sc.skipLWSP()
@@ -95,8 +99,8 @@ func (sc *scanner) token() (int, span) {
 		sc.mode = lexTimers
 		return ',', span{int32(start), int32(start + 1)}
 	}
-	if charClass[c]&chToken != 0 {
-		return sc.word(start, mode == lexMID)
+	if cl := charClass[c]; cl&chToken != 0 {
+		return sc.word(start, cl, mode == lexMID)
 	}
 	sc.pos++
 	s := span{int32(start), int32(start + 1)}
@@ -105,7 +109,7 @@ func (sc *scanner) token() (int, span) {
 		if !sc.open() {
 			return sc.tooDeep(s)
 		}
-		if l := sc.last[0]; l == localToken || l == remoteToken || l == '=' || l == safeChars {
+		if l := sc.lastKind(0); l == localToken || l == remoteToken || l == '=' || l == safeChars {
 			sc.afterOpenBrace()
 		}
 		return '{', s
@@ -126,7 +130,7 @@ func (sc *scanner) token() (int, span) {
 		}
 		return '<', s
 	case '=':
-		if k := sc.last[0]; k == mgcIdToken || k == serviceChangeAddressToken {
+		if k := sc.lastKind(0); k == mgcIdToken || k == serviceChangeAddressToken {
 			sc.mode = lexMID
 		}
 		return '=', s
@@ -144,15 +148,26 @@ func (sc *scanner) token() (int, span) {
 	return sc.fail(s, "unexpected character "+lexQuoteByte(c))
 }
 
+// rawToken reads a token in the modes that do not skip white space first.
+func (sc *scanner) rawToken(mode uint8) (int, span) {
+	switch mode {
+	case lexOctets:
+		return sc.octets()
+	case lexTimers:
+		return sc.timerOrDigitMap()
+	}
+	return lexError, span{int32(sc.pos), int32(sc.pos)}
+}
+
 // afterOpenBrace switches to the raw modes "Local {", "Remote {",
 // "DigitMap = {" and "DigitMap = name {" need. The brace is not yet in
 // last.
 func (sc *scanner) afterOpenBrace() {
-	switch l := sc.last; {
-	case (l[0] == localToken || l[0] == remoteToken) && (l[1] == '{' || l[1] == ','):
+	switch l0, l1, l2 := sc.lastKind(0), sc.lastKind(1), sc.lastKind(2); {
+	case (l0 == localToken || l0 == remoteToken) && (l1 == '{' || l1 == ','):
 		sc.mode = lexOctets
-	case l[0] == '=' && l[1] == digitMapToken,
-		l[0] == safeChars && l[1] == '=' && l[2] == digitMapToken:
+	case l0 == '=' && l1 == digitMapToken,
+		l0 == safeChars && l1 == '=' && l2 == digitMapToken:
 		sc.mode = lexTimers
 	}
 }
@@ -180,27 +195,16 @@ func skipLWSP(src []byte, i int) int {
 }
 
 // word reads a SafeChars word starting at start: a keyword, the message
-// header, a command prefix or a plain SafeChars token.
-func (sc *scanner) word(start int, mID bool) (int, span) {
+// header, a command prefix or a plain SafeChars token. first is the class
+// of its first byte.
+func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	src := sc.src
-	if charClass[src[start]]&chParen != 0 && !mID {
+	if first&chParen != 0 && !mID {
 		if k, s, ok := sc.paren(start); ok {
 			return k, s
 		}
 	}
-	i := start
-	all := chAlnum
-	for {
-		for i < len(src) && charClass[src[i]]&chWord != 0 {
-			all &= charClass[src[i]]
-			i++
-		}
-		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
-			break
-		}
-		all = 0
-		i++
-	}
+	i, alnum := sc.wordEnd(start, mID)
 	sc.pos = i
 	w := src[start:i]
 	s := span{int32(start), int32(i)}
@@ -210,9 +214,9 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 		}
 		return safeChars, s
 	}
-	if all != 0 {
+	if alnum {
 		// Every keyword starts with a letter: numbers need no look-up.
-		if charClass[w[0]]&chDigit == 0 {
+		if first&chDigit == 0 {
 			if k := lexLookup(w); k != 0 {
 				return k, s
 			}
@@ -227,13 +231,35 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 		}
 	}
 	// "O-" and "W-" before a command; they stand where a command may.
-	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == optionalPrefix) {
+	if len(w) > 2 && w[1] == '-' && (sc.lastKind(0) == '{' || sc.lastKind(0) == ',' || sc.lastKind(0) == optionalPrefix) {
 		if k, ok := sc.commandPrefix(w); ok {
 			sc.pos = start + 2
 			return k, span{int32(start), int32(start + 2)}
 		}
 	}
 	return safeChars, s
+}
+
+// wordEnd returns where the word that starts at start ends, and whether
+// it is letters and digits only (only such a word can be a keyword).
+func (sc *scanner) wordEnd(start int, mID bool) (int, bool) {
+	src := sc.src
+	i := start
+	all := chAlnum
+	for {
+		for ; i < len(src); i++ {
+			cl := charClass[src[i]]
+			if cl&chWord == 0 {
+				break
+			}
+			all &= cl
+		}
+		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
+			return i, all != 0
+		}
+		all = 0
+		i++
+	}
 }
 
 // eventPosition tells whether an event name may stand here: after the
@@ -247,7 +273,7 @@ func (sc *scanner) parenEnds(start, i int) bool {
 	if sc.src[i] == ')' {
 		return sc.parens > 0
 	}
-	return i > start && lexIndexByte(sc.src[start:i], '/') >= 0 && sc.eventPosition(sc.last[0])
+	return i > start && lexIndexByte(sc.src[start:i], '/') >= 0 && sc.eventPosition(sc.lastKind(0))
 }
 
 // paren reads a parenthesis at start as a brace, if it stands for one:
@@ -261,7 +287,7 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		sc.depth--
 		sc.pos = start + 1
 		return '}', s, true
-	case sc.src[start] == '(' && (sc.last[0] == safeChars && sc.eventPosition(sc.last[1])):
+	case sc.src[start] == '(' && (sc.lastKind(0) == safeChars && sc.eventPosition(sc.lastKind(1))):
 		if !sc.open() {
 			k, s := sc.tooDeep(s)
 			return k, s, true

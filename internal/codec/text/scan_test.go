@@ -161,3 +161,10 @@ func TestScanNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per corpus scan", allocs)
 	}
 }
+
+// The scanner keeps the kinds of its last tokens in 16 bits each.
+func TestTokenKindsFit16Bits(t *testing.T) {
+	if max := yyPrivate + len(yyToknames); max >= 1<<16 {
+		t.Errorf("token kinds go up to %d, more than 16 bits", max)
+	}
+}
