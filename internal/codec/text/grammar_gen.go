@@ -1143,8 +1143,9 @@ var yyErrorMessages = [...]struct {
 
 /*	parser for yacc output	*/
 
+const yyDebug = 0
+
 var (
-	yyDebug        = 0
 	yyErrorVerbose = false
 )
 
@@ -1309,9 +1310,7 @@ func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 	yytoken := -1 // yyrcvr.char translated into internal numbering
 	defer func() {
 		// Make sure we report no lookahead when not parsing.
-		yystate = -1
 		yyrcvr.char = -1
-		yytoken = -1
 	}()
 	yyp := -1
 	goto yystack
