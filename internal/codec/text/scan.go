@@ -204,7 +204,22 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 			return k, s
 		}
 	}
-	i, alnum := sc.wordEnd(start, mID)
+	i := start
+	all := chAlnum
+	for {
+		for ; i < len(src); i++ {
+			cl := charClass[src[i]]
+			if cl&chWord == 0 {
+				break
+			}
+			all &= cl
+		}
+		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
+			break
+		}
+		all = 0
+		i++
+	}
 	sc.pos = i
 	w := src[start:i]
 	s := span{int32(start), int32(i)}
@@ -214,7 +229,7 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 		}
 		return safeChars, s
 	}
-	if alnum {
+	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
 		if first&chDigit == 0 {
 			if k := lexLookup(w); k != 0 {
@@ -238,28 +253,6 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 		}
 	}
 	return safeChars, s
-}
-
-// wordEnd returns where the word that starts at start ends, and whether
-// it is letters and digits only (only such a word can be a keyword).
-func (sc *scanner) wordEnd(start int, mID bool) (int, bool) {
-	src := sc.src
-	i := start
-	all := chAlnum
-	for {
-		for ; i < len(src); i++ {
-			cl := charClass[src[i]]
-			if cl&chWord == 0 {
-				break
-			}
-			all &= cl
-		}
-		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
-			return i, all != 0
-		}
-		all = 0
-		i++
-	}
 }
 
 // eventPosition tells whether an event name may stand here: after the
@@ -332,16 +325,12 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 // follow; start is at the opening character, and the span is the whole.
 func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 	src := sc.src
+	v4 := kind == ipv4Token // and so far digits and dots only
 	for i := start + 1; i < len(src); i++ {
 		c := src[i]
 		if c == closer {
-			if kind == ipv4Token {
-				for _, c := range src[start+1 : i] {
-					if c != '.' && charClass[c]&chDigit == 0 {
-						kind = ipv6Token
-						break
-					}
-				}
+			if kind == ipv4Token && !v4 {
+				kind = ipv6Token
 			}
 			i++
 			if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
@@ -354,6 +343,7 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 		if charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
 			break
 		}
+		v4 = v4 && (c == '.' || charClass[c]&chDigit != 0)
 	}
 	return sc.fail(span{int32(start), int32(start + 1)}, "address not closed by "+lexQuoteByte(closer))
 }
