@@ -1,7 +1,9 @@
 package text
 
 import (
+	"encoding/binary"
 	"strconv"
+	"strings"
 
 	"megaco/internal/codec/codecerr"
 )
@@ -435,8 +437,16 @@ type lexKeyword struct {
 	tok  int
 }
 
-// lexKeywords is an open-addressing hash table of every spelling.
-var lexKeywords [512]lexKeyword
+// lexKeywords is an open-addressing hash table of every spelling, and
+// lexKeys holds, slot for slot, the first eight bytes of each spelling as
+// lexKey packs them: most look-ups compare one word and nothing else.
+var (
+	lexKeywords [512]lexKeyword
+	lexKeys     [len(lexKeywords)]uint64
+)
+
+// lexLongest is the length of the longest keyword, TransactionResponseAck.
+const lexLongest = 22
 
 // lexKeywordSpellings gives each keyword token its long and short
 // spellings (text-tokens.tsv). MEGACO/!, END/& and MTP are read where
@@ -592,41 +602,55 @@ func lexAddKeyword(tok int, w string) {
 	if w == "" {
 		return
 	}
-	lw := []byte(w)
-	for i := range lw {
-		lw[i] |= 0x20
-	}
-	h := lexHash(lw)
+	lw := []byte(strings.ToLower(w))
+	k := lexKey(lw)
+	h := lexSlot(k, len(lw))
 	for lexKeywords[h].tok != 0 {
 		h = (h + 1) % uint32(len(lexKeywords))
 	}
-	lexKeywords[h] = lexKeyword{string(lw), tok}
+	lexKeywords[h], lexKeys[h] = lexKeyword{string(lw), tok}, k
 }
 
-// lexHash hashes an alphanumeric word, ignoring case, into lexKeywords:
-// from its length and three of its letters, which is quick and, with
-// probing, enough.
-func lexHash(w []byte) uint32 {
-	n := len(w)
-	if n == 0 {
-		return 0
+// lexKey packs the first eight bytes of an alphanumeric word (fewer if it
+// is shorter), lower case, into a little-endian word. It reads them at
+// once when the word's slice has the capacity (it usually lies in the
+// message), bytes beyond the word masked off.
+func lexKey(w []byte) uint64 {
+	n := min(len(w), 8)
+	var k uint64
+	if cap(w) >= 8 {
+		k = binary.LittleEndian.Uint64(w[:8]) & lexMasks[n]
+	} else {
+		for i := n - 1; i >= 0; i-- {
+			k = k<<8 | uint64(w[i])
+		}
 	}
-	h := uint32(n)*0x9e37 ^ uint32(w[0]|0x20)*0x3b1 ^ uint32(w[n-1]|0x20)*0x1f3 ^ uint32(w[n/2]|0x20)*0x65
-	return (h ^ h>>7) % uint32(len(lexKeywords))
+	return k | 0x2020202020202020&lexMasks[n] // letters to lower case; digits stay
+}
+
+// lexMasks[n] keeps the low n bytes of a word.
+var lexMasks = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1}
+
+// lexSlot is the first slot of lexKeywords to look at for a word of
+// length n whose lexKey is k.
+func lexSlot(k uint64, n int) uint32 {
+	return uint32((k^uint64(n))*0x9e3779b97f4a7c15>>55) % uint32(len(lexKeywords))
 }
 
 // lexLookup returns the keyword token an alphanumeric word spells, or 0.
 func lexLookup(w []byte) int {
-	if len(w) > len("TransactionResponseAck") { // the longest keyword
+	n := len(w)
+	if n == 0 || n > lexLongest {
 		return 0
 	}
-	for h := lexHash(w); ; h = (h + 1) % uint32(len(lexKeywords)) {
-		k := &lexKeywords[h]
-		if k.tok == 0 {
+	k := lexKey(w)
+	for h := lexSlot(k, n); ; h = (h + 1) % uint32(len(lexKeywords)) {
+		e := &lexKeywords[h]
+		if e.tok == 0 {
 			return 0
 		}
-		if len(k.word) == len(w) && lexEqualFold(w, k.word) {
-			return k.tok
+		if lexKeys[h] == k && len(e.word) == n && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
+			return e.tok
 		}
 	}
 }

@@ -168,3 +168,27 @@ func TestTokenKindsFit16Bits(t *testing.T) {
 		t.Errorf("token kinds go up to %d, more than 16 bits", max)
 	}
 }
+
+// TestLookupInMessage: a keyword is found inside a message, where
+// lexLookup reads past the word, as well as alone; a longer word or a
+// neighbour's bytes do not make it one.
+func TestLookupInMessage(t *testing.T) {
+	for _, k := range lexKeywordSpellings {
+		for _, w := range []string{k.long, k.short} {
+			if w == "" {
+				continue
+			}
+			msg := []byte("=" + strings.ToUpper(w) + "{Z9Q8,XYZW}")
+			if got := lexLookup(msg[1 : 1+len(w)]); got != k.tok {
+				t.Errorf("%q in a message: token %d, want %d", w, got, k.tok)
+			}
+			if got := lexLookup(msg[1 : 2+len(w)]); got != 0 {
+				t.Errorf("%q in a message: token %d, want none", msg[1:2+len(w)], got)
+			}
+			alone := []byte(w)
+			if got := lexLookup(alone[:len(w):len(w)]); got != k.tok {
+				t.Errorf("%q alone: token %d, want %d", w, got, k.tok)
+			}
+		}
+	}
+}
