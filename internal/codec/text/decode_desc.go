@@ -1,6 +1,8 @@
 package text
 
 import (
+	"bytes"
+
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
@@ -190,14 +192,19 @@ func sdpLine(src []byte, i int) (start, eq, end, next int) {
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 		i++
 	}
-	start, eq = i, -1
-	for i < len(src) && src[i] != '\r' && src[i] != '\n' {
-		if src[i] == '=' && eq < 0 {
-			eq = i
-		}
-		i++
+	// bytes.IndexByte runs many bytes a step: SDP lines are long.
+	start, end = i, len(src)
+	if n := bytes.IndexByte(src[i:], '\n'); n >= 0 {
+		end = i + n
 	}
-	end = i
+	if n := bytes.IndexByte(src[i:end], '\r'); n >= 0 {
+		end = i + n
+	}
+	eq = bytes.IndexByte(src[start:end], '=')
+	if eq >= 0 {
+		eq += start
+	}
+	i = end
 	if i < len(src) && src[i] == '\r' {
 		i++
 	}
@@ -210,6 +217,9 @@ func sdpLine(src []byte, i int) (start, eq, end, next int) {
 // unescape returns the bytes of s with "\}" read as "}".
 func (d *decoder) unescape(s span) model.Octets {
 	w := d.bytes(s)
+	if bytes.IndexByte(w, '\\') < 0 { // most SDP has no escapes
+		return d.octets(s)
+	}
 	n := 0
 	for i := 0; i+1 < len(w); i++ {
 		if w[i] == '\\' && w[i+1] == '}' {

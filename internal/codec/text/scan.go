@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -355,15 +356,16 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 func (sc *scanner) octets() (int, span) {
 	sc.mode = lexPlain
 	src, start := sc.src, sc.pos
+	// A "}" is escaped exactly when a backslash is right before it.
+	// bytes.IndexByte runs many bytes a step: SDP is long.
 	for i := start; i < len(src); i++ {
-		switch src[i] {
-		case '}':
+		n := bytes.IndexByte(src[i:], '}')
+		if n < 0 {
+			break
+		}
+		if i += n; i == start || src[i-1] != '\\' {
 			sc.pos = i
 			return octetString, span{int32(start), int32(i)}
-		case '\\':
-			if i+1 < len(src) && src[i+1] == '}' {
-				i++
-			}
 		}
 	}
 	return sc.fail(span{int32(start), int32(start)}, "Local or Remote descriptor not closed by '}'")
