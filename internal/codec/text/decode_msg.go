@@ -661,31 +661,34 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 
 func (d *decoder) ip4(s span) model.Octets {
 	out := d.sl.bytes.Zeroed(4)
-	w := d.bytes(s)
-	part, n, digits := 0, 0, 0
-	ok := true
-	for _, c := range w {
-		if c == '.' {
-			if digits == 0 || part == 3 {
-				ok = false
-				break
-			}
-			out[part] = byte(n)
-			part, n, digits = part+1, 0, 0
-			continue
-		}
-		if n = n*10 + int(c-'0'); n > 255 || digits == 3 {
-			ok = false
-			break
-		}
-		digits++
-	}
-	if !ok || part != 3 || digits == 0 {
+	if !ip4Parts(d.bytes(s), out) {
 		d.failAt(s, "IPv4 address "+d.quote(s)+" is not four numbers 0..255 with dots")
-		return out
 	}
-	out[3] = byte(n)
 	return out
+}
+
+// ip4Parts reads the four numbers of an IPv4 address into out: each one
+// to three digits and at most 255, with dots between them.
+func ip4Parts(w []byte, out []byte) bool {
+	i := 0
+	for part := range 4 {
+		if part > 0 {
+			if i == len(w) || w[i] != '.' {
+				return false
+			}
+			i++
+		}
+		n, j := 0, i
+		for ; j < len(w) && j-i < 3 && w[j]-'0' <= 9; j++ {
+			n = n*10 + int(w[j]-'0')
+		}
+		if j == i || n > 255 {
+			return false
+		}
+		out[part] = byte(n)
+		i = j
+	}
+	return i == len(w)
 }
 
 func (d *decoder) ip6(s span) model.Octets {
