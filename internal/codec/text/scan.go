@@ -224,10 +224,9 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 		i++
 	}
 	sc.pos = i
-	w := src[start:i]
 	s := span{int32(start), int32(i)}
 	if mID {
-		if len(w) == 3 && w[0]|0x20 == 'm' && w[1]|0x20 == 't' && w[2]|0x20 == 'p' {
+		if lexEqualFold(src[start:i], "mtp") {
 			return mtpToken, s
 		}
 		return safeChars, s
@@ -235,12 +234,13 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
 		if first&chDigit == 0 {
-			if k := lexLookup(w); k != 0 {
+			if k := lexLookup(src[start:i]); k != 0 {
 				return k, s
 			}
 		}
 		return safeChars, s
 	}
+	w := src[start:i]
 	// "MEGACO/3", "!/3"
 	if w[0] == '!' || len(w) > 7 && w[6] == '/' && w[0]|0x20 == 'm' && lexEqualFold(w[:6], "megaco") {
 		if v := w[lexIndexByte(w, '/')+1:]; len(v) > 0 && lexAllDigits(v) {
