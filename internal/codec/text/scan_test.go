@@ -192,3 +192,22 @@ func TestLookupInMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestAllDigits: lexAllDigits agrees with the character classes, for
+// every byte at every place of words up to 17 bytes long.
+func TestAllDigits(t *testing.T) {
+	for n := 0; n <= 17; n++ {
+		for at := 0; at < max(n, 1); at++ {
+			for c := 0; c < 256; c++ {
+				w := []byte(strings.Repeat("7", n))
+				if n > 0 {
+					w[at] = byte(c)
+				}
+				want := n == 0 || charClass[c]&chDigit != 0
+				if got := lexAllDigits(w); got != want {
+					t.Fatalf("%q: %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+}
