@@ -131,7 +131,7 @@ func (d *decoder) indAudProperties(ps []decParam) []model.IndAudPropertyParm {
 			out[k] = model.IndAudPropertyParm{Name: d.octets(p.tok)}
 			k++
 		case pProperty:
-			d.need(3, d.cur.s, "a property value in an audit")
+			d.need(3, d.cur().s, "a property value in an audit")
 			if i > 0 && ps[i-1].kind == pAuditName {
 				out[k-1].PropertyParms = &props[j]
 			} else {

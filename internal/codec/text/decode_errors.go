@@ -16,11 +16,11 @@ func (d *decoder) Error(string) {
 	if d.err != nil {
 		return
 	}
-	if d.cur.kind == lexError {
+	if d.cur().kind == lexError {
 		d.fail(d.sc.errKind, d.sc.errAt, d.sc.errMsg)
 		return
 	}
-	d.err = d.errorAt(codecerr.Malformed, d.cur.s.pos, "")
+	d.err = d.errorAt(codecerr.Malformed, d.cur().s.pos, "")
 	d.errSyntax = true
 }
 
@@ -113,7 +113,7 @@ func (d *decoder) describeSyntaxError() {
 		b.WriteString(d.describe(prev))
 	}
 	b.WriteString(", found ")
-	b.WriteString(d.describe(d.cur))
+	b.WriteString(d.describe(d.cur()))
 	d.err.Msg = b.String()
 }
 

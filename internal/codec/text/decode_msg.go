@@ -416,7 +416,7 @@ func (d *decoder) auditRequest(kind, ids int) {
 	r := d.sl.AuditRequest.One()
 	r.AuditDescriptor = *decPop[model.AuditDescriptor](d)
 	if t := r.AuditDescriptor.AuditToken; kind == auditCap && t.Present && t.Value.Bits&(1<<auditDigitMap|1<<auditPackages) != 0 {
-		d.failAt(d.cur.s, "DigitMap or Packages audited in an AuditCapability command (Annex B auditItem: not allowed)")
+		d.failAt(d.cur().s, "DigitMap or Packages audited in an AuditCapability command (Annex B auditItem: not allowed)")
 	}
 	list := d.termIDs(ids)
 	if len(list) > 0 {

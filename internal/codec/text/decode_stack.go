@@ -195,7 +195,7 @@ func decPop[T any](d *decoder) *T {
 			return p
 		}
 	}
-	d.failAt(d.cur.s, "internal error: the decoder lost track of a descriptor")
+	d.failAt(d.cur().s, "internal error: the decoder lost track of a descriptor")
 	return new(T)
 }
 
@@ -208,7 +208,7 @@ func decObjAt[T any](d *decoder, objs []any, i *int) *T {
 			return p
 		}
 	}
-	d.failAt(d.cur.s, "internal error: the decoder lost track of a descriptor")
+	d.failAt(d.cur().s, "internal error: the decoder lost track of a descriptor")
 	return new(T)
 }
 
