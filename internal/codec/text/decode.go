@@ -172,10 +172,7 @@ func bld(l yyLexer) *decoder { return l.(*decoder) }
 
 // Lex hands the parser the next token.
 func (d *decoder) Lex(lval *yySymType) int {
-	if d.err != nil {
-		return 0 // stop: an error was found
-	}
-	k, s := d.sc.next()
+	k, s := d.sc.next() // after an error (fail), lexError
 	if k == versionHeader {
 		d.header(s)
 	}

@@ -54,10 +54,12 @@ func placeIn(src []byte, off int) codecerr.Pos {
 }
 
 // fail records an error at s, unless one was found before. The parse
-// stops at the next token.
+// stops at the next token: the scanner has none left to give (lexError,
+// which no rule takes; Error then keeps the first error).
 func (d *decoder) fail(kind codecerr.Kind, s span, msg string) {
 	if d.err == nil {
 		d.err = d.errorAt(kind, s.pos, msg)
+		d.sc.mode = lexEndOfTokens
 	}
 }
 
