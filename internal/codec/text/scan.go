@@ -95,12 +95,14 @@ func (sc *scanner) token() (int, span) {
 	if start >= len(src) {
 		return 0, span{int32(start), int32(start)}
 	}
-	sc.mode = lexPlain
 	c := src[start]
-	if mode == lexTimerComma && c == ',' {
-		sc.pos++
-		sc.mode = lexTimers
-		return ',', span{int32(start), int32(start + 1)}
+	if mode != lexPlain {
+		sc.mode = lexPlain
+		if mode == lexTimerComma && c == ',' {
+			sc.pos++
+			sc.mode = lexTimers
+			return ',', span{int32(start), int32(start + 1)}
+		}
 	}
 	if cl := charClass[c]; cl&chToken != 0 {
 		return sc.word(start, cl, mode == lexMID)
