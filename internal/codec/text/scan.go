@@ -114,9 +114,7 @@ func (sc *scanner) token() (int, span) {
 		if !sc.open() {
 			return sc.tooDeep(s)
 		}
-		if l := sc.lastKind(0); l == localToken || l == remoteToken || l == '=' || l == safeChars {
-			sc.afterOpenBrace()
-		}
+		sc.afterOpenBrace()
 		return '{', s
 	case '[':
 		if mode == lexMID {
@@ -168,11 +166,17 @@ func (sc *scanner) rawToken(mode uint8) (int, span) {
 // "DigitMap = {" and "DigitMap = name {" need. The brace is not yet in
 // last.
 func (sc *scanner) afterOpenBrace() {
-	switch l0, l1, l2 := sc.lastKind(0), sc.lastKind(1), sc.lastKind(2); {
-	case (l0 == localToken || l0 == remoteToken) && (l1 == '{' || l1 == ','):
-		sc.mode = lexOctets
-	case l0 == '=' && l1 == digitMapToken,
-		l0 == safeChars && l1 == '=' && l2 == digitMapToken:
+	// The kinds are looked at in sc.last as they are packed there.
+	const (
+		dmValue = uint64(digitMapToken)<<16 | '='                 // DigitMap = {
+		dmNamed = uint64(digitMapToken)<<32 | '='<<16 | safeChars // DigitMap = name {
+	)
+	switch l := sc.last; {
+	case uint16(l) == localToken || uint16(l) == remoteToken:
+		if l1 := uint16(l >> 16); l1 == '{' || l1 == ',' {
+			sc.mode = lexOctets
+		}
+	case l&(1<<32-1) == dmValue || l&(1<<48-1) == dmNamed:
 		sc.mode = lexTimers
 	}
 }
