@@ -224,7 +224,13 @@ func decTake[T any](st *[]T, sl *slab.Slab[T], n int) []T {
 	s := *st
 	n = min(max(n, 0), len(s))
 	out := sl.Raw(n)
-	copy(out, s[len(s)-n:])
+	if n == 1 {
+		// Most lists have one item: an assignment, not the runtime's
+		// general copy of values with pointers.
+		out[0] = s[len(s)-1]
+	} else {
+		copy(out, s[len(s)-n:])
+	}
 	*st = s[:len(s)-n]
 	return out
 }
