@@ -254,3 +254,12 @@ func (s *decSlabs) reset() {
 	s.bytes.Reset()
 	s.serviceChangeParm.Reset()
 }
+
+// decOne returns a pointer to one zeroed value from sl, zeroed by an
+// assignment rather than the runtime's clearing of memory with pointers.
+func decOne[T any](sl *slab.Slab[T]) *T {
+	p := &sl.Raw(1)[0]
+	var zero T
+	*p = zero
+	return p
+}

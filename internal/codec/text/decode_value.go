@@ -138,7 +138,7 @@ func (d *decoder) timeNotation(s span) *model.TimeNotation {
 	if len(w) != 17 || w[8]|0x20 != 't' || !lexAllDigits(w[:8]) || !lexAllDigits(w[9:]) {
 		d.failAt(s, "time stamp "+d.quote(s)+" is not yyyymmddThhmmssss")
 	}
-	t := d.sl.TimeNotation.One()
+	t := decOne(&d.sl.TimeNotation)
 	if len(w) == 17 {
 		t.Date, t.Time = d.str(span{s.pos, s.pos + 8}), d.str(span{s.pos + 9, s.end})
 	}
