@@ -334,11 +334,11 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 // follow; start is at the opening character, and the span is the whole.
 func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 	src := sc.src
-	v4 := kind == ipv4Token // and so far digits and dots only
+	all := uint8(lexAddrV4) // the classes of the bytes so far, and-ed
 	for i := start + 1; i < len(src); i++ {
 		c := src[i]
 		if c == closer {
-			if kind == ipv4Token && !v4 {
+			if kind == ipv4Token && all&lexAddrV4 == 0 {
 				kind = ipv6Token
 			}
 			i++
@@ -349,13 +349,34 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 			sc.pos = i
 			return kind, span{int32(start), int32(i)}
 		}
-		if charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
+		cl := lexAddrClass[c]
+		if cl&lexAddrStop != 0 {
 			break
 		}
-		v4 = v4 && (c == '.' || charClass[c]&chDigit != 0)
+		all &= cl
 	}
 	return sc.fail(span{int32(start), int32(start + 1)}, "address not closed by "+lexQuoteByte(closer))
 }
+
+// The classes of bytes inside an address of an mId: lexAddrStop ends it
+// unclosed (white space, line ends, braces, commas), lexAddrV4 may be in
+// an IPv4 address (digits and dots). A table looks them up in one step.
+const (
+	lexAddrStop = 1 << iota
+	lexAddrV4
+)
+
+var lexAddrClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',':
+			t[c] = lexAddrStop
+		case c == '.' || charClass[c]&chDigit != 0:
+			t[c] = lexAddrV4
+		}
+	}
+	return t
+}()
 
 // octets reads the SDP of a Local or Remote descriptor, up to the first
 // "}" that is not escaped as "\}".
