@@ -216,6 +216,16 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	i := start
 	all := chAlnum
 	for {
+		// Four bytes a step while all four are word bytes: one test
+		// for four (most words are longer than four bytes).
+		for ; i+4 <= len(src); i += 4 {
+			b := src[i : i+4 : i+4]
+			cl := charClass[b[0]] & charClass[b[1]] & charClass[b[2]] & charClass[b[3]]
+			if cl&chWord == 0 {
+				break
+			}
+			all &= cl
+		}
 		for ; i < len(src); i++ {
 			cl := charClass[src[i]]
 			if cl&chWord == 0 {
