@@ -88,7 +88,7 @@ import "megaco/internal/model"
 %token <tok> v22bisToken v22Token v32bisToken v32Token v34Token v76Token
 %token <tok> v90Token v91Token versionToken
 
-%type <tok> TerminationID value pkgdName eventParameterName digitMapName
+%type <tok> TerminationID value eventParameterName digitMapName
 %type <tok> priority iepsValue eventStream
 %type <tok> termKeyword termKeywordNoCtx paramKeyword anyKeyword keywordName mId
 
@@ -253,7 +253,7 @@ contextAuditItem:
 |	emergencyToken       { bld(yylex).param(pAuditEmergency, $1, 0); $$ = 1 }
 |	priorityToken        { bld(yylex).param(pAuditPriority, $1, 0); $$ = 1 }
 |	iepsToken            { bld(yylex).param(pAuditIEPS, $1, 0); $$ = 1 }
-|	pkgdName             { bld(yylex).param(pAuditName, $1, 0); $$ = 1 }
+|	safeChars            { bld(yylex).param(pAuditName, $1, 0); $$ = 1 }
 |	propertyParm         { bld(yylex).param(pProperty, span{}, 0); $$ = 1 }
 |	priority             { bld(yylex).param(pPriority, $1, 0); $$ = 1 }
 |	emergencyValue       { $$ = 1 }
@@ -549,7 +549,7 @@ indAudlocalParm:
 	modeToken                     { bld(yylex).param(pAuditMode, $1, 0) }
 |	modeToken '=' streamModes     { bld(yylex).param(pMode, $1, uint32($3)) }
 |	modeToken inequal streamModes { bld(yylex).noInequality($1, "Mode") }
-|	pkgdName                      { bld(yylex).param(pAuditName, $1, 0) }
+|	safeChars                     { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                  { bld(yylex).param(pProperty, span{}, 0) }
 |	reservedValueToken            { bld(yylex).param(pAuditReserveValue, $1, 0) }
 |	reservedGroupToken            { bld(yylex).param(pAuditReserveGroup, $1, 0) }
@@ -573,7 +573,7 @@ indAudterminationStateParms:
 // indAudterminationStateParm = pkgdName / propertyParm /
 //   ServiceStatesToken [(EQUAL/INEQUAL) serviceStatesValue] / BufferToken
 indAudterminationStateParm:
-	pkgdName                                       { bld(yylex).param(pAuditName, $1, 0) }
+	safeChars                                      { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                                   { bld(yylex).param(pProperty, span{}, 0) }
 |	serviceStatesToken                             { bld(yylex).param(pAuditServiceState, $1, 0) }
 |	serviceStatesToken '=' serviceStatesValue      { bld(yylex).param(pServiceState, $1, uint32($3)) }
@@ -584,18 +584,18 @@ indAudterminationStateParm:
 // indAudeventSpec = pkgdName [LBRKT indAudeventSpecParameter RBRKT]
 // indAudeventSpecParameter = eventStream / eventParameterName
 indAudeventBufferDescriptor:
-	eventBufferToken '{' pkgdName '}'
+	eventBufferToken '{' safeChars '}'
 	{ bld(yylex).indAudEventBuffer($3, span{}) }
-|	eventBufferToken '{' pkgdName '{' eventStream '}' '}'
+|	eventBufferToken '{' safeChars '{' eventStream '}' '}'
 	{ bld(yylex).indAudEventBuffer($3, $5) }
-|	eventBufferToken '{' pkgdName '{' eventParameterName '}' '}'
+|	eventBufferToken '{' safeChars '{' eventParameterName '}' '}'
 	{ bld(yylex).noModelField($5, "an event parameter name in an EventBuffer audit"); bld(yylex).indAudEventBuffer($3, span{}) }
 
 // indAudeventsDescriptor = EventsToken [EQUAL RequestID] LBRKT
 //                          indAudrequestedEvent RBRKT
 indAudeventsDescriptor:
-	eventsToken '{' pkgdName '}'               { bld(yylex).indAudEvents(span{}, $3) }
-|	eventsToken '=' safeChars '{' pkgdName '}' { bld(yylex).indAudEvents($3, $5) }
+	eventsToken '{' safeChars '}'              { bld(yylex).indAudEvents(span{}, $3) }
+|	eventsToken '=' safeChars '{' safeChars '}' { bld(yylex).indAudEvents($3, $5) }
 
 // indAudsignalsDescriptor = SignalsToken LBRKT [indAudsignalParm] RBRKT
 // (an empty one is the Signals audit token: see auditItem)
@@ -611,8 +611,8 @@ indAudsignalsDescriptor:
 // indAudsignalRequest = signalName [LBRKT indAudsignalRequestParm
 //                       *(COMMA indAudsignalRequestParm) RBRKT]
 indAudsignalRequest:
-	pkgdName                                     { bld(yylex).indAudSignal($1, 0) }
-|	pkgdName '{' indAudsignalRequestParms '}'    { bld(yylex).indAudSignal($1, $3) }
+	safeChars                                    { bld(yylex).indAudSignal($1, 0) }
+|	safeChars '{' indAudsignalRequestParms '}'   { bld(yylex).indAudSignal($1, $3) }
 
 indAudsignalRequestParms:
 	indAudsignalRequestParm                              { $$ = 1 }
@@ -629,7 +629,7 @@ indAuddigitMapDescriptor:
 
 // indAudstatisticsDescriptor = StatsToken LBRKT pkgdName RBRKT
 indAudstatisticsDescriptor:
-	statsToken '{' pkgdName '}' { bld(yylex).indAudStatistics($3) }
+	statsToken '{' safeChars '}' { bld(yylex).indAudStatistics($3) }
 
 // indAudpackagesDescriptor = PackagesToken LBRKT packagesItem RBRKT
 indAudpackagesDescriptor:
@@ -764,7 +764,7 @@ streamModes:
 
 // propertyParm = pkgdName parmValue
 propertyParm:
-	pkgdName parmValue { bld(yylex).propertyParm($1, $2) }
+	safeChars parmValue { bld(yylex).propertyParm($1, $2) }
 
 // parmValue = (EQUAL alternativeValue / INEQUAL VALUE)
 // $$ packs the number of values (left on the builder's stack) and their
@@ -809,8 +809,8 @@ eventSpecList:
 // eventSpec = pkgdName [LBRKT eventSpecParameter
 //             *(COMMA eventSpecParameter) RBRKT]
 eventSpec:
-	pkgdName                                   { bld(yylex).eventSpec($1, 0) }
-|	pkgdName '{' eventSpecParameterList '}'    { bld(yylex).eventSpec($1, $3) }
+	safeChars                                  { bld(yylex).eventSpec($1, 0) }
+|	safeChars '{' eventSpecParameterList '}'   { bld(yylex).eventSpec($1, $3) }
 
 eventSpecParameterList:
 	eventSpecParameter                            { $$ = 1 }
@@ -878,8 +878,8 @@ requestedEventList:
 // requestedEvent = pkgdName [LBRKT eventParameter *(COMMA eventParameter)
 //                  RBRKT]
 requestedEvent:
-	pkgdName                                { bld(yylex).requestedEvent($1, 0) }
-|	pkgdName '{' eventParameterList '}'     { bld(yylex).requestedEvent($1, $3) }
+	safeChars                               { bld(yylex).requestedEvent($1, 0) }
+|	safeChars '{' eventParameterList '}'    { bld(yylex).requestedEvent($1, $3) }
 
 eventParameterList:
 	eventParameter                        { $$ = 1 }
@@ -934,8 +934,8 @@ secondRequestedEventList:
 // secondRequestedEvent = pkgdName [LBRKT secondEventParameter
 //                        *(COMMA secondEventParameter) RBRKT]
 secondRequestedEvent:
-	pkgdName                                   { bld(yylex).secondRequestedEvent($1, 0) }
-|	pkgdName '{' secondEventParameterList '}'  { bld(yylex).secondRequestedEvent($1, $3) }
+	safeChars                                  { bld(yylex).secondRequestedEvent($1, 0) }
+|	safeChars '{' secondEventParameterList '}' { bld(yylex).secondRequestedEvent($1, $3) }
 
 secondEventParameterList:
 	secondEventParameter                              { $$ = 1 }
@@ -991,8 +991,8 @@ signalParm:
 // signalRequest = signalName [LBRKT sigParameter *(COMMA sigParameter)
 //                 RBRKT]
 signalRequest:
-	pkgdName                              { bld(yylex).signal($1, 0) }
-|	pkgdName '{' sigParameterList '}'     { bld(yylex).signal($1, $3) }
+	safeChars                             { bld(yylex).signal($1, 0) }
+|	safeChars '{' sigParameterList '}'    { bld(yylex).signal($1, $3) }
 
 // signalList = SignalListToken EQUAL signalListId LBRKT signalListParm
 //              *(COMMA signalListParm) RBRKT
@@ -1063,13 +1063,13 @@ observedEventList:
 //                 [LBRKT observedEventParameter
 //                 *(COMMA observedEventParameter) RBRKT]
 observedEvent:
-	pkgdName
+	safeChars
 	{ bld(yylex).observedEvent(span{}, $1, 0) }
-|	pkgdName '{' observedEventParameterList '}'
+|	safeChars '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent(span{}, $1, $3) }
-|	safeChars ':' pkgdName
+|	safeChars ':' safeChars
 	{ bld(yylex).observedEvent($1, $3, 0) }
-|	safeChars ':' pkgdName '{' observedEventParameterList '}'
+|	safeChars ':' safeChars '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent($1, $3, $5) }
 
 observedEventParameterList:
@@ -1221,9 +1221,9 @@ statisticsParameterList:
 // statisticsParameter = pkgdName [EQUAL VALUE / (LSBRKT VALUE
 //                       *(COMMA VALUE) RSBRKT)]
 statisticsParameter:
-	pkgdName                      { bld(yylex).statistic($1, -1) }
-|	pkgdName '=' value            { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
-|	pkgdName '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
+	safeChars                     { bld(yylex).statistic($1, -1) }
+|	safeChars '=' value           { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
+|	safeChars '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
 
 // digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
 digitMapName:
@@ -1231,9 +1231,9 @@ digitMapName:
 |	anyKeyword
 
 // pkgdName = (PackageName SLASH ItemID) / (PackageName SLASH "*") /
-//            ("*" SLASH "*"): one SafeChars word.
-pkgdName:
-	safeChars
+//            ("*" SLASH "*"): one SafeChars word, written as safeChars
+// where the ABNF has pkgdName (a rule of its own cost the parser a
+// reduction for every name).
 
 // Keywords that may stand for a name. termKeyword leaves out those that
 // could stand where a termination ID may in a Topology descriptor;
