@@ -131,22 +131,26 @@ authenticationHeader:
 	{ bld(yylex).authenticationHeader($3, $5, $7) }
 
 // message = MegacopToken SLASH Version SEP mId SEP messageBody
+// messageBody = (errorDescriptor / transactionList), written out here: a
+// rule of its own cost the parser a reduction for every message.
 message:
-	versionHeader mId messageBody
-	{ bld(yylex).message() }
+	versionHeader mId errorDescriptor
+	{ bld(yylex).messageError(); bld(yylex).message() }
+|	versionHeader mId transactionList
+	{ bld(yylex).transactions($3); bld(yylex).message() }
 
-messageBody:
-	errorDescriptor { bld(yylex).messageError() }
-|	transactionList { bld(yylex).transactions($1) }
-
+// The most frequent transactions, requests and replies, stand here rather
+// than in transaction: one reduction less each.
 transactionList:
-	transaction                 { $$ = 1 }
-|	transactionList transaction { $$ = $1 + 1 }
+	transaction                        { $$ = 1 }
+|	transactionRequest                 { $$ = 1 }
+|	transactionReply                   { $$ = 1 }
+|	transactionList transaction        { $$ = $1 + 1 }
+|	transactionList transactionRequest { $$ = $1 + 1 }
+|	transactionList transactionReply   { $$ = $1 + 1 }
 
 transaction:
-	transactionRequest
-|	transactionReply
-|	transactionPending
+	transactionPending
 |	transactionResponseAck
 |	segmentReply
 
@@ -696,9 +700,12 @@ termIDList:
 |	termKeyword             { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	'[' terminationIDs ']'  { bld(yylex).need(3, $<tok>1, "a list of termination IDs"); $$ = $2<<1 | 1 }
 
+// TerminationID's alternatives written out: one reduction less per ID.
 terminationIDs:
-	TerminationID                    { bld(yylex).terminationID($1); $$ = 1 }
-|	terminationIDs ',' TerminationID { bld(yylex).terminationID($3); $$ = $1 + 1 }
+	safeChars                      { bld(yylex).terminationID($1); $$ = 1 }
+|	termKeyword                    { bld(yylex).terminationID($1); $$ = 1 }
+|	terminationIDs ',' safeChars   { bld(yylex).terminationID($3); $$ = $1 + 1 }
+|	terminationIDs ',' termKeyword { bld(yylex).terminationID($3); $$ = $1 + 1 }
 
 // terminationIDList = LBRKT TerminationID *(COMMA TerminationID) RBRKT
 terminationIDList:
