@@ -120,8 +120,13 @@ import "megaco/internal/model"
 %%
 
 // megacoMessage = LWSP [authenticationHeader SEP] message
+// (message's alternatives written out for the message without an
+// authentication header: one reduction less.)
 megacoMessage:
-	message
+	versionHeader mId errorDescriptor
+	{ bld(yylex).messageError(); bld(yylex).message() }
+|	versionHeader mId transactionList
+	{ bld(yylex).transactions($3); bld(yylex).message() }
 |	authenticationHeader message
 
 // authenticationHeader = AuthToken EQUAL SecurityParmIndex COLON
@@ -208,12 +213,14 @@ actionRequest:
 // prefixes, stand here rather than in actionRequestItem: one reduction
 // less each.
 actionRequestItems:
-	actionRequestItem                        { $$ = 1 }
-|	contextProperty                          { $$ = 1 }
-|	commandRequest                           { bld(yylex).commandRequest(0); $$ = 1 }
-|	actionRequestItems ',' actionRequestItem { $$ = $1 + 1 }
-|	actionRequestItems ',' contextProperty   { $$ = $1 + 1 }
-|	actionRequestItems ',' commandRequest    { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+	actionRequestItem                             { $$ = 1 }
+|	contextProperty                               { $$ = 1 }
+|	commandRequestNoNotify                        { bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyRequest                                 { bld(yylex).commandRequest(0); $$ = 1 }
+|	actionRequestItems ',' actionRequestItem      { $$ = $1 + 1 }
+|	actionRequestItems ',' contextProperty        { $$ = $1 + 1 }
+|	actionRequestItems ',' commandRequestNoNotify { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyRequest          { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 
 // commandRequestList = ["O-"] ["W-"] commandRequest
 //                      *(COMMA ["O-"] ["W-"] commandRequest)
@@ -223,11 +230,18 @@ actionRequestItem:
 |	wildcardPrefix commandRequest                { bld(yylex).commandRequest(prefixWildcard) }
 |	optionalPrefix wildcardPrefix commandRequest { bld(yylex).commandRequest(prefixOptional | prefixWildcard) }
 
+// commandRequest = (ammRequest / subtractRequest / auditRequest /
+//                   notifyRequest / serviceChangeRequest); notifyRequest,
+// the most frequent, is written out where a command goes without a
+// prefix (actionRequestItems): one reduction less.
 commandRequest:
+	commandRequestNoNotify
+|	notifyRequest
+
+commandRequestNoNotify:
 	ammRequest
 |	subtractRequest
 |	auditRequest
-|	notifyRequest
 |	serviceChangeRequest
 
 // contextProperty = (topologyDescriptor / priority / EmergencyToken /
