@@ -372,13 +372,13 @@ actionReplyBody:
 |	actionReplyItems                         { $$ = $1 << replyShift }
 |	actionReplyItems ',' errorDescriptor     { $$ = $1<<replyShift | replyError }
 
+// The items written out (no rule actionReplyItem): one reduction less
+// per item.
 actionReplyItems:
-	actionReplyItem                      { $$ = 1 }
-|	actionReplyItems ',' actionReplyItem { $$ = $1 + 1 }
-
-actionReplyItem:
-	contextProperty
-|	commandReply    { bld(yylex).param(pCommand, span{}, 0) }
+	contextProperty                      { $$ = 1 }
+|	commandReply                         { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	actionReplyItems ',' contextProperty { $$ = $1 + 1 }
+|	actionReplyItems ',' commandReply    { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
 
 // commandReplys = (serviceChangeReply / auditReply / ammsReply /
 //                  notifyReply)
