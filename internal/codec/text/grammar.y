@@ -372,21 +372,22 @@ actionReplyBody:
 |	actionReplyItems                         { $$ = $1 << replyShift }
 |	actionReplyItems ',' errorDescriptor     { $$ = $1<<replyShift | replyError }
 
-// The items written out (no rule actionReplyItem): one reduction less
-// per item.
-actionReplyItems:
-	contextProperty                      { $$ = 1 }
-|	commandReply                         { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
-|	actionReplyItems ',' contextProperty { $$ = $1 + 1 }
-|	actionReplyItems ',' commandReply    { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
-
 // commandReplys = (serviceChangeReply / auditReply / ammsReply /
 //                  notifyReply)
-commandReply:
-	serviceChangeReply
-|	auditReply
-|	ammsReply
-|	notifyReply
+// The items, context properties and the command replies, written out
+// (no rules actionReplyItem and commandReply): two reductions less per
+// command reply.
+actionReplyItems:
+	contextProperty                         { $$ = 1 }
+|	serviceChangeReply                      { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	auditReply                              { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	ammsReply                               { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	notifyReply                             { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	actionReplyItems ',' contextProperty    { $$ = $1 + 1 }
+|	actionReplyItems ',' serviceChangeReply { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' auditReply         { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' ammsReply          { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' notifyReply        { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
 
 // ammRequest = (AddToken / MoveToken / ModifyToken) EQUAL termIDList
 //              [LBRKT ammParameter *(COMMA ammParameter) RBRKT]
