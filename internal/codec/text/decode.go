@@ -73,8 +73,7 @@ type decoder struct {
 	maxDigits int
 	elems     int
 
-	// The token being looked at, and how many the parser took.
-	cur  lexToken
+	// How many tokens the parser took (the last one: cur).
 	ntok int
 
 	// The first error: a syntax error (errSyntax) is described once the
@@ -123,6 +122,11 @@ type lexToken struct {
 	s    span
 }
 
+// cur is the token being looked at: the last one Lex handed out.
+func (d *decoder) cur() lexToken {
+	return lexToken{d.sc.lastKind(0), d.parser.lval.tok}
+}
+
 // reset readies a used decoder for the next message, keeping its memory.
 func (d *decoder) reset() {
 	d.sl.reset()
@@ -141,7 +145,7 @@ func (d *decoder) decode(data []byte, name string, opts Options, m *model.Megaco
 		d.maxDigits = DefaultMaxNumberLength
 	}
 	d.msg, d.err, d.errSyntax, d.elems, d.ntok = m, nil, false, 0, 0
-	d.cur = lexToken{}
+	d.parser.lval = yySymType{}
 	d.version, d.forced = opts.Version, opts.Version != 0
 	if err := d.lim.CheckSize(d.name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
 		return nil, err
@@ -168,14 +172,10 @@ func bld(l yyLexer) *decoder { return l.(*decoder) }
 
 // Lex hands the parser the next token.
 func (d *decoder) Lex(lval *yySymType) int {
-	if d.err != nil {
-		return 0 // stop: an error was found
-	}
-	k, s := d.sc.next()
+	k, s := d.sc.next() // after an error (fail), lexError
 	if k == versionHeader {
 		d.header(s)
 	}
-	d.cur = lexToken{k, s}
 	d.ntok++
 	lval.tok = s
 	return k
@@ -208,5 +208,5 @@ func (d *decoder) count() {
 }
 
 func (d *decoder) tooMany() {
-	d.fail(codecerr.TooLarge, d.cur.s, "more than "+strconv.Itoa(d.lim.MaxElements)+" elements in the message")
+	d.fail(codecerr.TooLarge, d.cur().s, "more than "+strconv.Itoa(d.lim.MaxElements)+" elements in the message")
 }

@@ -28,7 +28,7 @@ func (d *decoder) indAud(kind model.IndAuditParameterKind) {
 
 func (d *decoder) indAudMedia(kw span, n int) {
 	ps, objs := d.items(n)
-	m := d.sl.IndAudMediaDescriptor.One()
+	m := decOne(&d.sl.IndAudMediaDescriptor)
 	var one *model.IndAudStreamParms
 	nStreams, oi := 0, 0
 	for _, p := range ps {
@@ -39,7 +39,7 @@ func (d *decoder) indAudMedia(kw span, n int) {
 			m.TermStateDescr = decObjAt[model.IndAudTerminationStateDescriptor](d, objs, &oi)
 		case pLocal, pRemote, pLocalControl, pIndAudStatistics:
 			if one == nil {
-				one = d.sl.IndAudStreamParms.One()
+				one = decOne(&d.sl.IndAudStreamParms)
 			}
 			d.indAudStreamParm(one, p, objs, &oi)
 		}
@@ -49,11 +49,11 @@ func (d *decoder) indAudMedia(kw span, n int) {
 	}
 	switch {
 	case nStreams > 0:
-		m.Streams = d.sl.IndAudMediaDescriptorStreams.One()
+		m.Streams = decOne(&d.sl.IndAudMediaDescriptorStreams)
 		m.Streams.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		m.Streams.MultiStream = decTake(&d.iaStreams, &d.sl.IndAudStreamDescriptor, nStreams)
 	case one != nil:
-		m.Streams = d.sl.IndAudMediaDescriptorStreams.One()
+		m.Streams = decOne(&d.sl.IndAudMediaDescriptorStreams)
 		m.Streams.Kind = model.IndAudMediaDescriptorStreams_OneStream
 		m.Streams.OneStream = one
 	}
@@ -87,7 +87,7 @@ func (d *decoder) indAudStream(id span, n int) {
 
 func (d *decoder) indAudLocalRemote(kw, s span, kind decParamKind) {
 	d.need(3, kw, "a Local or Remote audit")
-	l := d.sl.IndAudLocalRemoteDescriptor.One()
+	l := decOne(&d.sl.IndAudLocalRemoteDescriptor)
 	groups := d.sdp(s)
 	n := 0
 	for _, g := range groups {
@@ -131,7 +131,7 @@ func (d *decoder) indAudProperties(ps []decParam) []model.IndAudPropertyParm {
 			out[k] = model.IndAudPropertyParm{Name: d.octets(p.tok)}
 			k++
 		case pProperty:
-			d.need(3, d.cur.s, "a property value in an audit")
+			d.need(3, d.cur().s, "a property value in an audit")
 			if i > 0 && ps[i-1].kind == pAuditName {
 				out[k-1].PropertyParms = &props[j]
 			} else {
@@ -147,7 +147,7 @@ func (d *decoder) indAudProperties(ps []decParam) []model.IndAudPropertyParm {
 func (d *decoder) indAudLocalControl(kw span, n int) {
 	ps, objs := d.items(n)
 	d.once(ps, kw, "LocalControl")
-	c := d.sl.IndAudLocalControlDescriptor.One()
+	c := decOne(&d.sl.IndAudLocalControlDescriptor)
 	for _, p := range ps {
 		switch p.kind {
 		case pAuditMode:
@@ -171,7 +171,7 @@ func (d *decoder) indAudLocalControl(kw span, n int) {
 func (d *decoder) indAudTerminationState(kw span, n int) {
 	ps, objs := d.items(n)
 	d.once(ps, kw, "TerminationState")
-	t := d.sl.IndAudTerminationStateDescriptor.One()
+	t := decOne(&d.sl.IndAudTerminationStateDescriptor)
 	for _, p := range ps {
 		switch p.kind {
 		case pAuditServiceState:
@@ -189,7 +189,7 @@ func (d *decoder) indAudTerminationState(kw span, n int) {
 }
 
 func (d *decoder) indAudEventBuffer(name, stream span) {
-	e := d.sl.IndAudEventBufferDescriptor.One()
+	e := decOne(&d.sl.IndAudEventBufferDescriptor)
 	e.EventName = d.octets(name)
 	if stream.end > stream.pos {
 		e.StreamID = model.Some(d.num16(stream, "stream ID"))
@@ -198,7 +198,7 @@ func (d *decoder) indAudEventBuffer(name, stream span) {
 }
 
 func (d *decoder) indAudEvents(id, name span) {
-	e := d.sl.IndAudEventsDescriptor.One()
+	e := decOne(&d.sl.IndAudEventsDescriptor)
 	if id.end > id.pos {
 		e.RequestID = model.Some(d.requestID(id))
 	}
@@ -208,7 +208,7 @@ func (d *decoder) indAudEvents(id, name span) {
 
 func (d *decoder) indAudSignal(name span, n int) {
 	ps, objs := d.items(n)
-	s := d.sl.IndAudSignal.One()
+	s := decOne(&d.sl.IndAudSignal)
 	s.SignalName = d.octets(name)
 	d.once(ps, name, "a signal")
 	for _, p := range ps {
@@ -225,37 +225,37 @@ func (d *decoder) indAudSignal(name span, n int) {
 }
 
 func (d *decoder) indAudSignals() {
-	s := d.sl.IndAudSignalsDescriptor.One()
+	s := decOne(&d.sl.IndAudSignalsDescriptor)
 	s.Kind = model.IndAudSignalsDescriptor_Signal
 	s.Signal = decPop[model.IndAudSignal](d)
 	d.pushObj(s)
 }
 
 func (d *decoder) indAudSignalList(id span, withSignal bool) {
-	l := d.sl.IndAudSeqSigList.One()
+	l := decOne(&d.sl.IndAudSeqSigList)
 	if withSignal {
 		l.SignalList = decPop[model.IndAudSignal](d)
 	}
 	l.Id = d.num16(id, "signal list ID")
-	s := d.sl.IndAudSignalsDescriptor.One()
+	s := decOne(&d.sl.IndAudSignalsDescriptor)
 	s.Kind, s.SeqSigList = model.IndAudSignalsDescriptor_SeqSigList, l
 	d.pushObj(s)
 }
 
 func (d *decoder) indAudDigitMap(name span) {
-	m := d.sl.IndAudDigitMapDescriptor.One()
+	m := decOne(&d.sl.IndAudDigitMapDescriptor)
 	m.DigitMapName = d.octets(name)
 	d.pushObj(m)
 }
 
 func (d *decoder) indAudStatistics(name span) {
-	s := d.sl.IndAudStatisticsDescriptor.One()
+	s := decOne(&d.sl.IndAudStatisticsDescriptor)
 	s.StatName = d.octets(name)
 	d.pushObj(s)
 }
 
 func (d *decoder) indAudPackages() {
-	p := d.sl.IndAudPackagesDescriptor.One()
+	p := decOne(&d.sl.IndAudPackagesDescriptor)
 	if n := len(d.pkgItems); n > 0 {
 		it := d.pkgItems[n-1]
 		d.pkgItems = d.pkgItems[:n-1]

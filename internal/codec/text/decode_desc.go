@@ -1,6 +1,8 @@
 package text
 
 import (
+	"bytes"
+
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
@@ -10,7 +12,7 @@ import (
 
 func (d *decoder) mediaDescriptor(kw span, n int) {
 	ps, objs := d.items(n)
-	m := d.sl.MediaDescriptor.One()
+	m := decOne(&d.sl.MediaDescriptor)
 	var one *model.StreamParms
 	nStreams, nStats, oi := 0, 0, 0
 	for _, p := range ps {
@@ -28,7 +30,7 @@ func (d *decoder) mediaDescriptor(kw span, n int) {
 			m.TermStateDescr = decObjAt[model.TerminationStateDescriptor](d, objs, &oi)
 		case pLocal, pRemote, pLocalControl, pStatistics:
 			if one == nil {
-				one = d.sl.StreamParms.One()
+				one = decOne(&d.sl.StreamParms)
 			}
 			d.streamParm(one, p, objs, &oi, &stats)
 		}
@@ -39,11 +41,11 @@ func (d *decoder) mediaDescriptor(kw span, n int) {
 	d.once(ps, kw, "Media")
 	switch {
 	case nStreams > 0:
-		m.Streams = d.sl.MediaDescriptorStreams.One()
+		m.Streams = decOne(&d.sl.MediaDescriptorStreams)
 		m.Streams.Kind = model.MediaDescriptorStreams_MultiStream
 		m.Streams.MultiStream = decTake(&d.streams, &d.sl.StreamDescriptor, nStreams)
 	case one != nil:
-		m.Streams = d.sl.MediaDescriptorStreams.One()
+		m.Streams = decOne(&d.sl.MediaDescriptorStreams)
 		m.Streams.Kind = model.MediaDescriptorStreams_OneStream
 		m.Streams.OneStream = one
 	}
@@ -88,7 +90,7 @@ func (d *decoder) streamDescriptor(id span, n int) {
 func (d *decoder) localControl(kw span, n int) {
 	ps, objs := d.items(n)
 	d.once(ps, kw, "LocalControl")
-	c := d.sl.LocalControlDescriptor.One()
+	c := decOne(&d.sl.LocalControlDescriptor)
 	nProps := 0
 	for _, p := range ps {
 		switch p.kind {
@@ -110,7 +112,7 @@ func (d *decoder) localControl(kw span, n int) {
 func (d *decoder) terminationState(kw span, n int) {
 	ps, objs := d.items(n)
 	d.once(ps, kw, "TerminationState")
-	t := d.sl.TerminationStateDescriptor.One()
+	t := decOne(&d.sl.TerminationStateDescriptor)
 	nProps := 0
 	for _, p := range ps {
 		switch p.kind {
@@ -128,7 +130,7 @@ func (d *decoder) terminationState(kw span, n int) {
 }
 
 func (d *decoder) localRemote(kw, s span, kind decParamKind) {
-	l := d.sl.LocalRemoteDescriptor.One()
+	l := decOne(&d.sl.LocalRemoteDescriptor)
 	l.PropGrps = d.sdp(s)
 	d.pushObj(l)
 	d.param(kind, kw, 0)
@@ -190,14 +192,19 @@ func sdpLine(src []byte, i int) (start, eq, end, next int) {
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 		i++
 	}
-	start, eq = i, -1
-	for i < len(src) && src[i] != '\r' && src[i] != '\n' {
-		if src[i] == '=' && eq < 0 {
-			eq = i
-		}
-		i++
+	// bytes.IndexByte runs many bytes a step: SDP lines are long.
+	start, end = i, len(src)
+	if n := bytes.IndexByte(src[i:], '\n'); n >= 0 {
+		end = i + n
 	}
-	end = i
+	if n := bytes.IndexByte(src[i:end], '\r'); n >= 0 {
+		end = i + n
+	}
+	eq = bytes.IndexByte(src[start:end], '=')
+	if eq >= 0 {
+		eq += start
+	}
+	i = end
 	if i < len(src) && src[i] == '\r' {
 		i++
 	}
@@ -210,6 +217,9 @@ func sdpLine(src []byte, i int) (start, eq, end, next int) {
 // unescape returns the bytes of s with "\}" read as "}".
 func (d *decoder) unescape(s span) model.Octets {
 	w := d.bytes(s)
+	if bytes.IndexByte(w, '\\') < 0 { // most SDP has no escapes
+		return d.octets(s)
+	}
 	n := 0
 	for i := 0; i+1 < len(w); i++ {
 		if w[i] == '\\' && w[i+1] == '}' {
@@ -317,7 +327,7 @@ func (d *decoder) sigParameter(name span, code int) {
 }
 
 func (d *decoder) muxDescriptor(typ, n int) {
-	m := d.sl.MuxDescriptor.One()
+	m := decOne(&d.sl.MuxDescriptor)
 	m.MuxType = model.MuxType(typ)
 	m.TermList = decTake(&d.tids, &d.sl.TerminationID, n)
 	d.pushObj(m)
@@ -326,7 +336,7 @@ func (d *decoder) muxDescriptor(typ, n int) {
 func (d *decoder) modemType(t int) { decPush(d, &d.modems, model.ModemType(t)) }
 
 func (d *decoder) modemDescriptor(kw span, nTypes, nProps int) {
-	m := d.sl.ModemDescriptor.One()
+	m := decOne(&d.sl.ModemDescriptor)
 	m.Mpl = decTake(&d.props, &d.sl.PropertyParm, nProps)
 	m.Mtl = decTake(&d.modems, &d.sl.ModemType, nTypes)
 	d.modemTypesOnce(m.Mtl, kw)
@@ -359,7 +369,7 @@ func (d *decoder) eventParameters(ps []decParam) (stream model.Opt[uint32], pars
 }
 
 func (d *decoder) eventsDescriptor(id span, hasID bool, n int) {
-	e := d.sl.EventsDescriptor.One()
+	e := decOne(&d.sl.EventsDescriptor)
 	if hasID {
 		e.RequestID = model.Some(d.requestID(id))
 	}
@@ -409,7 +419,7 @@ func (d *decoder) requestedEvent(name span, n int) {
 	var acts decEventActions
 	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
-		a := d.sl.RequestedActions.One()
+		a := decOne(&d.sl.RequestedActions)
 		if acts.keepActive {
 			a.KeepActive = model.Some(true)
 		}
@@ -427,7 +437,7 @@ func (d *decoder) secondRequestedEvent(name span, n int) {
 	var acts decEventActions
 	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
-		a := d.sl.SecondRequestedActions.One()
+		a := decOne(&d.sl.SecondRequestedActions)
 		if acts.keepActive {
 			a.KeepActive = model.Some(true)
 		}
@@ -442,13 +452,13 @@ func (d *decoder) secondRequestedEvent(name span, n int) {
 
 func (d *decoder) notifyBehaviour(kw span, kind model.NotifyBehaviourKind, withEmbed bool) {
 	d.need(3, kw, "a notify behaviour")
-	b := d.sl.NotifyBehaviour.One()
+	b := decOne(&d.sl.NotifyBehaviour)
 	b.Kind = kind
 	if kind == model.NotifyBehaviour_NotifyRegulated {
 		if withEmbed {
 			b.NotifyRegulated = decPop[model.RegulatedEmbeddedDescriptor](d)
 		} else {
-			b.NotifyRegulated = d.sl.RegulatedEmbeddedDescriptor.One()
+			b.NotifyRegulated = decOne(&d.sl.RegulatedEmbeddedDescriptor)
 		}
 	}
 	d.pushObj(b)
@@ -457,7 +467,7 @@ func (d *decoder) notifyBehaviour(kw span, kind model.NotifyBehaviourKind, withE
 // embed gathers an Embed descriptor: nSig signal requests (none if
 // negative) and, if withEvents, the embedded events.
 func (d *decoder) embed(nSig int, withEvents bool) {
-	e := d.sl.RegulatedEmbeddedDescriptor.One()
+	e := decOne(&d.sl.RegulatedEmbeddedDescriptor)
 	if withEvents {
 		e.SecondEvent = decPop[model.SecondEventsDescriptor](d)
 	}
@@ -468,7 +478,7 @@ func (d *decoder) embed(nSig int, withEvents bool) {
 }
 
 func (d *decoder) secondEvents(id span, hasID bool, n int) {
-	e := d.sl.SecondEventsDescriptor.One()
+	e := decOne(&d.sl.SecondEventsDescriptor)
 	if hasID {
 		e.RequestID = model.Some(d.requestID(id))
 	}
@@ -477,7 +487,7 @@ func (d *decoder) secondEvents(id span, hasID bool, n int) {
 }
 
 func (d *decoder) eventDM(name span, withValue bool) {
-	e := d.sl.EventDM.One()
+	e := decOne(&d.sl.EventDM)
 	if withValue {
 		e.Kind = model.EventDM_DigitMapValue
 		e.DigitMapValue = decPop[model.DigitMapValue](d)
@@ -525,7 +535,7 @@ func (d *decoder) signal(name span, n int) {
 
 // signalRequest makes the newest signal a signalParm.
 func (d *decoder) signalRequest() {
-	s := d.sl.Signal.One()
+	s := decOne(&d.sl.Signal)
 	if n := len(d.sigs); n > 0 {
 		*s = d.sigs[n-1]
 		d.sigs = d.sigs[:n-1]
@@ -534,14 +544,14 @@ func (d *decoder) signalRequest() {
 }
 
 func (d *decoder) signalList(id span, n int) {
-	l := d.sl.SeqSigList.One()
+	l := decOne(&d.sl.SeqSigList)
 	l.Id = d.num16(id, "signal list ID")
 	l.SignalList = decTake(&d.sigs, &d.sl.Signal, n)
 	decPush(d, &d.sigReqs, model.SignalRequest{Kind: model.SignalRequest_SeqSigList, SeqSigList: l})
 }
 
 func (d *decoder) observedEvents(id span, n int) {
-	o := d.sl.ObservedEventsDescriptor.One()
+	o := decOne(&d.sl.ObservedEventsDescriptor)
 	o.RequestId = d.requestID(id)
 	o.ObservedEventLst = decTake(&d.obsEvs, &d.sl.ObservedEvent, n)
 	d.pushObj(o)
@@ -561,7 +571,7 @@ func (d *decoder) observedEvent(ts, name span, n int) {
 }
 
 func (d *decoder) digitMapDescriptor(name span, withValue bool) {
-	m := d.sl.DigitMapDescriptor.One()
+	m := decOne(&d.sl.DigitMapDescriptor)
 	if withValue {
 		m.DigitMapValue = decPop[model.DigitMapValue](d)
 	}
@@ -573,7 +583,7 @@ func (d *decoder) digitMapDescriptor(name span, withValue bool) {
 
 func (d *decoder) digitMapValue(nTimers int, body span) {
 	ps, objs := d.items(nTimers)
-	v := d.sl.DigitMapValue.One()
+	v := decOne(&d.sl.DigitMapValue)
 	var seen uint32
 	for _, p := range ps {
 		w := d.bytes(p.tok)
@@ -609,7 +619,7 @@ func (d *decoder) digitMapValue(nTimers int, body span) {
 
 func (d *decoder) serviceChangeParm(kw span, n int) {
 	ps, objs := d.items(n)
-	s := d.sl.serviceChangeParm.One()
+	s := decOne(&d.sl.serviceChangeParm)
 	method, nReason, oi := false, 0, 0
 	for _, p := range ps {
 		switch p.kind {
@@ -618,7 +628,7 @@ func (d *decoder) serviceChangeParm(kw span, n int) {
 		case pAuditToken, pIndAud:
 			if s.ServiceChangeInfo == nil {
 				d.need(2, kw, "an audit item in a ServiceChange descriptor")
-				s.ServiceChangeInfo = d.sl.AuditDescriptor.One()
+				s.ServiceChangeInfo = decOne(&d.sl.AuditDescriptor)
 			}
 		}
 	}
@@ -670,7 +680,7 @@ func (d *decoder) serviceChangeParm(kw span, n int) {
 
 func (d *decoder) serviceChangeResParm(kw span, n int) {
 	ps, objs := d.items(n)
-	r := d.sl.ServiceChangeResParm.One()
+	r := decOne(&d.sl.ServiceChangeResParm)
 	d.once(ps, kw, "Services")
 	oi := 0
 	for _, p := range ps {
@@ -709,7 +719,7 @@ func (d *decoder) extension(name span, code int) {
 // serviceChangeAddress turns an mId into a ServiceChangeAddress; a device
 // name of digits is a port number.
 func (d *decoder) serviceChangeAddress(m *model.MId, at span) *model.ServiceChangeAddress {
-	a := d.sl.ServiceChangeAddress.One()
+	a := decOne(&d.sl.ServiceChangeAddress)
 	switch m.Kind {
 	case model.MId_Ip4Address:
 		a.Kind, a.Ip4Address = model.ServiceChangeAddress_Ip4Address, m.Ip4Address
@@ -736,7 +746,7 @@ func (d *decoder) profile(s span) *model.ServiceChangeProfile {
 		// serviceChangeProfile = ProfileToken EQUAL NAME SLASH Version
 		d.failAt(s, "profile "+d.quote(s)+" is not name/version (NAME: a letter, then letters, digits, '_'; Version: 1 or 2 digits)")
 	}
-	p := d.sl.ServiceChangeProfile.One()
+	p := decOne(&d.sl.ServiceChangeProfile)
 	p.ProfileName = d.str(s)
 	return p
 }

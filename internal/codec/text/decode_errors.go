@@ -16,11 +16,11 @@ func (d *decoder) Error(string) {
 	if d.err != nil {
 		return
 	}
-	if d.cur.kind == lexError {
+	if d.cur().kind == lexError {
 		d.fail(d.sc.errKind, d.sc.errAt, d.sc.errMsg)
 		return
 	}
-	d.err = d.errorAt(codecerr.Malformed, d.cur.s.pos, "")
+	d.err = d.errorAt(codecerr.Malformed, d.cur().s.pos, "")
 	d.errSyntax = true
 }
 
@@ -54,10 +54,12 @@ func placeIn(src []byte, off int) codecerr.Pos {
 }
 
 // fail records an error at s, unless one was found before. The parse
-// stops at the next token.
+// stops at the next token: the scanner has none left to give (lexError,
+// which no rule takes; Error then keeps the first error).
 func (d *decoder) fail(kind codecerr.Kind, s span, msg string) {
 	if d.err == nil {
 		d.err = d.errorAt(kind, s.pos, msg)
+		d.sc.mode = lexEndOfTokens
 	}
 }
 
@@ -113,7 +115,7 @@ func (d *decoder) describeSyntaxError() {
 		b.WriteString(d.describe(prev))
 	}
 	b.WriteString(", found ")
-	b.WriteString(d.describe(d.cur))
+	b.WriteString(d.describe(d.cur()))
 	d.err.Msg = b.String()
 }
 

@@ -11,7 +11,7 @@ import (
 // transactions, actions and contexts, commands, and the mId addresses.
 
 func (d *decoder) authenticationHeader(spi, sn, ad span) {
-	h := d.sl.AuthenticationHeader.One()
+	h := decOne(&d.sl.AuthenticationHeader)
 	h.SecParmIndex = d.hex(spi, 8, 8, "security parameter index")
 	h.SeqNum = d.hex(sn, 8, 8, "sequence number")
 	h.Ad = d.hex(ad, 24, 64, "authentication data")
@@ -38,7 +38,7 @@ func (d *decoder) transactions(n int) {
 }
 
 func (d *decoder) transactionRequest(id span, n int) {
-	r := d.sl.TransactionRequest.One()
+	r := decOne(&d.sl.TransactionRequest)
 	r.TransactionId = d.num32(id, "transaction ID")
 	r.Actions = decTake(&d.actReqs, &d.sl.ActionRequest, n)
 	decPush(d, &d.trans, model.Transaction{Kind: model.Transaction_TransactionRequest, TransactionRequest: r})
@@ -65,7 +65,7 @@ func (d *decoder) segmented(s span) (id uint32, seg model.Opt[uint32], end bool)
 }
 
 func (d *decoder) transactionReply(id span, code int) {
-	r := d.sl.TransactionReply.One()
+	r := decOne(&d.sl.TransactionReply)
 	r.TransactionId, r.SegmentNumber, r.SegmentationComplete = d.segmented(id)
 	r.ImmAckRequired = code&replyImmAck != 0
 	if code&replyError != 0 {
@@ -83,7 +83,7 @@ func (d *decoder) transactionReply(id span, code int) {
 }
 
 func (d *decoder) transactionPending(id span) {
-	p := d.sl.TransactionPending.One()
+	p := decOne(&d.sl.TransactionPending)
 	p.TransactionId = d.num32(id, "transaction ID")
 	decPush(d, &d.trans, model.Transaction{Kind: model.Transaction_TransactionPending, TransactionPending: p})
 }
@@ -106,7 +106,7 @@ func (d *decoder) transactionAck(s span) {
 
 func (d *decoder) segmentReply(kw, s span) {
 	d.need(3, kw, "Segment")
-	r := d.sl.SegmentReply.One()
+	r := decOne(&d.sl.SegmentReply)
 	var seg model.Opt[uint32]
 	r.TransactionId, seg, r.SegmentationComplete = d.segmented(s)
 	if !seg.Present && d.err == nil {
@@ -163,7 +163,7 @@ func (d *decoder) contextProperties(ps []decParam) *model.ContextRequest {
 	if !any {
 		return nil
 	}
-	c := d.sl.ContextRequest.One()
+	c := decOne(&d.sl.ContextRequest)
 	for _, p := range ps {
 		switch p.kind {
 		case pPriority:
@@ -201,7 +201,7 @@ func (d *decoder) contextID(s span) {
 
 func (d *decoder) contextAudit(kw span, n int) {
 	ps, objs := d.items(n)
-	a := d.sl.ContextAttrAuditRequest.One()
+	a := decOne(&d.sl.ContextAttrAuditRequest)
 	d.once(ps, kw, "ContextAudit")
 	for _, p := range ps {
 		if p.kind == pProperty || p.kind == pAuditName {
@@ -231,7 +231,7 @@ func (d *decoder) contextAudit(kw span, n int) {
 			a.Selectiepscallind = model.Some(d.onOff(p.tok))
 		case pSelectLogic:
 			d.need(3, p.tok, "ANDLgc/ORLgc")
-			a.SelectLogic = d.sl.SelectLogic.One()
+			a.SelectLogic = decOne(&d.sl.SelectLogic)
 			a.SelectLogic.Kind = model.SelectLogicKind(p.u)
 		}
 	}
@@ -318,7 +318,7 @@ func (d *decoder) termIDs(code int) []model.TerminationID {
 }
 
 func (d *decoder) ammRequest(kw span, cmd, ids, n int) {
-	r := d.sl.AmmRequest.One()
+	r := decOne(&d.sl.AmmRequest)
 	r.Descriptors = decTake(&d.amms, &d.sl.AmmDescriptor, n)
 	d.ammOnce(r.Descriptors, kw)
 	r.TerminationID = d.termIDs(ids)
@@ -360,7 +360,7 @@ func (d *decoder) ammDescriptor(kind model.AmmDescriptorKind, n int) {
 }
 
 func (d *decoder) ammsReply(kind, ids, n int) {
-	r := d.sl.AmmsReply.One()
+	r := decOne(&d.sl.AmmsReply)
 	if n >= 0 {
 		r.TerminationAudit = d.terminationAudit(n)
 	}
@@ -404,7 +404,7 @@ func (d *decoder) terminationAudit(n int) []model.AuditReturnParameter {
 }
 
 func (d *decoder) subtractRequest(ids int, withAudit bool) {
-	r := d.sl.SubtractRequest.One()
+	r := decOne(&d.sl.SubtractRequest)
 	if withAudit {
 		r.AuditDescriptor = decPop[model.AuditDescriptor](d)
 	}
@@ -413,10 +413,10 @@ func (d *decoder) subtractRequest(ids int, withAudit bool) {
 }
 
 func (d *decoder) auditRequest(kind, ids int) {
-	r := d.sl.AuditRequest.One()
+	r := decOne(&d.sl.AuditRequest)
 	r.AuditDescriptor = *decPop[model.AuditDescriptor](d)
 	if t := r.AuditDescriptor.AuditToken; kind == auditCap && t.Present && t.Value.Bits&(1<<auditDigitMap|1<<auditPackages) != 0 {
-		d.failAt(d.cur.s, "DigitMap or Packages audited in an AuditCapability command (Annex B auditItem: not allowed)")
+		d.failAt(d.cur().s, "DigitMap or Packages audited in an AuditCapability command (Annex B auditItem: not allowed)")
 	}
 	list := d.termIDs(ids)
 	if len(list) > 0 {
@@ -441,31 +441,31 @@ func (d *decoder) auditReply(kind int, r *model.AuditReply) {
 }
 
 func (d *decoder) contextAuditResult(kind, n int) {
-	r := d.sl.AuditReply.One()
+	r := decOne(&d.sl.AuditReply)
 	r.Kind = model.AuditReply_ContextAuditResult
 	r.ContextAuditResult = decTake(&d.tids, &d.sl.TerminationID, n)
 	d.auditReply(kind, r)
 }
 
 func (d *decoder) auditReplyError(kind int) {
-	r := d.sl.AuditReply.One()
+	r := decOne(&d.sl.AuditReply)
 	r.Kind = model.AuditReply_Error
 	r.Error = decPop[model.ErrorDescriptor](d)
 	d.auditReply(kind, r)
 }
 
 func (d *decoder) auditResult(kind, ids, n int) {
-	r := d.sl.AuditReply.One()
+	r := decOne(&d.sl.AuditReply)
 	params := d.terminationAudit(n)
 	list := d.termIDs(ids)
 	if ids&1 != 0 {
 		r.Kind = model.AuditReply_AuditResultTermList
-		r.AuditResultTermList = d.sl.TermListAuditResult.One()
+		r.AuditResultTermList = decOne(&d.sl.TermListAuditResult)
 		r.AuditResultTermList.TerminationIDList = list
 		r.AuditResultTermList.TerminationAuditResult = params
 	} else {
 		r.Kind = model.AuditReply_AuditResult
-		r.AuditResult = d.sl.AuditResult.One()
+		r.AuditResult = decOne(&d.sl.AuditResult)
 		if len(list) > 0 {
 			r.AuditResult.TerminationID = list[0]
 		}
@@ -504,14 +504,14 @@ func (d *decoder) auditReturn(kind model.AuditReturnParameterKind, n int) {
 }
 
 func (d *decoder) auditReturnItem(bit int) {
-	e := d.sl.AuditDescriptor.One()
+	e := decOne(&d.sl.AuditDescriptor)
 	e.AuditToken = model.Some(model.BitString{Bits: 1 << bit})
 	decPush(d, &d.arps, model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors, EmptyDescriptors: e})
 }
 
 func (d *decoder) auditDescriptor(kw span, n int) {
 	ps, objs := d.items(n)
-	a := d.sl.AuditDescriptor.One()
+	a := decOne(&d.sl.AuditDescriptor)
 	d.auditTokensOnce(ps, kw, "Audit")
 	d.auditItems(a, ps)
 	d.drop(ps, objs)
@@ -543,7 +543,7 @@ func (d *decoder) auditItems(a *model.AuditDescriptor, ps []decParam) {
 }
 
 func (d *decoder) notifyRequest(ids int, withError bool) {
-	r := d.sl.NotifyRequest.One()
+	r := decOne(&d.sl.NotifyRequest)
 	if withError {
 		r.ErrorDescriptor = decPop[model.ErrorDescriptor](d)
 	}
@@ -553,7 +553,7 @@ func (d *decoder) notifyRequest(ids int, withError bool) {
 }
 
 func (d *decoder) notifyReply(ids int, withError bool) {
-	r := d.sl.NotifyReply.One()
+	r := decOne(&d.sl.NotifyReply)
 	if withError {
 		r.ErrorDescriptor = decPop[model.ErrorDescriptor](d)
 	}
@@ -562,14 +562,14 @@ func (d *decoder) notifyReply(ids int, withError bool) {
 }
 
 func (d *decoder) serviceChangeRequest(ids int) {
-	r := d.sl.ServiceChangeRequest.One()
+	r := decOne(&d.sl.ServiceChangeRequest)
 	r.ServiceChangeParms = *decPop[model.ServiceChangeParm](d)
 	r.TerminationID = d.termIDs(ids)
 	decPush(d, &d.cmdReqs, model.CommandRequest{Command: model.Command{Kind: model.Command_ServiceChangeReq, ServiceChangeReq: r}})
 }
 
 func (d *decoder) serviceChangeReply(ids, kind int) {
-	r := d.sl.ServiceChangeReply.One()
+	r := decOne(&d.sl.ServiceChangeReply)
 	switch kind {
 	case serviceChangeReplyError:
 		r.ServiceChangeResult = model.ServiceChangeResult{
@@ -584,7 +584,7 @@ func (d *decoder) serviceChangeReply(ids, kind int) {
 	default:
 		r.ServiceChangeResult = model.ServiceChangeResult{
 			Kind:                  model.ServiceChangeResult_ServiceChangeResParms,
-			ServiceChangeResParms: d.sl.ServiceChangeResParm.One(),
+			ServiceChangeResParms: decOne(&d.sl.ServiceChangeResParm),
 		}
 	}
 	r.TerminationID = d.termIDs(ids)
@@ -592,7 +592,7 @@ func (d *decoder) serviceChangeReply(ids, kind int) {
 }
 
 func (d *decoder) errorDescriptor(code, text span, hasText bool) {
-	e := d.sl.ErrorDescriptor.One()
+	e := decOne(&d.sl.ErrorDescriptor)
 	e.ErrorCode = d.num16(code, "error code")
 	if hasText {
 		e.ErrorText = model.Some(d.str(text))
@@ -606,7 +606,7 @@ func (d *decoder) errorDescriptor(code, text span, hasText bool) {
 // mID builds an mId from its token: for an address, "[...]" or "<...>"
 // and perhaps ":port".
 func (d *decoder) mID(kind model.MIdKind, s span) {
-	m := d.sl.MId.One()
+	m := decOne(&d.sl.MId)
 	m.Kind = kind
 	var p model.Opt[uint32]
 	switch kind {
@@ -624,11 +624,11 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 	}
 	switch kind {
 	case model.MId_Ip4Address:
-		a := d.sl.IP4Address.One()
+		a := decOne(&d.sl.IP4Address)
 		a.Address, a.PortNumber = d.ip4(s), p
 		m.Ip4Address = a
 	case model.MId_Ip6Address:
-		a := d.sl.IP6Address.One()
+		a := decOne(&d.sl.IP6Address)
 		a.Address, a.PortNumber = d.ip6(s), p
 		m.Ip6Address = a
 	case model.MId_DomainName:
@@ -640,7 +640,7 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		if !ok {
 			d.failAt(s, "domain name "+d.quote(s)+" is not letters, digits, '-' and '.'")
 		}
-		a := d.sl.DomainName.One()
+		a := decOne(&d.sl.DomainName)
 		a.Name, a.PortNumber = d.str(s), p
 		m.DomainName = a
 	case model.MId_MtpAddress:
@@ -661,31 +661,34 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 
 func (d *decoder) ip4(s span) model.Octets {
 	out := d.sl.bytes.Zeroed(4)
-	w := d.bytes(s)
-	part, n, digits := 0, 0, 0
-	ok := true
-	for _, c := range w {
-		if c == '.' {
-			if digits == 0 || part == 3 {
-				ok = false
-				break
-			}
-			out[part] = byte(n)
-			part, n, digits = part+1, 0, 0
-			continue
-		}
-		if n = n*10 + int(c-'0'); n > 255 || digits == 3 {
-			ok = false
-			break
-		}
-		digits++
-	}
-	if !ok || part != 3 || digits == 0 {
+	if !ip4Parts(d.bytes(s), out) {
 		d.failAt(s, "IPv4 address "+d.quote(s)+" is not four numbers 0..255 with dots")
-		return out
 	}
-	out[3] = byte(n)
 	return out
+}
+
+// ip4Parts reads the four numbers of an IPv4 address into out: each one
+// to three digits and at most 255, with dots between them.
+func ip4Parts(w []byte, out []byte) bool {
+	i := 0
+	for part := range 4 {
+		if part > 0 {
+			if i == len(w) || w[i] != '.' {
+				return false
+			}
+			i++
+		}
+		n, j := 0, i
+		for ; j < len(w) && j-i < 3 && w[j]-'0' <= 9; j++ {
+			n = n*10 + int(w[j]-'0')
+		}
+		if j == i || n > 255 {
+			return false
+		}
+		out[part] = byte(n)
+		i = j
+	}
+	return i == len(w)
 }
 
 func (d *decoder) ip6(s span) model.Octets {

@@ -195,7 +195,7 @@ func decPop[T any](d *decoder) *T {
 			return p
 		}
 	}
-	d.failAt(d.cur.s, "internal error: the decoder lost track of a descriptor")
+	d.failAt(d.cur().s, "internal error: the decoder lost track of a descriptor")
 	return new(T)
 }
 
@@ -208,7 +208,7 @@ func decObjAt[T any](d *decoder, objs []any, i *int) *T {
 			return p
 		}
 	}
-	d.failAt(d.cur.s, "internal error: the decoder lost track of a descriptor")
+	d.failAt(d.cur().s, "internal error: the decoder lost track of a descriptor")
 	return new(T)
 }
 
@@ -224,7 +224,13 @@ func decTake[T any](st *[]T, sl *slab.Slab[T], n int) []T {
 	s := *st
 	n = min(max(n, 0), len(s))
 	out := sl.Raw(n)
-	copy(out, s[len(s)-n:])
+	if n == 1 {
+		// Most lists have one item: an assignment, not the runtime's
+		// general copy of values with pointers.
+		out[0] = s[len(s)-1]
+	} else {
+		copy(out, s[len(s)-n:])
+	}
 	*st = s[:len(s)-n]
 	return out
 }
@@ -247,4 +253,13 @@ func (s *decSlabs) reset() {
 	s.Model.Reset()
 	s.bytes.Reset()
 	s.serviceChangeParm.Reset()
+}
+
+// decOne returns a pointer to one zeroed value from sl, zeroed by an
+// assignment rather than the runtime's clearing of memory with pointers.
+func decOne[T any](sl *slab.Slab[T]) *T {
+	p := &sl.Raw(1)[0]
+	var zero T
+	*p = zero
+	return p
 }

@@ -568,3 +568,23 @@ func TestDecoderReuse(t *testing.T) {
 		t.Error("a decoded message changed with its input or the next decode")
 	}
 }
+
+func TestIP4Parts(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []byte // nil: not an IPv4 address
+	}{
+		{"1.2.3.4", []byte{1, 2, 3, 4}},
+		{"255.255.255.255", []byte{255, 255, 255, 255}},
+		{"000.010.200.007", []byte{0, 10, 200, 7}},
+		{"124.124.124.222", []byte{124, 124, 124, 222}},
+		{"", nil}, {"1.2.3", nil}, {"1.2.3.4.5", nil}, {"1..3.4", nil}, {".1.2.3", nil},
+		{"1.2.3.4.", nil}, {"256.1.1.1", nil}, {"1.2.3.1000", nil}, {"0001.2.3.4", nil},
+	} {
+		out := make([]byte, 4)
+		ok := ip4Parts([]byte(c.in), out)
+		if ok != (c.want != nil) || ok && string(out) != string(c.want) {
+			t.Errorf("%q: %v %v, want %v", c.in, out, ok, c.want)
+		}
+	}
+}

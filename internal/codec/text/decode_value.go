@@ -25,21 +25,31 @@ func (d *decoder) bytes(s span) []byte { return d.src[s.pos:s.end] }
 
 // num reads a decimal number of at most max.
 func (d *decoder) num(s span, max uint64, what string) uint32 {
+	// One pass: n stops growing once past max (max*10+9 fits in 64 bits),
+	// and the checks after it come in the order of their messages.
 	w := d.bytes(s)
-	if len(w) == 0 || !lexAllDigits(w) {
+	var n uint64
+	digits := len(w) > 0
+	for _, c := range w {
+		v := c - '0'
+		if v > 9 {
+			digits = false
+			break
+		}
+		if n <= max {
+			n = n*10 + uint64(v)
+		}
+	}
+	switch {
+	case !digits:
 		d.failAt(s, what+" "+d.quote(s)+" is not a number")
 		return 0
-	}
-	if len(w) > d.maxDigits {
+	case len(w) > d.maxDigits:
 		d.fail(codecerr.TooLarge, s, what+" has more than "+strconv.Itoa(d.maxDigits)+" digits")
 		return 0
-	}
-	var n uint64
-	for _, c := range w {
-		if n = n*10 + uint64(c-'0'); n > max {
-			d.failAt(s, what+" "+d.quote(s)+" is out of range 0.."+strconv.Itoa(int(max)))
-			return 0
-		}
+	case n > max:
+		d.failAt(s, what+" "+d.quote(s)+" is out of range 0.."+strconv.Itoa(int(max)))
+		return 0
 	}
 	return uint32(n)
 }
@@ -128,7 +138,7 @@ func (d *decoder) timeNotation(s span) *model.TimeNotation {
 	if len(w) != 17 || w[8]|0x20 != 't' || !lexAllDigits(w[:8]) || !lexAllDigits(w[9:]) {
 		d.failAt(s, "time stamp "+d.quote(s)+" is not yyyymmddThhmmssss")
 	}
-	t := d.sl.TimeNotation.One()
+	t := decOne(&d.sl.TimeNotation)
 	if len(w) == 17 {
 		t.Date, t.Time = d.str(span{s.pos, s.pos + 8}), d.str(span{s.pos + 9, s.end})
 	}

@@ -88,7 +88,7 @@ import "megaco/internal/model"
 %token <tok> v22bisToken v22Token v32bisToken v32Token v34Token v76Token
 %token <tok> v90Token v91Token versionToken
 
-%type <tok> TerminationID value pkgdName eventParameterName digitMapName
+%type <tok> value eventParameterName digitMapName
 %type <tok> priority iepsValue eventStream
 %type <tok> termKeyword termKeywordNoCtx paramKeyword anyKeyword keywordName mId
 
@@ -120,8 +120,13 @@ import "megaco/internal/model"
 %%
 
 // megacoMessage = LWSP [authenticationHeader SEP] message
+// (message's alternatives written out for the message without an
+// authentication header: one reduction less.)
 megacoMessage:
-	message
+	versionHeader mId errorDescriptor
+	{ bld(yylex).messageError(); bld(yylex).message() }
+|	versionHeader mId transactionList
+	{ bld(yylex).transactions($3); bld(yylex).message() }
 |	authenticationHeader message
 
 // authenticationHeader = AuthToken EQUAL SecurityParmIndex COLON
@@ -131,22 +136,26 @@ authenticationHeader:
 	{ bld(yylex).authenticationHeader($3, $5, $7) }
 
 // message = MegacopToken SLASH Version SEP mId SEP messageBody
+// messageBody = (errorDescriptor / transactionList), written out here: a
+// rule of its own cost the parser a reduction for every message.
 message:
-	versionHeader mId messageBody
-	{ bld(yylex).message() }
+	versionHeader mId errorDescriptor
+	{ bld(yylex).messageError(); bld(yylex).message() }
+|	versionHeader mId transactionList
+	{ bld(yylex).transactions($3); bld(yylex).message() }
 
-messageBody:
-	errorDescriptor { bld(yylex).messageError() }
-|	transactionList { bld(yylex).transactions($1) }
-
+// The most frequent transactions, requests and replies, stand here rather
+// than in transaction: one reduction less each.
 transactionList:
-	transaction                 { $$ = 1 }
-|	transactionList transaction { $$ = $1 + 1 }
+	transaction                        { $$ = 1 }
+|	transactionRequest                 { $$ = 1 }
+|	transactionReply                   { $$ = 1 }
+|	transactionList transaction        { $$ = $1 + 1 }
+|	transactionList transactionRequest { $$ = $1 + 1 }
+|	transactionList transactionReply   { $$ = $1 + 1 }
 
 transaction:
-	transactionRequest
-|	transactionReply
-|	transactionPending
+	transactionPending
 |	transactionResponseAck
 |	segmentReply
 
@@ -200,25 +209,39 @@ actionRequest:
 	ctxToken '=' safeChars '{' actionRequestItems '}'
 	{ bld(yylex).actionRequest($3, $5) }
 
+// The most frequent items, a context property and a command without
+// prefixes, stand here rather than in actionRequestItem: one reduction
+// less each.
 actionRequestItems:
-	actionRequestItem                        { $$ = 1 }
-|	actionRequestItems ',' actionRequestItem { $$ = $1 + 1 }
+	actionRequestItem                             { $$ = 1 }
+|	contextProperty                               { $$ = 1 }
+|	commandRequestNoNotify                        { bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyRequest                                 { bld(yylex).commandRequest(0); $$ = 1 }
+|	actionRequestItems ',' actionRequestItem      { $$ = $1 + 1 }
+|	actionRequestItems ',' contextProperty        { $$ = $1 + 1 }
+|	actionRequestItems ',' commandRequestNoNotify { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyRequest          { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 
 // commandRequestList = ["O-"] ["W-"] commandRequest
 //                      *(COMMA ["O-"] ["W-"] commandRequest)
 actionRequestItem:
-	contextProperty
-|	contextAudit
-|	commandRequest                               { bld(yylex).commandRequest(0) }
+	contextAudit
 |	optionalPrefix commandRequest                { bld(yylex).commandRequest(prefixOptional) }
 |	wildcardPrefix commandRequest                { bld(yylex).commandRequest(prefixWildcard) }
 |	optionalPrefix wildcardPrefix commandRequest { bld(yylex).commandRequest(prefixOptional | prefixWildcard) }
 
+// commandRequest = (ammRequest / subtractRequest / auditRequest /
+//                   notifyRequest / serviceChangeRequest); notifyRequest,
+// the most frequent, is written out where a command goes without a
+// prefix (actionRequestItems): one reduction less.
 commandRequest:
+	commandRequestNoNotify
+|	notifyRequest
+
+commandRequestNoNotify:
 	ammRequest
 |	subtractRequest
 |	auditRequest
-|	notifyRequest
 |	serviceChangeRequest
 
 // contextProperty = (topologyDescriptor / priority / EmergencyToken /
@@ -253,7 +276,7 @@ contextAuditItem:
 |	emergencyToken       { bld(yylex).param(pAuditEmergency, $1, 0); $$ = 1 }
 |	priorityToken        { bld(yylex).param(pAuditPriority, $1, 0); $$ = 1 }
 |	iepsToken            { bld(yylex).param(pAuditIEPS, $1, 0); $$ = 1 }
-|	pkgdName             { bld(yylex).param(pAuditName, $1, 0); $$ = 1 }
+|	safeChars            { bld(yylex).param(pAuditName, $1, 0); $$ = 1 }
 |	propertyParm         { bld(yylex).param(pProperty, span{}, 0); $$ = 1 }
 |	priority             { bld(yylex).param(pPriority, $1, 0); $$ = 1 }
 |	emergencyValue       { $$ = 1 }
@@ -310,8 +333,15 @@ topologyItems:
 |	topologyItems ',' eventStream                  { bld(yylex).topologyStream($3); $$ = $1 }
 |	topologyItems ',' topologyDirectionExtension   { bld(yylex).topologyExtension($3); $$ = $1 }
 
+// TerminationID's alternatives written out: two reductions less per triple.
 topologyTriple:
-	TerminationID ',' TerminationID ',' topologyDirection
+	safeChars ',' safeChars ',' topologyDirection
+	{ bld(yylex).topologyTriple($1, $3, $5) }
+|	safeChars ',' termKeyword ',' topologyDirection
+	{ bld(yylex).topologyTriple($1, $3, $5) }
+|	termKeyword ',' safeChars ',' topologyDirection
+	{ bld(yylex).topologyTriple($1, $3, $5) }
+|	termKeyword ',' termKeyword ',' topologyDirection
 	{ bld(yylex).topologyTriple($1, $3, $5) }
 
 topologyDirection:
@@ -342,21 +372,22 @@ actionReplyBody:
 |	actionReplyItems                         { $$ = $1 << replyShift }
 |	actionReplyItems ',' errorDescriptor     { $$ = $1<<replyShift | replyError }
 
-actionReplyItems:
-	actionReplyItem                      { $$ = 1 }
-|	actionReplyItems ',' actionReplyItem { $$ = $1 + 1 }
-
-actionReplyItem:
-	contextProperty
-|	commandReply    { bld(yylex).param(pCommand, span{}, 0) }
-
 // commandReplys = (serviceChangeReply / auditReply / ammsReply /
 //                  notifyReply)
-commandReply:
-	serviceChangeReply
-|	auditReply
-|	ammsReply
-|	notifyReply
+// The items, context properties and the command replies, written out
+// (no rules actionReplyItem and commandReply): two reductions less per
+// command reply.
+actionReplyItems:
+	contextProperty                         { $$ = 1 }
+|	serviceChangeReply                      { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	auditReply                              { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	ammsReply                               { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	notifyReply                             { bld(yylex).param(pCommand, span{}, 0); $$ = 1 }
+|	actionReplyItems ',' contextProperty    { $$ = $1 + 1 }
+|	actionReplyItems ',' serviceChangeReply { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' auditReply         { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' ammsReply          { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
+|	actionReplyItems ',' notifyReply        { bld(yylex).param(pCommand, span{}, 0); $$ = $1 + 1 }
 
 // ammRequest = (AddToken / MoveToken / ModifyToken) EQUAL termIDList
 //              [LBRKT ammParameter *(COMMA ammParameter) RBRKT]
@@ -549,7 +580,7 @@ indAudlocalParm:
 	modeToken                     { bld(yylex).param(pAuditMode, $1, 0) }
 |	modeToken '=' streamModes     { bld(yylex).param(pMode, $1, uint32($3)) }
 |	modeToken inequal streamModes { bld(yylex).noInequality($1, "Mode") }
-|	pkgdName                      { bld(yylex).param(pAuditName, $1, 0) }
+|	safeChars                     { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                  { bld(yylex).param(pProperty, span{}, 0) }
 |	reservedValueToken            { bld(yylex).param(pAuditReserveValue, $1, 0) }
 |	reservedGroupToken            { bld(yylex).param(pAuditReserveGroup, $1, 0) }
@@ -573,7 +604,7 @@ indAudterminationStateParms:
 // indAudterminationStateParm = pkgdName / propertyParm /
 //   ServiceStatesToken [(EQUAL/INEQUAL) serviceStatesValue] / BufferToken
 indAudterminationStateParm:
-	pkgdName                                       { bld(yylex).param(pAuditName, $1, 0) }
+	safeChars                                      { bld(yylex).param(pAuditName, $1, 0) }
 |	propertyParm                                   { bld(yylex).param(pProperty, span{}, 0) }
 |	serviceStatesToken                             { bld(yylex).param(pAuditServiceState, $1, 0) }
 |	serviceStatesToken '=' serviceStatesValue      { bld(yylex).param(pServiceState, $1, uint32($3)) }
@@ -584,18 +615,18 @@ indAudterminationStateParm:
 // indAudeventSpec = pkgdName [LBRKT indAudeventSpecParameter RBRKT]
 // indAudeventSpecParameter = eventStream / eventParameterName
 indAudeventBufferDescriptor:
-	eventBufferToken '{' pkgdName '}'
+	eventBufferToken '{' safeChars '}'
 	{ bld(yylex).indAudEventBuffer($3, span{}) }
-|	eventBufferToken '{' pkgdName '{' eventStream '}' '}'
+|	eventBufferToken '{' safeChars '{' eventStream '}' '}'
 	{ bld(yylex).indAudEventBuffer($3, $5) }
-|	eventBufferToken '{' pkgdName '{' eventParameterName '}' '}'
+|	eventBufferToken '{' safeChars '{' eventParameterName '}' '}'
 	{ bld(yylex).noModelField($5, "an event parameter name in an EventBuffer audit"); bld(yylex).indAudEventBuffer($3, span{}) }
 
 // indAudeventsDescriptor = EventsToken [EQUAL RequestID] LBRKT
 //                          indAudrequestedEvent RBRKT
 indAudeventsDescriptor:
-	eventsToken '{' pkgdName '}'               { bld(yylex).indAudEvents(span{}, $3) }
-|	eventsToken '=' safeChars '{' pkgdName '}' { bld(yylex).indAudEvents($3, $5) }
+	eventsToken '{' safeChars '}'              { bld(yylex).indAudEvents(span{}, $3) }
+|	eventsToken '=' safeChars '{' safeChars '}' { bld(yylex).indAudEvents($3, $5) }
 
 // indAudsignalsDescriptor = SignalsToken LBRKT [indAudsignalParm] RBRKT
 // (an empty one is the Signals audit token: see auditItem)
@@ -611,8 +642,8 @@ indAudsignalsDescriptor:
 // indAudsignalRequest = signalName [LBRKT indAudsignalRequestParm
 //                       *(COMMA indAudsignalRequestParm) RBRKT]
 indAudsignalRequest:
-	pkgdName                                     { bld(yylex).indAudSignal($1, 0) }
-|	pkgdName '{' indAudsignalRequestParms '}'    { bld(yylex).indAudSignal($1, $3) }
+	safeChars                                    { bld(yylex).indAudSignal($1, 0) }
+|	safeChars '{' indAudsignalRequestParms '}'   { bld(yylex).indAudSignal($1, $3) }
 
 indAudsignalRequestParms:
 	indAudsignalRequestParm                              { $$ = 1 }
@@ -629,7 +660,7 @@ indAuddigitMapDescriptor:
 
 // indAudstatisticsDescriptor = StatsToken LBRKT pkgdName RBRKT
 indAudstatisticsDescriptor:
-	statsToken '{' pkgdName '}' { bld(yylex).indAudStatistics($3) }
+	statsToken '{' safeChars '}' { bld(yylex).indAudStatistics($3) }
 
 // indAudpackagesDescriptor = PackagesToken LBRKT packagesItem RBRKT
 indAudpackagesDescriptor:
@@ -691,18 +722,20 @@ termIDList:
 |	termKeyword             { bld(yylex).terminationID($1); $$ = 1 << 1 }
 |	'[' terminationIDs ']'  { bld(yylex).need(3, $<tok>1, "a list of termination IDs"); $$ = $2<<1 | 1 }
 
+// TerminationID's alternatives written out: one reduction less per ID.
 terminationIDs:
-	TerminationID                    { bld(yylex).terminationID($1); $$ = 1 }
-|	terminationIDs ',' TerminationID { bld(yylex).terminationID($3); $$ = $1 + 1 }
+	safeChars                      { bld(yylex).terminationID($1); $$ = 1 }
+|	termKeyword                    { bld(yylex).terminationID($1); $$ = 1 }
+|	terminationIDs ',' safeChars   { bld(yylex).terminationID($3); $$ = $1 + 1 }
+|	terminationIDs ',' termKeyword { bld(yylex).terminationID($3); $$ = $1 + 1 }
 
 // terminationIDList = LBRKT TerminationID *(COMMA TerminationID) RBRKT
 terminationIDList:
 	'{' terminationIDs '}' { $$ = $2 }
 
-// TerminationID = "ROOT" / pathNAME / "$" / "*"
-TerminationID:
-	safeChars
-|	termKeyword
+// TerminationID = "ROOT" / pathNAME / "$" / "*": safeChars or
+// termKeyword, written out where the ABNF has TerminationID (a rule of its
+// own cost the parser a reduction for every ID).
 
 // mediaDescriptor = MediaToken LBRKT mediaParm *(COMMA mediaParm) RBRKT
 mediaDescriptor:
@@ -764,7 +797,7 @@ streamModes:
 
 // propertyParm = pkgdName parmValue
 propertyParm:
-	pkgdName parmValue { bld(yylex).propertyParm($1, $2) }
+	safeChars parmValue { bld(yylex).propertyParm($1, $2) }
 
 // parmValue = (EQUAL alternativeValue / INEQUAL VALUE)
 // $$ packs the number of values (left on the builder's stack) and their
@@ -809,8 +842,8 @@ eventSpecList:
 // eventSpec = pkgdName [LBRKT eventSpecParameter
 //             *(COMMA eventSpecParameter) RBRKT]
 eventSpec:
-	pkgdName                                   { bld(yylex).eventSpec($1, 0) }
-|	pkgdName '{' eventSpecParameterList '}'    { bld(yylex).eventSpec($1, $3) }
+	safeChars                                  { bld(yylex).eventSpec($1, 0) }
+|	safeChars '{' eventSpecParameterList '}'   { bld(yylex).eventSpec($1, $3) }
 
 eventSpecParameterList:
 	eventSpecParameter                            { $$ = 1 }
@@ -878,8 +911,8 @@ requestedEventList:
 // requestedEvent = pkgdName [LBRKT eventParameter *(COMMA eventParameter)
 //                  RBRKT]
 requestedEvent:
-	pkgdName                                { bld(yylex).requestedEvent($1, 0) }
-|	pkgdName '{' eventParameterList '}'     { bld(yylex).requestedEvent($1, $3) }
+	safeChars                               { bld(yylex).requestedEvent($1, 0) }
+|	safeChars '{' eventParameterList '}'    { bld(yylex).requestedEvent($1, $3) }
 
 eventParameterList:
 	eventParameter                        { $$ = 1 }
@@ -934,8 +967,8 @@ secondRequestedEventList:
 // secondRequestedEvent = pkgdName [LBRKT secondEventParameter
 //                        *(COMMA secondEventParameter) RBRKT]
 secondRequestedEvent:
-	pkgdName                                   { bld(yylex).secondRequestedEvent($1, 0) }
-|	pkgdName '{' secondEventParameterList '}'  { bld(yylex).secondRequestedEvent($1, $3) }
+	safeChars                                  { bld(yylex).secondRequestedEvent($1, 0) }
+|	safeChars '{' secondEventParameterList '}' { bld(yylex).secondRequestedEvent($1, $3) }
 
 secondEventParameterList:
 	secondEventParameter                              { $$ = 1 }
@@ -991,8 +1024,8 @@ signalParm:
 // signalRequest = signalName [LBRKT sigParameter *(COMMA sigParameter)
 //                 RBRKT]
 signalRequest:
-	pkgdName                              { bld(yylex).signal($1, 0) }
-|	pkgdName '{' sigParameterList '}'     { bld(yylex).signal($1, $3) }
+	safeChars                             { bld(yylex).signal($1, 0) }
+|	safeChars '{' sigParameterList '}'    { bld(yylex).signal($1, $3) }
 
 // signalList = SignalListToken EQUAL signalListId LBRKT signalListParm
 //              *(COMMA signalListParm) RBRKT
@@ -1063,13 +1096,13 @@ observedEventList:
 //                 [LBRKT observedEventParameter
 //                 *(COMMA observedEventParameter) RBRKT]
 observedEvent:
-	pkgdName
+	safeChars
 	{ bld(yylex).observedEvent(span{}, $1, 0) }
-|	pkgdName '{' observedEventParameterList '}'
+|	safeChars '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent(span{}, $1, $3) }
-|	safeChars ':' pkgdName
+|	safeChars ':' safeChars
 	{ bld(yylex).observedEvent($1, $3, 0) }
-|	safeChars ':' pkgdName '{' observedEventParameterList '}'
+|	safeChars ':' safeChars '{' observedEventParameterList '}'
 	{ bld(yylex).observedEvent($1, $3, $5) }
 
 observedEventParameterList:
@@ -1221,9 +1254,9 @@ statisticsParameterList:
 // statisticsParameter = pkgdName [EQUAL VALUE / (LSBRKT VALUE
 //                       *(COMMA VALUE) RSBRKT)]
 statisticsParameter:
-	pkgdName                      { bld(yylex).statistic($1, -1) }
-|	pkgdName '=' value            { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
-|	pkgdName '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
+	safeChars                     { bld(yylex).statistic($1, -1) }
+|	safeChars '=' value           { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
+|	safeChars '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
 
 // digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
 digitMapName:
@@ -1231,9 +1264,9 @@ digitMapName:
 |	anyKeyword
 
 // pkgdName = (PackageName SLASH ItemID) / (PackageName SLASH "*") /
-//            ("*" SLASH "*"): one SafeChars word.
-pkgdName:
-	safeChars
+//            ("*" SLASH "*"): one SafeChars word, written as safeChars
+// where the ABNF has pkgdName (a rule of its own cost the parser a
+// reduction for every name).
 
 // Keywords that may stand for a name. termKeyword leaves out those that
 // could stand where a termination ID may in a Topology descriptor;

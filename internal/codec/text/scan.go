@@ -1,7 +1,10 @@
 package text
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strconv"
+	"strings"
 
 	"megaco/internal/codec/codecerr"
 )
@@ -39,13 +42,15 @@ import (
 // span is a token's place in the input: the bytes from pos up to end.
 type span struct{ pos, end int32 }
 
-// What the scanner expects next, beyond plain tokens.
+// What the scanner expects next, beyond plain tokens. The modes that do
+// not start with skipping white space come last, so that token tells them
+// from the others with one comparison.
 const (
 	lexPlain       = iota
 	lexMID         // an mId
+	lexTimerComma  // the comma after a digit map timer
 	lexOctets      // the SDP of a Local or Remote descriptor
 	lexTimers      // a digit map timer, or the digit map
-	lexTimerComma  // the comma after a digit map timer
 	lexEndOfTokens // nothing more: an error was found
 )
 
@@ -57,7 +62,7 @@ type scanner struct {
 	depth    int    // open braces and brackets
 	parens   int    // open parentheses read as braces
 	maxDepth int    // limit on depth
-	last     [3]int // kinds of the last three tokens, newest first
+	last     uint64 // kinds of the last three tokens, 16 bits each, newest lowest
 	errMsg   string // a lexical error, reported at errAt
 	errAt    span
 	errKind  codecerr.Kind
@@ -65,22 +70,24 @@ type scanner struct {
 
 // next returns the next token's kind (a grammar token, a character for
 // punctuation, 0 at the end) and its span.
+// It is small enough to be inlined into the parser's Lex: one call less
+// per token.
 func (sc *scanner) next() (int, span) {
 	kind, s := sc.token()
-	sc.last = [3]int{kind, sc.last[0], sc.last[1]}
+	sc.last = sc.last<<16 | uint64(uint16(kind))
 	return kind, s
 }
+
+// lastKind returns the kind of the token n tokens back (0: the last one).
+// Every kind fits in 16 bits: characters, and goyacc's token numbers from
+// 57343 on.
+func (sc *scanner) lastKind(n int) int { return int(uint16(sc.last >> (16 * n))) }
 
 // token reads one token.
 func (sc *scanner) token() (int, span) {
 	mode := sc.mode
-	switch mode {
-	case lexOctets:
-		return sc.octets()
-	case lexTimers:
-		return sc.timerOrDigitMap()
-	case lexEndOfTokens:
-		return lexError, span{int32(sc.pos), int32(sc.pos)}
+	if mode >= lexOctets {
+		return sc.rawToken(mode)
 	}
 	src := sc.src
 	sc.skipLWSP()
@@ -88,15 +95,17 @@ func (sc *scanner) token() (int, span) {
 	if start >= len(src) {
 		return 0, span{int32(start), int32(start)}
 	}
-	sc.mode = lexPlain
 	c := src[start]
-	if mode == lexTimerComma && c == ',' {
-		sc.pos++
-		sc.mode = lexTimers
-		return ',', span{int32(start), int32(start + 1)}
+	if mode != lexPlain {
+		sc.mode = lexPlain
+		if mode == lexTimerComma && c == ',' {
+			sc.pos++
+			sc.mode = lexTimers
+			return ',', span{int32(start), int32(start + 1)}
+		}
 	}
-	if charClass[c]&chToken != 0 {
-		return sc.word(start, mode == lexMID)
+	if cl := charClass[c]; cl&chToken != 0 {
+		return sc.word(start, cl, mode == lexMID)
 	}
 	sc.pos++
 	s := span{int32(start), int32(start + 1)}
@@ -105,9 +114,7 @@ func (sc *scanner) token() (int, span) {
 		if !sc.open() {
 			return sc.tooDeep(s)
 		}
-		if l := sc.last[0]; l == localToken || l == remoteToken || l == '=' || l == safeChars {
-			sc.afterOpenBrace()
-		}
+		sc.afterOpenBrace()
 		return '{', s
 	case '[':
 		if mode == lexMID {
@@ -126,7 +133,7 @@ func (sc *scanner) token() (int, span) {
 		}
 		return '<', s
 	case '=':
-		if k := sc.last[0]; k == mgcIdToken || k == serviceChangeAddressToken {
+		if k := sc.lastKind(0); k == mgcIdToken || k == serviceChangeAddressToken {
 			sc.mode = lexMID
 		}
 		return '=', s
@@ -144,15 +151,32 @@ func (sc *scanner) token() (int, span) {
 	return sc.fail(s, "unexpected character "+lexQuoteByte(c))
 }
 
+// rawToken reads a token in the modes that do not skip white space first.
+func (sc *scanner) rawToken(mode uint8) (int, span) {
+	switch mode {
+	case lexOctets:
+		return sc.octets()
+	case lexTimers:
+		return sc.timerOrDigitMap()
+	}
+	return lexError, span{int32(sc.pos), int32(sc.pos)}
+}
+
 // afterOpenBrace switches to the raw modes "Local {", "Remote {",
 // "DigitMap = {" and "DigitMap = name {" need. The brace is not yet in
 // last.
 func (sc *scanner) afterOpenBrace() {
+	// The kinds are looked at in sc.last as they are packed there.
+	const (
+		dmValue = uint64(digitMapToken)<<16 | '='                 // DigitMap = {
+		dmNamed = uint64(digitMapToken)<<32 | '='<<16 | safeChars // DigitMap = name {
+	)
 	switch l := sc.last; {
-	case (l[0] == localToken || l[0] == remoteToken) && (l[1] == '{' || l[1] == ','):
-		sc.mode = lexOctets
-	case l[0] == '=' && l[1] == digitMapToken,
-		l[0] == safeChars && l[1] == '=' && l[2] == digitMapToken:
+	case uint16(l) == localToken || uint16(l) == remoteToken:
+		if l1 := uint16(l >> 16); l1 == '{' || l1 == ',' {
+			sc.mode = lexOctets
+		}
+	case l&(1<<32-1) == dmValue || l&(1<<48-1) == dmNamed:
 		sc.mode = lexTimers
 	}
 }
@@ -180,10 +204,11 @@ func skipLWSP(src []byte, i int) int {
 }
 
 // word reads a SafeChars word starting at start: a keyword, the message
-// header, a command prefix or a plain SafeChars token.
-func (sc *scanner) word(start int, mID bool) (int, span) {
+// header, a command prefix or a plain SafeChars token. first is the class
+// of its first byte.
+func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	src := sc.src
-	if charClass[src[start]]&chParen != 0 && !mID {
+	if first&chParen != 0 && !mID {
 		if k, s, ok := sc.paren(start); ok {
 			return k, s
 		}
@@ -191,9 +216,22 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 	i := start
 	all := chAlnum
 	for {
-		for i < len(src) && charClass[src[i]]&chWord != 0 {
-			all &= charClass[src[i]]
-			i++
+		// Four bytes a step while all four are word bytes: one test
+		// for four (most words are longer than four bytes).
+		for ; i+4 <= len(src); i += 4 {
+			b := src[i : i+4 : i+4]
+			cl := charClass[b[0]] & charClass[b[1]] & charClass[b[2]] & charClass[b[3]]
+			if cl&chWord == 0 {
+				break
+			}
+			all &= cl
+		}
+		for ; i < len(src); i++ {
+			cl := charClass[src[i]]
+			if cl&chWord == 0 {
+				break
+			}
+			all &= cl
 		}
 		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
 			break
@@ -202,23 +240,23 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 		i++
 	}
 	sc.pos = i
-	w := src[start:i]
 	s := span{int32(start), int32(i)}
 	if mID {
-		if len(w) == 3 && w[0]|0x20 == 'm' && w[1]|0x20 == 't' && w[2]|0x20 == 'p' {
+		if lexEqualFold(src[start:i], "mtp") {
 			return mtpToken, s
 		}
 		return safeChars, s
 	}
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
-		if charClass[w[0]]&chDigit == 0 {
-			if k := lexLookup(w); k != 0 {
+		if first&chDigit == 0 {
+			if k := lexLookup(src[start:i]); k != 0 {
 				return k, s
 			}
 		}
 		return safeChars, s
 	}
+	w := src[start:i]
 	// "MEGACO/3", "!/3"
 	if w[0] == '!' || len(w) > 7 && w[6] == '/' && w[0]|0x20 == 'm' && lexEqualFold(w[:6], "megaco") {
 		if v := w[lexIndexByte(w, '/')+1:]; len(v) > 0 && lexAllDigits(v) {
@@ -227,7 +265,7 @@ func (sc *scanner) word(start int, mID bool) (int, span) {
 		}
 	}
 	// "O-" and "W-" before a command; they stand where a command may.
-	if len(w) > 2 && w[1] == '-' && (sc.last[0] == '{' || sc.last[0] == ',' || sc.last[0] == optionalPrefix) {
+	if len(w) > 2 && w[1] == '-' && (sc.lastKind(0) == '{' || sc.lastKind(0) == ',' || sc.lastKind(0) == optionalPrefix) {
 		if k, ok := sc.commandPrefix(w); ok {
 			sc.pos = start + 2
 			return k, span{int32(start), int32(start + 2)}
@@ -247,7 +285,7 @@ func (sc *scanner) parenEnds(start, i int) bool {
 	if sc.src[i] == ')' {
 		return sc.parens > 0
 	}
-	return i > start && lexIndexByte(sc.src[start:i], '/') >= 0 && sc.eventPosition(sc.last[0])
+	return i > start && lexIndexByte(sc.src[start:i], '/') >= 0 && sc.eventPosition(sc.lastKind(0))
 }
 
 // paren reads a parenthesis at start as a brace, if it stands for one:
@@ -261,7 +299,7 @@ func (sc *scanner) paren(start int) (int, span, bool) {
 		sc.depth--
 		sc.pos = start + 1
 		return '}', s, true
-	case sc.src[start] == '(' && (sc.last[0] == safeChars && sc.eventPosition(sc.last[1])):
+	case sc.src[start] == '(' && (sc.lastKind(0) == safeChars && sc.eventPosition(sc.lastKind(1))):
 		if !sc.open() {
 			k, s := sc.tooDeep(s)
 			return k, s, true
@@ -306,16 +344,12 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 // follow; start is at the opening character, and the span is the whole.
 func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 	src := sc.src
+	all := uint8(lexAddrV4) // the classes of the bytes so far, and-ed
 	for i := start + 1; i < len(src); i++ {
 		c := src[i]
 		if c == closer {
-			if kind == ipv4Token {
-				for _, c := range src[start+1 : i] {
-					if c != '.' && charClass[c]&chDigit == 0 {
-						kind = ipv6Token
-						break
-					}
-				}
+			if kind == ipv4Token && all&lexAddrV4 == 0 {
+				kind = ipv6Token
 			}
 			i++
 			if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
@@ -325,27 +359,50 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 			sc.pos = i
 			return kind, span{int32(start), int32(i)}
 		}
-		if charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',' {
+		cl := lexAddrClass[c]
+		if cl&lexAddrStop != 0 {
 			break
 		}
+		all &= cl
 	}
 	return sc.fail(span{int32(start), int32(start + 1)}, "address not closed by "+lexQuoteByte(closer))
 }
+
+// The classes of bytes inside an address of an mId: lexAddrStop ends it
+// unclosed (white space, line ends, braces, commas), lexAddrV4 may be in
+// an IPv4 address (digits and dots). A table looks them up in one step.
+const (
+	lexAddrStop = 1 << iota
+	lexAddrV4
+)
+
+var lexAddrClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case charClass[c]&chBlank != 0 || c == '{' || c == '}' || c == ',':
+			t[c] = lexAddrStop
+		case c == '.' || charClass[c]&chDigit != 0:
+			t[c] = lexAddrV4
+		}
+	}
+	return t
+}()
 
 // octets reads the SDP of a Local or Remote descriptor, up to the first
 // "}" that is not escaped as "\}".
 func (sc *scanner) octets() (int, span) {
 	sc.mode = lexPlain
 	src, start := sc.src, sc.pos
+	// A "}" is escaped exactly when a backslash is right before it.
+	// bytes.IndexByte runs many bytes a step: SDP is long.
 	for i := start; i < len(src); i++ {
-		switch src[i] {
-		case '}':
+		n := bytes.IndexByte(src[i:], '}')
+		if n < 0 {
+			break
+		}
+		if i += n; i == start || src[i-1] != '\\' {
 			sc.pos = i
 			return octetString, span{int32(start), int32(i)}
-		case '\\':
-			if i+1 < len(src) && src[i+1] == '}' {
-				i++
-			}
 		}
 	}
 	return sc.fail(span{int32(start), int32(start)}, "Local or Remote descriptor not closed by '}'")
@@ -419,8 +476,16 @@ type lexKeyword struct {
 	tok  int
 }
 
-// lexKeywords is an open-addressing hash table of every spelling.
-var lexKeywords [512]lexKeyword
+// lexKeywords is an open-addressing hash table of every spelling, and
+// lexKeys holds, slot for slot, the first eight bytes of each spelling as
+// lexKey packs them: most look-ups compare one word and nothing else.
+var (
+	lexKeywords [512]lexKeyword
+	lexKeys     [len(lexKeywords)]uint64
+)
+
+// lexLongest is the length of the longest keyword, TransactionResponseAck.
+const lexLongest = 22
 
 // lexKeywordSpellings gives each keyword token its long and short
 // spellings (text-tokens.tsv). MEGACO/!, END/& and MTP are read where
@@ -576,41 +641,55 @@ func lexAddKeyword(tok int, w string) {
 	if w == "" {
 		return
 	}
-	lw := []byte(w)
-	for i := range lw {
-		lw[i] |= 0x20
-	}
-	h := lexHash(lw)
+	lw := []byte(strings.ToLower(w))
+	k := lexKey(lw)
+	h := lexSlot(k, len(lw))
 	for lexKeywords[h].tok != 0 {
 		h = (h + 1) % uint32(len(lexKeywords))
 	}
-	lexKeywords[h] = lexKeyword{string(lw), tok}
+	lexKeywords[h], lexKeys[h] = lexKeyword{string(lw), tok}, k
 }
 
-// lexHash hashes an alphanumeric word, ignoring case, into lexKeywords:
-// from its length and three of its letters, which is quick and, with
-// probing, enough.
-func lexHash(w []byte) uint32 {
-	n := len(w)
-	if n == 0 {
-		return 0
+// lexKey packs the first eight bytes of an alphanumeric word (fewer if it
+// is shorter), lower case, into a little-endian word. It reads them at
+// once when the word's slice has the capacity (it usually lies in the
+// message), bytes beyond the word masked off.
+func lexKey(w []byte) uint64 {
+	n := min(len(w), 8)
+	var k uint64
+	if cap(w) >= 8 {
+		k = binary.LittleEndian.Uint64(w[:8]) & lexMasks[n]
+	} else {
+		for i := n - 1; i >= 0; i-- {
+			k = k<<8 | uint64(w[i])
+		}
 	}
-	h := uint32(n)*0x9e37 ^ uint32(w[0]|0x20)*0x3b1 ^ uint32(w[n-1]|0x20)*0x1f3 ^ uint32(w[n/2]|0x20)*0x65
-	return (h ^ h>>7) % uint32(len(lexKeywords))
+	return k | 0x2020202020202020&lexMasks[n] // letters to lower case; digits stay
+}
+
+// lexMasks[n] keeps the low n bytes of a word.
+var lexMasks = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, 1<<64 - 1}
+
+// lexSlot is the first slot of lexKeywords to look at for a word of
+// length n whose lexKey is k.
+func lexSlot(k uint64, n int) uint32 {
+	return uint32((k^uint64(n))*0x9e3779b97f4a7c15>>55) % uint32(len(lexKeywords))
 }
 
 // lexLookup returns the keyword token an alphanumeric word spells, or 0.
 func lexLookup(w []byte) int {
-	if len(w) > len("TransactionResponseAck") { // the longest keyword
+	n := len(w)
+	if n == 0 || n > lexLongest {
 		return 0
 	}
-	for h := lexHash(w); ; h = (h + 1) % uint32(len(lexKeywords)) {
-		k := &lexKeywords[h]
-		if k.tok == 0 {
+	k := lexKey(w)
+	for h := lexSlot(k, n); ; h = (h + 1) % uint32(len(lexKeywords)) {
+		e := &lexKeywords[h]
+		if e.tok == 0 {
 			return 0
 		}
-		if len(k.word) == len(w) && lexEqualFold(w, k.word) {
-			return k.tok
+		if lexKeys[h] == k && len(e.word) == n && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
+			return e.tok
 		}
 	}
 }
@@ -628,9 +707,20 @@ func lexEqualFold(w []byte, lower string) bool {
 	return true
 }
 
+// lexAllDigits tells whether w is decimal digits only (true when empty),
+// eight bytes a step where it can: time stamps are sixteen digits.
 func lexAllDigits(w []byte) bool {
+	for len(w) >= 8 {
+		// Every byte 0x30..0x3F, and none of them above 0x39: adding 6
+		// to each (no carries, given the first test) keeps it below 0x40.
+		x := binary.LittleEndian.Uint64(w)
+		if x&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 || (x+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 {
+			return false
+		}
+		w = w[8:]
+	}
 	for _, c := range w {
-		if charClass[c]&chDigit == 0 {
+		if c-'0' > 9 {
 			return false
 		}
 	}

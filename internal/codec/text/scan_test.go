@@ -161,3 +161,53 @@ func TestScanNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per corpus scan", allocs)
 	}
 }
+
+// The scanner keeps the kinds of its last tokens in 16 bits each.
+func TestTokenKindsFit16Bits(t *testing.T) {
+	if max := yyPrivate + len(yyToknames); max >= 1<<16 {
+		t.Errorf("token kinds go up to %d, more than 16 bits", max)
+	}
+}
+
+// TestLookupInMessage: a keyword is found inside a message, where
+// lexLookup reads past the word, as well as alone; a longer word or a
+// neighbour's bytes do not make it one.
+func TestLookupInMessage(t *testing.T) {
+	for _, k := range lexKeywordSpellings {
+		for _, w := range []string{k.long, k.short} {
+			if w == "" {
+				continue
+			}
+			msg := []byte("=" + strings.ToUpper(w) + "{Z9Q8,XYZW}")
+			if got := lexLookup(msg[1 : 1+len(w)]); got != k.tok {
+				t.Errorf("%q in a message: token %d, want %d", w, got, k.tok)
+			}
+			if got := lexLookup(msg[1 : 2+len(w)]); got != 0 {
+				t.Errorf("%q in a message: token %d, want none", msg[1:2+len(w)], got)
+			}
+			alone := []byte(w)
+			if got := lexLookup(alone[:len(w):len(w)]); got != k.tok {
+				t.Errorf("%q alone: token %d, want %d", w, got, k.tok)
+			}
+		}
+	}
+}
+
+// TestAllDigits: lexAllDigits agrees with the character classes, for
+// every byte at every place of words up to 17 bytes long.
+func TestAllDigits(t *testing.T) {
+	for n := 0; n <= 17; n++ {
+		for at := 0; at < max(n, 1); at++ {
+			for c := 0; c < 256; c++ {
+				w := []byte(strings.Repeat("7", n))
+				if n > 0 {
+					w[at] = byte(c)
+				}
+				want := n == 0 || charClass[c]&chDigit != 0
+				if got := lexAllDigits(w); got != want {
+					t.Fatalf("%q: %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
+}
