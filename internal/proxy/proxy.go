@@ -200,7 +200,7 @@ func New(cfg Config) (*Proxy, error) {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
-			scans: hasScanner(sc.Codec, p.opts.Limits)}
+			scans: hasScanner(sc.Codec)}
 	}
 	return p, nil
 }
