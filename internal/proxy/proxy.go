@@ -143,6 +143,8 @@ type Proxy struct {
 	sides    [2]*sideState
 	table    *table
 	met      *metrics
+	codecMet *codecMetrics // nil when Options brought an observer
+	workers  atomic.Int64  // workers prepared: each takes the next shard
 	log      *slog.Logger
 	limiter  limiter
 	draining atomic.Bool
@@ -181,7 +183,8 @@ func New(cfg Config) (*Proxy, error) {
 	p.limiter.log = cfg.Log
 	p.opts = cfg.Options
 	if p.opts.Observer == nil {
-		p.opts.Observer = newCodecMetrics(cfg.Registry)
+		p.codecMet = newCodecMetrics(cfg.Registry)
+		p.opts.Observer = codecObserver{p.codecMet, 0}
 	}
 	p.quiet = p.opts
 	p.quiet.Observer = nil
