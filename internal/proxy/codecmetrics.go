@@ -90,16 +90,32 @@ func (m *codecMetrics) series(name string) *codecSeries {
 	return m.byCodec["unknown"]
 }
 
-// codecObserver is the codec.Observer of one worker: it counts into the
-// worker's shard.
+// codecObserver is the codec.Observer of one worker, used by its
+// goroutine alone: it counts into the worker's shard, and remembers the
+// series of the two codecs it saw last (a worker's two sides') to skip
+// looking them up by name.
 type codecObserver struct {
 	m     *codecMetrics
 	shard int
+	names [2]string
+	last  [2]*codecSeries
+}
+
+func (o *codecObserver) series(name string) *codecSeries {
+	for i, cs := range o.last {
+		if cs != nil && o.names[i] == name {
+			return cs
+		}
+	}
+	cs := o.m.series(name)
+	o.names[1], o.last[1] = o.names[0], o.last[0]
+	o.names[0], o.last[0] = name, cs
+	return cs
 }
 
 // Done implements codec.Observer.
-func (o codecObserver) Done(name string, op codecerr.Op, version int, start time.Time, size int) {
-	cs := o.m.series(name)
+func (o *codecObserver) Done(name string, op codecerr.Op, version int, start time.Time, size int) {
+	cs := o.series(name)
 	if version < 1 || version > 3 {
 		version = 0
 	}
@@ -108,8 +124,8 @@ func (o codecObserver) Done(name string, op codecerr.Op, version int, start time
 }
 
 // Failed implements codec.Observer.
-func (o codecObserver) Failed(name string, op codecerr.Op, err error) {
-	o.m.series(name).errors[op][codecReason(err)].Inc()
+func (o *codecObserver) Failed(name string, op codecerr.Op, err error) {
+	o.series(name).errors[op][codecReason(err)].Inc()
 }
 
 // codecReason is err's index in codecReasons.

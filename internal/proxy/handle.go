@@ -39,7 +39,7 @@ func (p *Proxy) prepare(w *worker) {
 	w.shard = int(p.workers.Add(1))
 	w.opts = p.opts
 	if p.codecMet != nil {
-		w.opts.Observer = codecObserver{p.codecMet, w.shard}
+		w.opts.Observer = &codecObserver{m: p.codecMet, shard: w.shard}
 	}
 }
 

@@ -133,7 +133,16 @@ func nativeKey(x float64, schema int32) (key int, native bool) {
 	if x <= prometheus.DefNativeHistogramZeroThreshold {
 		return 0, false
 	}
-	frac, exp := math.Frexp(min(x, math.MaxFloat64))
+	var frac float64
+	var exp int
+	if b := math.Float64bits(x); b>>52 != 0 && b>>52 != 0x7ff {
+		// A positive normal number: math.Frexp without its call and its
+		// cases (the mantissa scaled to [0.5, 1), its exponent to match).
+		exp = int(b>>52) - 1022
+		frac = math.Float64frombits(b&(1<<52-1) | 1022<<52)
+	} else {
+		frac, exp = math.Frexp(min(x, math.MaxFloat64))
+	}
 	bounds := nativeBounds[schema]
 	key = search(bounds, frac) + (exp-1)*len(bounds)
 	if math.IsInf(x, 1) {

@@ -183,8 +183,8 @@ func New(cfg Config) (*Proxy, error) {
 	p.limiter.log = cfg.Log
 	p.opts = cfg.Options
 	if p.opts.Observer == nil {
+		// Each worker gets its own observer (prepare).
 		p.codecMet = newCodecMetrics(cfg.Registry)
-		p.opts.Observer = codecObserver{p.codecMet, 0}
 	}
 	p.quiet = p.opts
 	p.quiet.Observer = nil
