@@ -18,17 +18,19 @@ import (
 func TestHistVecAsClient(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
+		n      int
 		values func(r *rand.Rand) float64
 	}{
-		{"durations", func(r *rand.Rand) float64 { return math.Exp(r.NormFloat64()*2 - 10) }},
-		{"wide", func(r *rand.Rand) float64 { return math.Exp(r.NormFloat64() * 20) }},
-		{"zero and edges", func(r *rand.Rand) float64 {
+		{"durations", 20000, func(r *rand.Rand) float64 { return math.Exp(r.NormFloat64()*2 - 10) }},
+		{"wide", 20000, func(r *rand.Rand) float64 { return math.Exp(r.NormFloat64() * 20) }},
+		{"zero and edges", 20000, func(r *rand.Rand) float64 {
 			return []float64{0, 1e-6, 0.5, 1, 2, 0.004096, math.Inf(1)}[r.IntN(7)]
 		}},
+		{"empty", 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bounds := prometheus.ExponentialBuckets(1e-6, 2, 13)
-			mine := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: bounds})
+			mine := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: bounds, eager: true})
 			theirs := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 				Name: "h", Help: "h", Buckets: bounds,
 				NativeHistogramBucketFactor: nativeFactor, NativeHistogramMaxBucketNumber: maxNativeBuckets,
@@ -36,7 +38,8 @@ func TestHistVecAsClient(t *testing.T) {
 			}, []string{"l"})
 			s := mine.with("x")
 			r := rand.New(rand.NewPCG(1, 2))
-			for i := range 20000 {
+			theirs.WithLabelValues("x")
+			for i := range tc.n {
 				v := tc.values(r)
 				mine.observe(s, i, v)
 				theirs.WithLabelValues("x").Observe(v)
@@ -88,4 +91,31 @@ func scrape(t *testing.T, c prometheus.Collector) *dto.Histogram {
 	h := mfs[0].Metric[0].Histogram
 	h.CreatedTimestamp = nil
 	return h
+}
+
+// TestHistVecConcurrent: read loops observing while a scrape runs lose
+// nothing (run with -race to check the shards' locking).
+func TestHistVecConcurrent(t *testing.T) {
+	v := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: []float64{1}})
+	s := v.with("x")
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(v)
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 1000 {
+				v.observe(s, g, float64(i%3))
+			}
+		}()
+	}
+	for range 4 {
+		if _, err := reg.Gather(); err != nil {
+			t.Error(err)
+		}
+		<-done
+	}
+	if h := scrape(t, v); h.GetSampleCount() != 4000 || h.GetSampleSum() != 4*999 {
+		t.Errorf("count %d sum %v, want 4000 and %d", h.GetSampleCount(), h.GetSampleSum(), 4*999)
+	}
 }
