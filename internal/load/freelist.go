@@ -6,7 +6,8 @@ import "sync"
 // sync.Pool it keeps them across garbage collections: a Builder costs
 // about 700,000 instructions to clone (its patchers), and a pool emptied
 // by each collection made busy runs clone them again and again. It holds
-// at most as many values as calls ran at once.
+// at most maxFree values (as many as calls ran at once, if fewer): past
+// that a value returned is left to the garbage collector.
 type freeList[T any] struct {
 	mu   sync.Mutex
 	free []*T
@@ -26,8 +27,14 @@ func (l *freeList[T]) Get() *T {
 	return l.New()
 }
 
+// maxFree bounds a free list: a Builder holds some tens of kilobytes, and
+// calls in progress rarely number more than a thousand.
+const maxFree = 1024
+
 func (l *freeList[T]) Put(v *T) {
 	l.mu.Lock()
-	l.free = append(l.free, v)
+	if len(l.free) < maxFree {
+		l.free = append(l.free, v)
+	}
 	l.mu.Unlock()
 }
