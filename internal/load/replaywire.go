@@ -449,7 +449,7 @@ func (w *wire) sendAck(ctx context.Context, m *ReplayMsg, tx *wireTx, p wirePart
 	if err := w.sides[m.Side].send(m.In); err != nil {
 		return p.fail(0, Transport, fmt.Errorf("send: %w", err))
 	}
-	timer := time.NewTimer(w.e.cfg.Timeout)
+	timer := tx.startTimer(w.e.cfg.Timeout)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():

@@ -155,8 +155,8 @@ type engine struct {
 	cfg      Config
 	flow     *Flow
 	base     *Builder
-	builders sync.Pool
-	msgs     sync.Pool
+	builders freeList[Builder]
+	msgs     freeList[CallMsgs]
 	targets  []transport
 	wire     *wire
 	replay   *Replay
@@ -240,8 +240,8 @@ func newEngine(cfg Config) (*engine, *Result, error) {
 	if e.log == nil {
 		e.log = io.Discard
 	}
-	e.builders.New = func() any { return b.clone() }
-	e.msgs.New = func() any { return new(CallMsgs) }
+	e.builders.New = b.clone
+	e.msgs.New = func() *CallMsgs { return new(CallMsgs) }
 	e.reqOpts = &pb.Options{Profile: pb.Profile_PROFILE_OTP, TerminationIdLayout: Layout}
 	for i, n := range []string{cfg.Codecs.MGC, cfg.Codecs.MG} {
 		e.enums[i] = protoconv.CodecEnum(n)
@@ -548,8 +548,8 @@ func (e *engine) longestCall() time.Duration {
 func (e *engine) call(ctx context.Context, n uint64) {
 	st := e.st
 	defer st.active.Add(-1)
-	b := e.builders.Get().(*Builder)
-	cm := e.msgs.Get().(*CallMsgs)
+	b := e.builders.Get()
+	cm := e.msgs.Get()
 	defer e.builders.Put(b)
 	defer e.msgs.Put(cm)
 	if err := b.Build(n, cm); err != nil {

@@ -79,6 +79,24 @@ type wireTx struct {
 	gaveUp  bool      // under the shard's lock
 	lost    bool      // given up as Lost: a late arrival makes it Late
 	expires time.Time // after giving up
+	// buf holds the bytes of the arrivals in inbox (deliver appends
+	// under the shard's lock), and timer is the exchange's: both go back
+	// to txPool with the wireTx, so a transaction allocates nothing.
+	buf   []byte
+	timer *time.Timer
+}
+
+// txPool holds the wireTxs of transactions that ended and left the table.
+var txPool = sync.Pool{New: func() any { return &wireTx{inbox: make(chan arrival, 8)} }}
+
+// recycle puts tx back in txPool once it is out of the table (so that no
+// read loop can deliver to it) and its exchange is over.
+func recycle(tx *wireTx) {
+	for len(tx.inbox) > 0 {
+		<-tx.inbox
+	}
+	tx.gaveUp, tx.lost, tx.expires, tx.buf = false, false, time.Time{}, tx.buf[:0]
+	txPool.Put(tx)
 }
 
 type wireShard struct {
@@ -432,11 +450,14 @@ func (s *wireSide) deliver(data []byte, at time.Time) {
 		w.unmatched.Add(1)
 		return
 	}
-	a.data = append([]byte(nil), data...)
-	select {
-	case tx.inbox <- a:
-	default: // the call is not reading: it has what it needs
-	}
+	// Only this loop sends to the inbox, under the shard's lock: when it
+	// has room, the send below does not block.
+	if len(tx.inbox) < cap(tx.inbox) {
+		start := len(tx.buf)
+		tx.buf = append(tx.buf, data...)
+		a.data = tx.buf[start:len(tx.buf):len(tx.buf)]
+		tx.inbox <- a
+	} // else the call is not reading: it has what it needs
 	sh.mu.Unlock()
 }
 
@@ -459,7 +480,7 @@ func (w *wire) tryBegin(tid wireID, force bool) (*wireTx, bool) {
 	if old != nil && old.gaveUp {
 		w.kept.Add(-1)
 	}
-	tx := &wireTx{inbox: make(chan arrival, 8)}
+	tx := txPool.Get().(*wireTx)
 	sh.m[tid] = tx
 	return tx, true
 }
@@ -490,6 +511,7 @@ func (w *wire) end(tid wireID, tx *wireTx, cause Cause) {
 	}
 	if cause == OK || cause == Aborted || w.kept.Load() >= maxKept {
 		delete(sh.m, tid)
+		recycle(tx)
 		return
 	}
 	tx.gaveUp, tx.lost, tx.expires = true, cause == Lost, time.Now().Add(w.e.cfg.Timeout)

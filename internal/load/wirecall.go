@@ -74,12 +74,12 @@ func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 		tx = w.begin(wireID(x.tid))
 	}
 	defer func() { w.end(wireID(x.tid), tx, cause) }()
-	r := exchangeRun{w: w, x: &x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now()}
+	r := exchangeRun{w: w, x: x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now()}
 	if err := r.from.send(x.req); err != nil {
 		return r.p.fail(x.base, Transport, fmt.Errorf("send: %w", err))
 	}
 	r.interval, r.deadline = w.cfg.RetransmitInitial, r.sent.Add(w.e.cfg.Timeout)
-	r.timer = time.NewTimer(min(r.interval, w.e.cfg.Timeout))
+	r.timer = tx.startTimer(min(r.interval, w.e.cfg.Timeout))
 	defer r.timer.Stop()
 	for {
 		var done bool
@@ -97,10 +97,22 @@ func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 	}
 }
 
+// startTimer starts the transaction's timer to fire after d: the one it
+// had before txPool gave it back, reset (stopped, it holds no stale
+// tick), or a new one.
+func (tx *wireTx) startTimer(d time.Duration) *time.Timer {
+	if tx.timer == nil {
+		tx.timer = time.NewTimer(d)
+	} else {
+		tx.timer.Reset(d)
+	}
+	return tx.timer
+}
+
 // exchangeRun is a transaction in progress (exchange).
 type exchangeRun struct {
 	w                       *wire
-	x                       *wireTxn
+	x                       wireTxn
 	p                       wireParty
 	from, to                *wireSide
 	sent, pendSent, repSent time.Time

@@ -25,12 +25,31 @@ type worker struct {
 	// send wait in sends (by the socket's side) until the batch ends.
 	batched bool
 	sends   [2]sendQueue
+	// opts are the proxy's, with an observer that counts into the
+	// worker's shard of the metrics (set on the worker's first message).
+	opts  codec.Options
+	shard int
+	ready bool
+}
+
+// prepare readies a worker for its first message: its shard, taken in
+// turn, so that read loops running at once rarely share one.
+func (p *Proxy) prepare(w *worker) {
+	w.ready = true
+	w.shard = int(p.workers.Add(1))
+	w.opts = p.opts
+	if p.codecMet != nil {
+		w.opts.Observer = &codecObserver{m: p.codecMet, shard: w.shard}
+	}
 }
 
 // handle carries one message that arrived on side s from src to the
 // other side: decode (into the other side's form), encode in the other
 // side's codec (or keep the bytes when both speak one codec), route.
 func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
+	if !w.ready {
+		p.prepare(w)
+	}
 	in, out := p.sides[s], p.sides[s.other()]
 	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
@@ -42,7 +61,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 			return
 		}
 	}
-	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, p.opts)
+	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, w.opts)
 	if err != nil {
 		p.rejectUndecoded(w, s, src, data, err)
 		return
@@ -56,7 +75,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	}
 	payload := data
 	if !relay {
-		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, p.opts)
+		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, w.opts)
 		if err != nil {
 			p.reject(w, s, src, inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
 			return
@@ -123,7 +142,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 		case kindReply, kindPending:
 			req, took, cmd, first, found := p.table.reply(now, txKey{o, t.tid}, t.kind == kindReply && t.final)
 			if first {
-				p.met.duration[o][cmd].Observe(took.Seconds())
+				p.met.observeDuration(w.shard, o, cmd, took)
 			}
 			if found && req.usable() {
 				d = req
@@ -153,7 +172,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	// Several destinations, or some transactions dropped: one message
 	// per destination, in the order of the transactions.
 	if m == nil { // scanned, not decoded: the parts need the message
-		dm, release, _, err := codec.DecodeTransient(payload, p.sides[s].cfg.Codec, p.sides[o].form, p.opts)
+		dm, release, _, err := codec.DecodeTransient(payload, p.sides[s].cfg.Codec, p.sides[o].form, w.opts)
 		if err != nil {
 			p.met.errors[o][reasonTranscode].Inc()
 			p.limiter.warn("cannot decode a message to split it", "direction", directions[s], "err", err)
@@ -182,7 +201,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 		}
 		part := *m
 		part.Mess.MessageBody.Transactions = w.sub
-		b, err := codec.Encode(w.part[:0], p.sides[o].enc, p.sides[o].cfg.Codec, &part, p.opts)
+		b, err := codec.Encode(w.part[:0], p.sides[o].enc, p.sides[o].cfg.Codec, &part, w.opts)
 		if err != nil {
 			p.met.errors[o][reasonTranscode].Inc()
 			p.limiter.warn("cannot encode part of a message", "direction", directions[s], "err", err)
@@ -322,7 +341,7 @@ func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int,
 		p.met.messages[s][kindError][rejected].Inc()
 	}
 	msg := errorReply(v, p.midFor(s), reqs, code, cause)
-	opts := p.opts
+	opts := w.opts
 	opts.Version = v
 	enc, err := codec.Lookup(in.cfg.Codec, opts)
 	if err == nil {

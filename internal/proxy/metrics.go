@@ -4,9 +4,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"megaco/internal/codec"
-	"megaco/internal/server"
 )
 
 // Label values. Every label of the proxy's series has a small fixed set.
@@ -56,7 +53,8 @@ const (
 // no label hashing on the per-message path.
 type metrics struct {
 	messages   [2][numKinds][numOutcomes]prometheus.Counter
-	duration   [2][]prometheus.Observer // by direction, index in commands
+	duration   *histVec
+	durations  [2][]*histSeries // by direction, index in commands
 	inflight   [2]prometheus.Gauge
 	remembered prometheus.Gauge
 	conns      [2]prometheus.Gauge
@@ -68,16 +66,15 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Name: "megaco_proxy_messages_total",
 		Help: "Transactions (and message-level errors) through the proxy, by direction, kind and outcome.",
 	}, []string{"direction", "kind", "outcome"})
-	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "megaco_proxy_transaction_duration_seconds",
-		Help: "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
+	duration := newHistVec(histOpts{
+		name:   "megaco_proxy_transaction_duration_seconds",
+		help:   "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
+		labels: []string{"direction", "command"},
 		// Classic buckets from 1 ms to about 16 s for scrapers without
 		// native histograms.
-		Buckets:                         prometheus.ExponentialBuckets(0.001, 2, 15),
-		NativeHistogramBucketFactor:     1.1,
-		NativeHistogramMaxBucketNumber:  160,
-		NativeHistogramMinResetDuration: time.Hour,
-	}, []string{"direction", "command"})
+		bounds: prometheus.ExponentialBuckets(0.001, 2, 15),
+		eager:  true,
+	})
 	inflight := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "megaco_proxy_transactions_in_flight",
 		Help: "Requests forwarded and not yet finally answered, by direction.",
@@ -95,7 +92,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Help: "Failures, by the side the traffic came from or went to, and reason.",
 	}, []string{"side", "reason"})
 	reg.MustRegister(messages, duration, inflight, remembered, conns, errs)
-	m := &metrics{remembered: remembered}
+	m := &metrics{remembered: remembered, duration: duration}
 	for d := range 2 {
 		for k := range numKinds {
 			for o := range numOutcomes {
@@ -103,7 +100,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			}
 		}
 		for _, c := range commands {
-			m.duration[d] = append(m.duration[d], duration.WithLabelValues(directions[d], c))
+			m.durations[d] = append(m.durations[d], duration.with(directions[d], c))
 		}
 		m.inflight[d] = inflight.WithLabelValues(directions[d])
 		m.conns[d] = conns.WithLabelValues(sideNames[d])
@@ -114,7 +111,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
-// newCodecMetrics are the service's codec series (megaco_codec_duration_seconds,
-// megaco_message_size_bytes, megaco_codec_errors_total), so dashboards
-// read the proxy's codec work as they read the service's.
-func newCodecMetrics(reg prometheus.Registerer) codec.Observer { return server.NewMetrics(reg) }
+// observeDuration counts a transaction's duration, in shard.
+func (m *metrics) observeDuration(shard int, d side, command uint8, took time.Duration) {
+	m.duration.observe(m.durations[d][command], shard, took.Seconds())
+}

@@ -143,6 +143,8 @@ type Proxy struct {
 	sides    [2]*sideState
 	table    *table
 	met      *metrics
+	codecMet *codecMetrics // nil when Options brought an observer
+	workers  atomic.Int64  // workers prepared: each takes the next shard
 	log      *slog.Logger
 	limiter  limiter
 	draining atomic.Bool
@@ -181,7 +183,8 @@ func New(cfg Config) (*Proxy, error) {
 	p.limiter.log = cfg.Log
 	p.opts = cfg.Options
 	if p.opts.Observer == nil {
-		p.opts.Observer = newCodecMetrics(cfg.Registry)
+		// Each worker gets its own observer (prepare).
+		p.codecMet = newCodecMetrics(cfg.Registry)
 	}
 	p.quiet = p.opts
 	p.quiet.Observer = nil
@@ -200,7 +203,7 @@ func New(cfg Config) (*Proxy, error) {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
-			scans: hasScanner(sc.Codec, p.opts.Limits)}
+			scans: hasScanner(sc.Codec)}
 	}
 	return p, nil
 }
