@@ -186,7 +186,7 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 // empty bytes are.
 func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}, slabs: map[string]string{}}
-	out, err := g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList, "megaco/internal/codec/slab")
+	out, err := g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList)
 	if err != nil {
 		return out, err
 	}
@@ -399,9 +399,11 @@ func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
 }
 
 // newIfNil is the code that allocates pointer x to a goT, from the
-// decode's slab, if it is nil.
+// decode's slab, if it is nil. The value is zeroed by assigning the
+// type's zero value, which the compiler writes inline, rather than by
+// slab.One's clear, a call to the runtime's memclr per value.
 func (g *protoGen) newIfNil(x, goT string) string {
-	return "if " + x + " == nil {\n" + x + " = slab.One(&" + g.slab(goT) + ")\n}\n"
+	return "if " + x + " == nil {\n" + x + " = &" + g.slab(goT) + ".Raw(1)[0]\n*" + x + " = " + g.f.qualify(goT, "model.") + "{}\n}\n"
 }
 
 // unwireWrapRead is the code that reads a list in its wrapper message
