@@ -288,12 +288,18 @@ func unwireString(v []byte) string {
 
 // unwireRoom makes room in list l for one more item, the value at b of
 // field num (b runs from just after its tag to the end of the message).
-// A full list grows once, from s, to hold every later occurrence of num
-// too, which protobuf may spread anywhere in the message: one count of
-// the tags instead of a heap slice doubling item by item. The room is
-// bounded by the element budget (a decode fails beyond it).
+// An empty list gets room for one: most lists of a message hold one item,
+// and counting would walk the rest of the message for nothing. A full
+// list grows once, from s, to hold every later occurrence of num too,
+// which protobuf may spread anywhere in the message: one count of the
+// tags instead of a heap slice doubling item by item. The room is bounded
+// by the element budget (a decode fails beyond it).
 func unwireRoom[T any](s *slab.Slab[T], l *[]T, b []byte, num protowire.Number, bud *budget) {
 	if len(*l) < cap(*l) {
+		return
+	}
+	if len(*l) == 0 {
+		*l = s.Raw(1)[:0]
 		return
 	}
 	n := unwireCount(b, num, bud.elements+1)
