@@ -9660,16 +9660,35 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 	if *l == nil {
 		*l = []model.ActionReply{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListActionRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
@@ -9697,16 +9716,35 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 	if *l == nil {
 		*l = []model.ActionRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListAmmDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
@@ -9734,16 +9772,35 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 	if *l == nil {
 		*l = []model.AmmDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListAuditReturnParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
@@ -9771,16 +9828,35 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	if *l == nil {
 		*l = []model.AuditReturnParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListCommandReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
@@ -9808,16 +9884,35 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 	if *l == nil {
 		*l = []model.CommandReply{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListCommandRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
@@ -9845,16 +9940,35 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	if *l == nil {
 		*l = []model.CommandRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListEventParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
@@ -9882,16 +9996,35 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	if *l == nil {
 		*l = []model.EventParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListEventSpec(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
@@ -9919,16 +10052,35 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 	if *l == nil {
 		*l = []model.EventSpec{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAudPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
@@ -9956,16 +10108,35 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	if *l == nil {
 		*l = []model.IndAudPropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAudStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
@@ -9993,16 +10164,35 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	if *l == nil {
 		*l = []model.IndAudStreamDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAuditParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
@@ -10030,16 +10220,35 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	if *l == nil {
 		*l = []model.IndAuditParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListModemType(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
@@ -10053,16 +10262,35 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 	if *l == nil {
 		*l = []model.ModemType{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListObservedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
@@ -10090,16 +10318,35 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 	if *l == nil {
 		*l = []model.ObservedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListOctets(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
@@ -10127,16 +10374,35 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 	if *l == nil {
 		*l = []model.Octets{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListPackagesItem(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
@@ -10164,16 +10430,35 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 	if *l == nil {
 		*l = []model.PackagesItem{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
@@ -10201,16 +10486,35 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 	if *l == nil {
 		*l = []model.PropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
@@ -10238,16 +10542,35 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	if *l == nil {
 		*l = []model.RequestedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSecondRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
@@ -10275,16 +10598,35 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	if *l == nil {
 		*l = []model.SecondRequestedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSigParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
@@ -10312,16 +10654,35 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 	if *l == nil {
 		*l = []model.SigParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSignal(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
@@ -10349,16 +10710,35 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 	if *l == nil {
 		*l = []model.Signal{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSignalRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
@@ -10386,16 +10766,35 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 	if *l == nil {
 		*l = []model.SignalRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListStatisticsParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
@@ -10423,16 +10822,35 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	if *l == nil {
 		*l = []model.StatisticsParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
@@ -10460,16 +10878,35 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	if *l == nil {
 		*l = []model.StreamDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTerminationID(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
@@ -10497,16 +10934,35 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 	if *l == nil {
 		*l = []model.TerminationID{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTopologyRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
@@ -10534,16 +10990,35 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	if *l == nil {
 		*l = []model.TopologyRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTransaction(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
@@ -10571,16 +11046,35 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 	if *l == nil {
 		*l = []model.Transaction{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTransactionAck(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
@@ -10608,16 +11102,35 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	if *l == nil {
 		*l = []model.TransactionAck{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
@@ -10645,16 +11158,35 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	if *l == nil {
 		*l = [][]model.PropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListuint32(b []byte, num protowire.Number, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
@@ -10668,14 +11200,33 @@ func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []uint32{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
