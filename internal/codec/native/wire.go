@@ -240,6 +240,8 @@ func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
 		return uint64(b[0]), 1, nil
 	case len(b) > 1 && b[1] < 0x80: // two, not worth protowire's call
 		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2, nil
+	case len(b) > 2 && b[2] < 0x80: // three: a port, a mid-sized ID
+		return uint64(b[0]&0x7f) | uint64(b[1]&0x7f)<<7 | uint64(b[2])<<14, 3, nil
 	}
 	return unwireVarintSlow(b)
 }

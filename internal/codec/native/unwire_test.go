@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // TestUnwireUTF8: the word-at-a-time check agrees with utf8.Valid
@@ -22,5 +24,26 @@ func TestUnwireUTF8(t *testing.T) {
 	}
 	if unwireUTF8(nil) != nil || unwireUTF8([]byte("20261124")) != nil {
 		t.Error("ASCII refused")
+	}
+}
+
+// TestUnwireVarint: the inline reads of short varints agree with
+// protowire on values of every size, whole and cut short.
+func TestUnwireVarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 0x7f, 0x80, 0x3fff, 0x4000, 2944, 55555, 0x1fffff, 0x200000, 1<<32 - 1, 1<<64 - 1} {
+		b := protowire.AppendVarint(nil, v)
+		for k := 0; k <= len(b); k++ {
+			got, n, err := unwireVarint(b[:k], protowire.VarintType)
+			want, wn := protowire.ConsumeVarint(b[:k])
+			if wn < 0 {
+				if err == nil {
+					t.Errorf("%x: read %d, want an error", b[:k], got)
+				}
+				continue
+			}
+			if err != nil || got != want || n != wn {
+				t.Errorf("%x: %d, %d, %v; want %d, %d", b[:k], got, n, err, want, wn)
+			}
+		}
 	}
 }
