@@ -186,7 +186,7 @@ func (g *protoGen) wireType(t *GoType, lists map[string]bool) {
 // empty bytes are.
 func (f *Family) EmitUnwire(pkg string) ([]byte, error) {
 	g := &protoGen{f: f, wrappers: map[string]string{}, slabs: map[string]string{}}
-	out, err := g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList, "megaco/internal/codec/slab")
+	out, err := g.emitWireFile(pkg, "wire decoder", g.unwireType, g.unwireList)
 	if err != nil {
 		return out, err
 	}
@@ -271,6 +271,14 @@ func (g *protoGen) isScalar(goT string) bool {
 	return g.isEnum(goT)
 }
 
+// unwireLoopHead starts the loop over a message's fields: the one-byte
+// tag of fields 1..15, almost every tag, is read in line (unwireTag does
+// not inline). A field read continues the loop; what falls through to
+// unwireLoopTail, an unknown field or wire type, is skipped.
+const unwireLoopHead = "for len(b) > 0 {\nnum, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1\nif c := b[0]; c < 0x08 || c >= 0x80 {\nvar err error\nif num, typ, n, err = unwireTagSlow(b); err != nil {\nreturn err\n}\n}\nb = b[n:]\n"
+
+const unwireLoopTail = "n = protowire.ConsumeFieldValue(num, typ, b)\nif n < 0 {\nreturn protowire.ParseError(n)\n}\nb = b[n:]\n}\n"
+
 // unwireType writes unwire<T> for message type t: a fresh value (merge
 // false) starts as FromProto's empty message; merge reads a second
 // occurrence of the field into the first, as protobuf does.
@@ -281,9 +289,7 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 	if !choice {
 		g.unwireFresh(t)
 	}
-	// The one-byte tag of fields 1..15, almost every tag, is read in
-	// line: unwireTag does not inline.
-	w.WriteString("for len(b) > 0 {\nnum, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1\nif c := b[0]; c < 0x08 || c >= 0x80 {\nvar err error\nif num, typ, n, err = unwireTagSlow(b); err != nil {\nreturn err\n}\n}\nb = b[n:]\nswitch num {\n")
+	w.WriteString(unwireLoopHead + "switch num {\n")
 	for i, fl := range t.Fields {
 		if strings.HasPrefix(fl.GoType, "[]") {
 			lists[fl.GoType] = true
@@ -295,7 +301,7 @@ func (g *protoGen) unwireType(t *GoType, lists map[string]bool) {
 			w.WriteString(g.unwireField(t, fl, i))
 		}
 	}
-	w.WriteString("}\nn = protowire.ConsumeFieldValue(num, typ, b)\nif n < 0 {\nreturn protowire.ParseError(n)\n}\nb = b[n:]\n}\n")
+	w.WriteString("}\n" + unwireLoopTail)
 	if !choice {
 		g.unwireAbsent(t)
 	}
@@ -399,9 +405,11 @@ func (g *protoGen) unwireField(t *GoType, fl *Field, i int) string {
 }
 
 // newIfNil is the code that allocates pointer x to a goT, from the
-// decode's slab, if it is nil.
+// decode's slab, if it is nil. The value is zeroed by assigning the
+// type's zero value, which the compiler writes inline, rather than by
+// slab.One's clear, a call to the runtime's memclr per value.
 func (g *protoGen) newIfNil(x, goT string) string {
-	return "if " + x + " == nil {\n" + x + " = slab.One(&" + g.slab(goT) + ")\n}\n"
+	return "if " + x + " == nil {\n" + x + " = &" + g.slab(goT) + ".Raw(1)[0]\n*" + x + " = " + g.f.qualify(goT, "model.") + "{}\n}\n"
 }
 
 // unwireWrapRead is the code that reads a list in its wrapper message
@@ -456,20 +464,26 @@ func (g *protoGen) unwireList(goT string) {
 		w.WriteString("return n, nil\n")
 	}
 	w.WriteString("}\n\n")
+	// The wrapper's loop is written out, as a message's is: unwireFields's
+	// call of a closure per item cost more than the item's own read.
 	fmt.Fprintf(w, `func unwireWrap%s(b []byte, l *%s, depth int, bud *budget) error {
 if *l == nil {
 *l = %s{}
 }
-return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-if num != 1 {
-return 0, nil
+if err := unwireEnter(depth, bud); err != nil {
+return err
 }
+`+unwireLoopHead+`if num == 1 {
 n, err := unwireAdd%s(b, num, typ, l, depth, bud)
 if err != nil {
-return 0, wireFail("items", err)
+return wireFail("items", err)
 }
-return n, nil
-})
+if n > 0 {
+b = b[n:]
+continue
+}
+}
+`+unwireLoopTail+`return nil
 }
 
 `, name, mt, mt, name)

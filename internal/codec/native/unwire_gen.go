@@ -4,7 +4,6 @@ package native
 
 import (
 	"google.golang.org/protobuf/encoding/protowire"
-	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
 
@@ -39,7 +38,8 @@ func unwireMegacoMessage(b []byte, m *model.MegacoMessage, depth int, bud *budge
 			if n > 0 {
 				again := m.AuthHeader != nil
 				if m.AuthHeader == nil {
-					m.AuthHeader = slab.One(&bud.mem.AuthenticationHeader)
+					m.AuthHeader = &bud.mem.AuthenticationHeader.Raw(1)[0]
+					*m.AuthHeader = model.AuthenticationHeader{}
 				}
 				if err := unwireAuthenticationHeader(v, m.AuthHeader, depth+1, bud, again); err != nil {
 					return wireFail("MegacoMessage.authHeader", err)
@@ -301,7 +301,8 @@ func unwireMessageMessageBody(b []byte, m *model.MessageMessageBody, depth int, 
 						*m = model.MessageMessageBody{Kind: model.MessageMessageBody_MessageError}
 					}
 					if m.MessageError == nil {
-						m.MessageError = slab.One(&bud.mem.ErrorDescriptor)
+						m.MessageError = &bud.mem.ErrorDescriptor.Raw(1)[0]
+						*m.MessageError = model.ErrorDescriptor{}
 					}
 					if err := unwireErrorDescriptor(v, m.MessageError, depth+1, bud, again); err != nil {
 						return wireFail("MessageMessageBody.messageError", err)
@@ -379,7 +380,8 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = slab.One(&bud.mem.IP4Address)
+						m.Ip4Address = &bud.mem.IP4Address.Raw(1)[0]
+						*m.Ip4Address = model.IP4Address{}
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip4Address", err)
@@ -408,7 +410,8 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = slab.One(&bud.mem.IP6Address)
+						m.Ip6Address = &bud.mem.IP6Address.Raw(1)[0]
+						*m.Ip6Address = model.IP6Address{}
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("MId.ip6Address", err)
@@ -437,7 +440,8 @@ func unwireMId(b []byte, m *model.MId, depth int, bud *budget, merge bool) error
 						*m = model.MId{Kind: model.MId_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = slab.One(&bud.mem.DomainName)
+						m.DomainName = &bud.mem.DomainName.Raw(1)[0]
+						*m.DomainName = model.DomainName{}
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("MId.domainName", err)
@@ -725,7 +729,8 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionRequest}
 					}
 					if m.TransactionRequest == nil {
-						m.TransactionRequest = slab.One(&bud.mem.TransactionRequest)
+						m.TransactionRequest = &bud.mem.TransactionRequest.Raw(1)[0]
+						*m.TransactionRequest = model.TransactionRequest{}
 					}
 					if err := unwireTransactionRequest(v, m.TransactionRequest, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionRequest", err)
@@ -754,7 +759,8 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionPending}
 					}
 					if m.TransactionPending == nil {
-						m.TransactionPending = slab.One(&bud.mem.TransactionPending)
+						m.TransactionPending = &bud.mem.TransactionPending.Raw(1)[0]
+						*m.TransactionPending = model.TransactionPending{}
 					}
 					if err := unwireTransactionPending(v, m.TransactionPending, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionPending", err)
@@ -783,7 +789,8 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_TransactionReply}
 					}
 					if m.TransactionReply == nil {
-						m.TransactionReply = slab.One(&bud.mem.TransactionReply)
+						m.TransactionReply = &bud.mem.TransactionReply.Raw(1)[0]
+						*m.TransactionReply = model.TransactionReply{}
 					}
 					if err := unwireTransactionReply(v, m.TransactionReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.transactionReply", err)
@@ -837,7 +844,8 @@ func unwireTransaction(b []byte, m *model.Transaction, depth int, bud *budget, m
 						*m = model.Transaction{Kind: model.Transaction_SegmentReply}
 					}
 					if m.SegmentReply == nil {
-						m.SegmentReply = slab.One(&bud.mem.SegmentReply)
+						m.SegmentReply = &bud.mem.SegmentReply.Raw(1)[0]
+						*m.SegmentReply = model.SegmentReply{}
 					}
 					if err := unwireSegmentReply(v, m.SegmentReply, depth+1, bud, again); err != nil {
 						return wireFail("Transaction.segmentReply", err)
@@ -1104,7 +1112,8 @@ func unwireTransactionReplyTransactionResult(b []byte, m *model.TransactionReply
 						*m = model.TransactionReplyTransactionResult{Kind: model.TransactionReplyTransactionResult_TransactionError}
 					}
 					if m.TransactionError == nil {
-						m.TransactionError = slab.One(&bud.mem.ErrorDescriptor)
+						m.TransactionError = &bud.mem.ErrorDescriptor.Raw(1)[0]
+						*m.TransactionError = model.ErrorDescriptor{}
 					}
 					if err := unwireErrorDescriptor(v, m.TransactionError, depth+1, bud, again); err != nil {
 						return wireFail("TransactionReplyTransactionResult.transactionError", err)
@@ -1315,7 +1324,8 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextRequest != nil
 				if m.ContextRequest == nil {
-					m.ContextRequest = slab.One(&bud.mem.ContextRequest)
+					m.ContextRequest = &bud.mem.ContextRequest.Raw(1)[0]
+					*m.ContextRequest = model.ContextRequest{}
 				}
 				if err := unwireContextRequest(v, m.ContextRequest, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextRequest", err)
@@ -1339,7 +1349,8 @@ func unwireActionRequest(b []byte, m *model.ActionRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ContextAttrAuditReq != nil
 				if m.ContextAttrAuditReq == nil {
-					m.ContextAttrAuditReq = slab.One(&bud.mem.ContextAttrAuditRequest)
+					m.ContextAttrAuditReq = &bud.mem.ContextAttrAuditRequest.Raw(1)[0]
+					*m.ContextAttrAuditReq = model.ContextAttrAuditRequest{}
 				}
 				if err := unwireContextAttrAuditRequest(v, m.ContextAttrAuditReq, depth+1, bud, again); err != nil {
 					return wireFail("ActionRequest.contextAttrAuditReq", err)
@@ -1416,7 +1427,8 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
+					m.ErrorDescriptor = &bud.mem.ErrorDescriptor.Raw(1)[0]
+					*m.ErrorDescriptor = model.ErrorDescriptor{}
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.errorDescriptor", err)
@@ -1440,7 +1452,8 @@ func unwireActionReply(b []byte, m *model.ActionReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ContextReply != nil
 				if m.ContextReply == nil {
-					m.ContextReply = slab.One(&bud.mem.ContextRequest)
+					m.ContextReply = &bud.mem.ContextRequest.Raw(1)[0]
+					*m.ContextReply = model.ContextRequest{}
 				}
 				if err := unwireContextRequest(v, m.ContextReply, depth+1, bud, again); err != nil {
 					return wireFail("ActionReply.contextReply", err)
@@ -1774,7 +1787,8 @@ func unwireContextAttrAuditRequest(b []byte, m *model.ContextAttrAuditRequest, d
 			if n > 0 {
 				again := m.SelectLogic != nil
 				if m.SelectLogic == nil {
-					m.SelectLogic = slab.One(&bud.mem.SelectLogic)
+					m.SelectLogic = &bud.mem.SelectLogic.Raw(1)[0]
+					*m.SelectLogic = model.SelectLogic{}
 				}
 				if err := unwireSelectLogic(v, m.SelectLogic, depth+1, bud, again); err != nil {
 					return wireFail("ContextAttrAuditRequest.selectLogic", err)
@@ -1912,7 +1926,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AddReq}
 					}
 					if m.AddReq == nil {
-						m.AddReq = slab.One(&bud.mem.AmmRequest)
+						m.AddReq = &bud.mem.AmmRequest.Raw(1)[0]
+						*m.AddReq = model.AmmRequest{}
 					}
 					if err := unwireAmmRequest(v, m.AddReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.addReq", err)
@@ -1941,7 +1956,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_MoveReq}
 					}
 					if m.MoveReq == nil {
-						m.MoveReq = slab.One(&bud.mem.AmmRequest)
+						m.MoveReq = &bud.mem.AmmRequest.Raw(1)[0]
+						*m.MoveReq = model.AmmRequest{}
 					}
 					if err := unwireAmmRequest(v, m.MoveReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.moveReq", err)
@@ -1970,7 +1986,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ModReq}
 					}
 					if m.ModReq == nil {
-						m.ModReq = slab.One(&bud.mem.AmmRequest)
+						m.ModReq = &bud.mem.AmmRequest.Raw(1)[0]
+						*m.ModReq = model.AmmRequest{}
 					}
 					if err := unwireAmmRequest(v, m.ModReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.modReq", err)
@@ -1999,7 +2016,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_SubtractReq}
 					}
 					if m.SubtractReq == nil {
-						m.SubtractReq = slab.One(&bud.mem.SubtractRequest)
+						m.SubtractReq = &bud.mem.SubtractRequest.Raw(1)[0]
+						*m.SubtractReq = model.SubtractRequest{}
 					}
 					if err := unwireSubtractRequest(v, m.SubtractReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.subtractReq", err)
@@ -2028,7 +2046,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditCapRequest}
 					}
 					if m.AuditCapRequest == nil {
-						m.AuditCapRequest = slab.One(&bud.mem.AuditRequest)
+						m.AuditCapRequest = &bud.mem.AuditRequest.Raw(1)[0]
+						*m.AuditCapRequest = model.AuditRequest{}
 					}
 					if err := unwireAuditRequest(v, m.AuditCapRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditCapRequest", err)
@@ -2057,7 +2076,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_AuditValueRequest}
 					}
 					if m.AuditValueRequest == nil {
-						m.AuditValueRequest = slab.One(&bud.mem.AuditRequest)
+						m.AuditValueRequest = &bud.mem.AuditRequest.Raw(1)[0]
+						*m.AuditValueRequest = model.AuditRequest{}
 					}
 					if err := unwireAuditRequest(v, m.AuditValueRequest, depth+1, bud, again); err != nil {
 						return wireFail("Command.auditValueRequest", err)
@@ -2086,7 +2106,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_NotifyReq}
 					}
 					if m.NotifyReq == nil {
-						m.NotifyReq = slab.One(&bud.mem.NotifyRequest)
+						m.NotifyReq = &bud.mem.NotifyRequest.Raw(1)[0]
+						*m.NotifyReq = model.NotifyRequest{}
 					}
 					if err := unwireNotifyRequest(v, m.NotifyReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.notifyReq", err)
@@ -2115,7 +2136,8 @@ func unwireCommand(b []byte, m *model.Command, depth int, bud *budget, merge boo
 						*m = model.Command{Kind: model.Command_ServiceChangeReq}
 					}
 					if m.ServiceChangeReq == nil {
-						m.ServiceChangeReq = slab.One(&bud.mem.ServiceChangeRequest)
+						m.ServiceChangeReq = &bud.mem.ServiceChangeRequest.Raw(1)[0]
+						*m.ServiceChangeReq = model.ServiceChangeRequest{}
 					}
 					if err := unwireServiceChangeRequest(v, m.ServiceChangeReq, depth+1, bud, again); err != nil {
 						return wireFail("Command.serviceChangeReq", err)
@@ -2168,7 +2190,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AddReply}
 					}
 					if m.AddReply == nil {
-						m.AddReply = slab.One(&bud.mem.AmmsReply)
+						m.AddReply = &bud.mem.AmmsReply.Raw(1)[0]
+						*m.AddReply = model.AmmsReply{}
 					}
 					if err := unwireAmmsReply(v, m.AddReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.addReply", err)
@@ -2197,7 +2220,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_MoveReply}
 					}
 					if m.MoveReply == nil {
-						m.MoveReply = slab.One(&bud.mem.AmmsReply)
+						m.MoveReply = &bud.mem.AmmsReply.Raw(1)[0]
+						*m.MoveReply = model.AmmsReply{}
 					}
 					if err := unwireAmmsReply(v, m.MoveReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.moveReply", err)
@@ -2226,7 +2250,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ModReply}
 					}
 					if m.ModReply == nil {
-						m.ModReply = slab.One(&bud.mem.AmmsReply)
+						m.ModReply = &bud.mem.AmmsReply.Raw(1)[0]
+						*m.ModReply = model.AmmsReply{}
 					}
 					if err := unwireAmmsReply(v, m.ModReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.modReply", err)
@@ -2255,7 +2280,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_SubtractReply}
 					}
 					if m.SubtractReply == nil {
-						m.SubtractReply = slab.One(&bud.mem.AmmsReply)
+						m.SubtractReply = &bud.mem.AmmsReply.Raw(1)[0]
+						*m.SubtractReply = model.AmmsReply{}
 					}
 					if err := unwireAmmsReply(v, m.SubtractReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.subtractReply", err)
@@ -2284,7 +2310,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditCapReply}
 					}
 					if m.AuditCapReply == nil {
-						m.AuditCapReply = slab.One(&bud.mem.AuditReply)
+						m.AuditCapReply = &bud.mem.AuditReply.Raw(1)[0]
+						*m.AuditCapReply = model.AuditReply{}
 					}
 					if err := unwireAuditReply(v, m.AuditCapReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditCapReply", err)
@@ -2313,7 +2340,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_AuditValueReply}
 					}
 					if m.AuditValueReply == nil {
-						m.AuditValueReply = slab.One(&bud.mem.AuditReply)
+						m.AuditValueReply = &bud.mem.AuditReply.Raw(1)[0]
+						*m.AuditValueReply = model.AuditReply{}
 					}
 					if err := unwireAuditReply(v, m.AuditValueReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.auditValueReply", err)
@@ -2342,7 +2370,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_NotifyReply}
 					}
 					if m.NotifyReply == nil {
-						m.NotifyReply = slab.One(&bud.mem.NotifyReply)
+						m.NotifyReply = &bud.mem.NotifyReply.Raw(1)[0]
+						*m.NotifyReply = model.NotifyReply{}
 					}
 					if err := unwireNotifyReply(v, m.NotifyReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.notifyReply", err)
@@ -2371,7 +2400,8 @@ func unwireCommandReply(b []byte, m *model.CommandReply, depth int, bud *budget,
 						*m = model.CommandReply{Kind: model.CommandReply_ServiceChangeReply}
 					}
 					if m.ServiceChangeReply == nil {
-						m.ServiceChangeReply = slab.One(&bud.mem.ServiceChangeReply)
+						m.ServiceChangeReply = &bud.mem.ServiceChangeReply.Raw(1)[0]
+						*m.ServiceChangeReply = model.ServiceChangeReply{}
 					}
 					if err := unwireServiceChangeReply(v, m.ServiceChangeReply, depth+1, bud, again); err != nil {
 						return wireFail("CommandReply.serviceChangeReply", err)
@@ -2605,7 +2635,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
+						m.MediaDescriptor = &bud.mem.MediaDescriptor.Raw(1)[0]
+						*m.MediaDescriptor = model.MediaDescriptor{}
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.mediaDescriptor", err)
@@ -2634,7 +2665,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
+						m.ModemDescriptor = &bud.mem.ModemDescriptor.Raw(1)[0]
+						*m.ModemDescriptor = model.ModemDescriptor{}
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.modemDescriptor", err)
@@ -2663,7 +2695,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
+						m.MuxDescriptor = &bud.mem.MuxDescriptor.Raw(1)[0]
+						*m.MuxDescriptor = model.MuxDescriptor{}
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.muxDescriptor", err)
@@ -2692,7 +2725,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
+						m.EventsDescriptor = &bud.mem.EventsDescriptor.Raw(1)[0]
+						*m.EventsDescriptor = model.EventsDescriptor{}
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.eventsDescriptor", err)
@@ -2771,7 +2805,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
+						m.DigitMapDescriptor = &bud.mem.DigitMapDescriptor.Raw(1)[0]
+						*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.digitMapDescriptor", err)
@@ -2800,7 +2835,8 @@ func unwireAmmDescriptor(b []byte, m *model.AmmDescriptor, depth int, bud *budge
 						*m = model.AmmDescriptor{Kind: model.AmmDescriptor_AuditDescriptor}
 					}
 					if m.AuditDescriptor == nil {
-						m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
+						m.AuditDescriptor = &bud.mem.AuditDescriptor.Raw(1)[0]
+						*m.AuditDescriptor = model.AuditDescriptor{}
 					}
 					if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AmmDescriptor.auditDescriptor", err)
@@ -2939,7 +2975,8 @@ func unwireSubtractRequest(b []byte, m *model.SubtractRequest, depth int, bud *b
 			if n > 0 {
 				again := m.AuditDescriptor != nil
 				if m.AuditDescriptor == nil {
-					m.AuditDescriptor = slab.One(&bud.mem.AuditDescriptor)
+					m.AuditDescriptor = &bud.mem.AuditDescriptor.Raw(1)[0]
+					*m.AuditDescriptor = model.AuditDescriptor{}
 				}
 				if err := unwireAuditDescriptor(v, m.AuditDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("SubtractRequest.auditDescriptor", err)
@@ -3118,7 +3155,8 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_Error}
 					}
 					if m.Error == nil {
-						m.Error = slab.One(&bud.mem.ErrorDescriptor)
+						m.Error = &bud.mem.ErrorDescriptor.Raw(1)[0]
+						*m.Error = model.ErrorDescriptor{}
 					}
 					if err := unwireErrorDescriptor(v, m.Error, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.error", err)
@@ -3147,7 +3185,8 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResult}
 					}
 					if m.AuditResult == nil {
-						m.AuditResult = slab.One(&bud.mem.AuditResult)
+						m.AuditResult = &bud.mem.AuditResult.Raw(1)[0]
+						*m.AuditResult = model.AuditResult{}
 					}
 					if err := unwireAuditResult(v, m.AuditResult, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResult", err)
@@ -3176,7 +3215,8 @@ func unwireAuditReply(b []byte, m *model.AuditReply, depth int, bud *budget, mer
 						*m = model.AuditReply{Kind: model.AuditReply_AuditResultTermList}
 					}
 					if m.AuditResultTermList == nil {
-						m.AuditResultTermList = slab.One(&bud.mem.TermListAuditResult)
+						m.AuditResultTermList = &bud.mem.TermListAuditResult.Raw(1)[0]
+						*m.AuditResultTermList = model.TermListAuditResult{}
 					}
 					if err := unwireTermListAuditResult(v, m.AuditResultTermList, depth+1, bud, again); err != nil {
 						return wireFail("AuditReply.auditResultTermList", err)
@@ -3293,7 +3333,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
+						m.ErrorDescriptor = &bud.mem.ErrorDescriptor.Raw(1)[0]
+						*m.ErrorDescriptor = model.ErrorDescriptor{}
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.errorDescriptor", err)
@@ -3322,7 +3363,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MediaDescriptor}
 					}
 					if m.MediaDescriptor == nil {
-						m.MediaDescriptor = slab.One(&bud.mem.MediaDescriptor)
+						m.MediaDescriptor = &bud.mem.MediaDescriptor.Raw(1)[0]
+						*m.MediaDescriptor = model.MediaDescriptor{}
 					}
 					if err := unwireMediaDescriptor(v, m.MediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.mediaDescriptor", err)
@@ -3351,7 +3393,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ModemDescriptor}
 					}
 					if m.ModemDescriptor == nil {
-						m.ModemDescriptor = slab.One(&bud.mem.ModemDescriptor)
+						m.ModemDescriptor = &bud.mem.ModemDescriptor.Raw(1)[0]
+						*m.ModemDescriptor = model.ModemDescriptor{}
 					}
 					if err := unwireModemDescriptor(v, m.ModemDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.modemDescriptor", err)
@@ -3380,7 +3423,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_MuxDescriptor}
 					}
 					if m.MuxDescriptor == nil {
-						m.MuxDescriptor = slab.One(&bud.mem.MuxDescriptor)
+						m.MuxDescriptor = &bud.mem.MuxDescriptor.Raw(1)[0]
+						*m.MuxDescriptor = model.MuxDescriptor{}
 					}
 					if err := unwireMuxDescriptor(v, m.MuxDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.muxDescriptor", err)
@@ -3409,7 +3453,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EventsDescriptor}
 					}
 					if m.EventsDescriptor == nil {
-						m.EventsDescriptor = slab.One(&bud.mem.EventsDescriptor)
+						m.EventsDescriptor = &bud.mem.EventsDescriptor.Raw(1)[0]
+						*m.EventsDescriptor = model.EventsDescriptor{}
 					}
 					if err := unwireEventsDescriptor(v, m.EventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.eventsDescriptor", err)
@@ -3488,7 +3533,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_DigitMapDescriptor}
 					}
 					if m.DigitMapDescriptor == nil {
-						m.DigitMapDescriptor = slab.One(&bud.mem.DigitMapDescriptor)
+						m.DigitMapDescriptor = &bud.mem.DigitMapDescriptor.Raw(1)[0]
+						*m.DigitMapDescriptor = model.DigitMapDescriptor{}
 					}
 					if err := unwireDigitMapDescriptor(v, m.DigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.digitMapDescriptor", err)
@@ -3517,7 +3563,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_ObservedEventsDescriptor}
 					}
 					if m.ObservedEventsDescriptor == nil {
-						m.ObservedEventsDescriptor = slab.One(&bud.mem.ObservedEventsDescriptor)
+						m.ObservedEventsDescriptor = &bud.mem.ObservedEventsDescriptor.Raw(1)[0]
+						*m.ObservedEventsDescriptor = model.ObservedEventsDescriptor{}
 					}
 					if err := unwireObservedEventsDescriptor(v, m.ObservedEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.observedEventsDescriptor", err)
@@ -3596,7 +3643,8 @@ func unwireAuditReturnParameter(b []byte, m *model.AuditReturnParameter, depth i
 						*m = model.AuditReturnParameter{Kind: model.AuditReturnParameter_EmptyDescriptors}
 					}
 					if m.EmptyDescriptors == nil {
-						m.EmptyDescriptors = slab.One(&bud.mem.AuditDescriptor)
+						m.EmptyDescriptors = &bud.mem.AuditDescriptor.Raw(1)[0]
+						*m.EmptyDescriptors = model.AuditDescriptor{}
 					}
 					if err := unwireAuditDescriptor(v, m.EmptyDescriptors, depth+1, bud, again); err != nil {
 						return wireFail("AuditReturnParameter.emptyDescriptors", err)
@@ -3742,7 +3790,8 @@ func unwireNotifyRequest(b []byte, m *model.NotifyRequest, depth int, bud *budge
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
+					m.ErrorDescriptor = &bud.mem.ErrorDescriptor.Raw(1)[0]
+					*m.ErrorDescriptor = model.ErrorDescriptor{}
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyRequest.errorDescriptor", err)
@@ -3807,7 +3856,8 @@ func unwireNotifyReply(b []byte, m *model.NotifyReply, depth int, bud *budget, m
 			if n > 0 {
 				again := m.ErrorDescriptor != nil
 				if m.ErrorDescriptor == nil {
-					m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
+					m.ErrorDescriptor = &bud.mem.ErrorDescriptor.Raw(1)[0]
+					*m.ErrorDescriptor = model.ErrorDescriptor{}
 				}
 				if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("NotifyReply.errorDescriptor", err)
@@ -3958,7 +4008,8 @@ func unwireObservedEvent(b []byte, m *model.ObservedEvent, depth int, bud *budge
 			if n > 0 {
 				again := m.TimeNotation != nil
 				if m.TimeNotation == nil {
-					m.TimeNotation = slab.One(&bud.mem.TimeNotation)
+					m.TimeNotation = &bud.mem.TimeNotation.Raw(1)[0]
+					*m.TimeNotation = model.TimeNotation{}
 				}
 				if err := unwireTimeNotation(v, m.TimeNotation, depth+1, bud, again); err != nil {
 					return wireFail("ObservedEvent.timeNotation", err)
@@ -4039,7 +4090,8 @@ func unwireEventParameter(b []byte, m *model.EventParameter, depth int, bud *bud
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = slab.One(&bud.mem.EventParameterExtraInfo)
+					m.ExtraInfo = &bud.mem.EventParameterExtraInfo.Raw(1)[0]
+					*m.ExtraInfo = model.EventParameterExtraInfo{}
 				}
 				if err := unwireEventParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("EventParameter.extraInfo", err)
@@ -4312,7 +4364,8 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ErrorDescriptor}
 					}
 					if m.ErrorDescriptor == nil {
-						m.ErrorDescriptor = slab.One(&bud.mem.ErrorDescriptor)
+						m.ErrorDescriptor = &bud.mem.ErrorDescriptor.Raw(1)[0]
+						*m.ErrorDescriptor = model.ErrorDescriptor{}
 					}
 					if err := unwireErrorDescriptor(v, m.ErrorDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.errorDescriptor", err)
@@ -4341,7 +4394,8 @@ func unwireServiceChangeResult(b []byte, m *model.ServiceChangeResult, depth int
 						*m = model.ServiceChangeResult{Kind: model.ServiceChangeResult_ServiceChangeResParms}
 					}
 					if m.ServiceChangeResParms == nil {
-						m.ServiceChangeResParms = slab.One(&bud.mem.ServiceChangeResParm)
+						m.ServiceChangeResParms = &bud.mem.ServiceChangeResParm.Raw(1)[0]
+						*m.ServiceChangeResParms = model.ServiceChangeResParm{}
 					}
 					if err := unwireServiceChangeResParm(v, m.ServiceChangeResParms, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeResult.serviceChangeResParms", err)
@@ -4447,7 +4501,8 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = slab.One(&bud.mem.TerminationStateDescriptor)
+					m.TermStateDescr = &bud.mem.TerminationStateDescriptor.Raw(1)[0]
+					*m.TermStateDescr = model.TerminationStateDescriptor{}
 				}
 				if err := unwireTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.termStateDescr", err)
@@ -4471,7 +4526,8 @@ func unwireMediaDescriptor(b []byte, m *model.MediaDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = slab.One(&bud.mem.MediaDescriptorStreams)
+					m.Streams = &bud.mem.MediaDescriptorStreams.Raw(1)[0]
+					*m.Streams = model.MediaDescriptorStreams{}
 				}
 				if err := unwireMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("MediaDescriptor.streams", err)
@@ -4523,7 +4579,8 @@ func unwireMediaDescriptorStreams(b []byte, m *model.MediaDescriptorStreams, dep
 						*m = model.MediaDescriptorStreams{Kind: model.MediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = slab.One(&bud.mem.StreamParms)
+						m.OneStream = &bud.mem.StreamParms.Raw(1)[0]
+						*m.OneStream = model.StreamParms{}
 					}
 					if err := unwireStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("MediaDescriptorStreams.oneStream", err)
@@ -4666,7 +4723,8 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = slab.One(&bud.mem.LocalControlDescriptor)
+					m.LocalControlDescriptor = &bud.mem.LocalControlDescriptor.Raw(1)[0]
+					*m.LocalControlDescriptor = model.LocalControlDescriptor{}
 				}
 				if err := unwireLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localControlDescriptor", err)
@@ -4690,7 +4748,8 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
+					m.LocalDescriptor = &bud.mem.LocalRemoteDescriptor.Raw(1)[0]
+					*m.LocalDescriptor = model.LocalRemoteDescriptor{}
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.localDescriptor", err)
@@ -4714,7 +4773,8 @@ func unwireStreamParms(b []byte, m *model.StreamParms, depth int, bud *budget, m
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = slab.One(&bud.mem.LocalRemoteDescriptor)
+					m.RemoteDescriptor = &bud.mem.LocalRemoteDescriptor.Raw(1)[0]
+					*m.RemoteDescriptor = model.LocalRemoteDescriptor{}
 				}
 				if err := unwireLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("StreamParms.remoteDescriptor", err)
@@ -4899,7 +4959,8 @@ func unwirePropertyParm(b []byte, m *model.PropertyParm, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = slab.One(&bud.mem.PropertyParmExtraInfo)
+					m.ExtraInfo = &bud.mem.PropertyParmExtraInfo.Raw(1)[0]
+					*m.ExtraInfo = model.PropertyParmExtraInfo{}
 				}
 				if err := unwirePropertyParmExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("PropertyParm.extraInfo", err)
@@ -5175,7 +5236,8 @@ func unwireMuxDescriptor(b []byte, m *model.MuxDescriptor, depth int, bud *budge
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
+					m.NonStandardData = &bud.mem.NonStandardData.Raw(1)[0]
+					*m.NonStandardData = model.NonStandardData{}
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("MuxDescriptor.nonStandardData", err)
@@ -5317,7 +5379,8 @@ func unwireRequestedEvent(b []byte, m *model.RequestedEvent, depth int, bud *bud
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = slab.One(&bud.mem.RequestedActions)
+					m.EventAction = &bud.mem.RequestedActions.Raw(1)[0]
+					*m.EventAction = model.RequestedActions{}
 				}
 				if err := unwireRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("RequestedEvent.eventAction", err)
@@ -5394,7 +5457,8 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = slab.One(&bud.mem.EventDM)
+					m.EventDM = &bud.mem.EventDM.Raw(1)[0]
+					*m.EventDM = model.EventDM{}
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.eventDM", err)
@@ -5418,7 +5482,8 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
+					m.SecondEvent = &bud.mem.SecondEventsDescriptor.Raw(1)[0]
+					*m.SecondEvent = model.SecondEventsDescriptor{}
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.secondEvent", err)
@@ -5462,7 +5527,8 @@ func unwireRequestedActions(b []byte, m *model.RequestedActions, depth int, bud 
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
+					m.NotifyBehaviour = &bud.mem.NotifyBehaviour.Raw(1)[0]
+					*m.NotifyBehaviour = model.NotifyBehaviour{}
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("RequestedActions.notifyBehaviour", err)
@@ -5554,7 +5620,8 @@ func unwireEventDM(b []byte, m *model.EventDM, depth int, bud *budget, merge boo
 						*m = model.EventDM{Kind: model.EventDM_DigitMapValue}
 					}
 					if m.DigitMapValue == nil {
-						m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
+						m.DigitMapValue = &bud.mem.DigitMapValue.Raw(1)[0]
+						*m.DigitMapValue = model.DigitMapValue{}
 					}
 					if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 						return wireFail("EventDM.digitMapValue", err)
@@ -5694,7 +5761,8 @@ func unwireSecondRequestedEvent(b []byte, m *model.SecondRequestedEvent, depth i
 			if n > 0 {
 				again := m.EventAction != nil
 				if m.EventAction == nil {
-					m.EventAction = slab.One(&bud.mem.SecondRequestedActions)
+					m.EventAction = &bud.mem.SecondRequestedActions.Raw(1)[0]
+					*m.EventAction = model.SecondRequestedActions{}
 				}
 				if err := unwireSecondRequestedActions(v, m.EventAction, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedEvent.eventAction", err)
@@ -5771,7 +5839,8 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.EventDM != nil
 				if m.EventDM == nil {
-					m.EventDM = slab.One(&bud.mem.EventDM)
+					m.EventDM = &bud.mem.EventDM.Raw(1)[0]
+					*m.EventDM = model.EventDM{}
 				}
 				if err := unwireEventDM(v, m.EventDM, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.eventDM", err)
@@ -5815,7 +5884,8 @@ func unwireSecondRequestedActions(b []byte, m *model.SecondRequestedActions, dep
 			if n > 0 {
 				again := m.NotifyBehaviour != nil
 				if m.NotifyBehaviour == nil {
-					m.NotifyBehaviour = slab.One(&bud.mem.NotifyBehaviour)
+					m.NotifyBehaviour = &bud.mem.NotifyBehaviour.Raw(1)[0]
+					*m.NotifyBehaviour = model.NotifyBehaviour{}
 				}
 				if err := unwireNotifyBehaviour(v, m.NotifyBehaviour, depth+1, bud, again); err != nil {
 					return wireFail("SecondRequestedActions.notifyBehaviour", err)
@@ -5958,7 +6028,8 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = slab.One(&bud.mem.Signal)
+						m.Signal = &bud.mem.Signal.Raw(1)[0]
+						*m.Signal = model.Signal{}
 					}
 					if err := unwireSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.signal", err)
@@ -5987,7 +6058,8 @@ func unwireSignalRequest(b []byte, m *model.SignalRequest, depth int, bud *budge
 						*m = model.SignalRequest{Kind: model.SignalRequest_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = slab.One(&bud.mem.SeqSigList)
+						m.SeqSigList = &bud.mem.SeqSigList.Raw(1)[0]
+						*m.SeqSigList = model.SeqSigList{}
 					}
 					if err := unwireSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("SignalRequest.seqSigList", err)
@@ -6316,7 +6388,8 @@ func unwireSigParameter(b []byte, m *model.SigParameter, depth int, bud *budget,
 			if n > 0 {
 				again := m.ExtraInfo != nil
 				if m.ExtraInfo == nil {
-					m.ExtraInfo = slab.One(&bud.mem.SigParameterExtraInfo)
+					m.ExtraInfo = &bud.mem.SigParameterExtraInfo.Raw(1)[0]
+					*m.ExtraInfo = model.SigParameterExtraInfo{}
 				}
 				if err := unwireSigParameterExtraInfo(v, m.ExtraInfo, depth+1, bud, again); err != nil {
 					return wireFail("SigParameter.extraInfo", err)
@@ -6475,7 +6548,8 @@ func unwireModemDescriptor(b []byte, m *model.ModemDescriptor, depth int, bud *b
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
+					m.NonStandardData = &bud.mem.NonStandardData.Raw(1)[0]
+					*m.NonStandardData = model.NonStandardData{}
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ModemDescriptor.nonStandardData", err)
@@ -6547,7 +6621,8 @@ func unwireDigitMapDescriptor(b []byte, m *model.DigitMapDescriptor, depth int, 
 			if n > 0 {
 				again := m.DigitMapValue != nil
 				if m.DigitMapValue == nil {
-					m.DigitMapValue = slab.One(&bud.mem.DigitMapValue)
+					m.DigitMapValue = &bud.mem.DigitMapValue.Raw(1)[0]
+					*m.DigitMapValue = model.DigitMapValue{}
 				}
 				if err := unwireDigitMapValue(v, m.DigitMapValue, depth+1, bud, again); err != nil {
 					return wireFail("DigitMapDescriptor.digitMapValue", err)
@@ -6728,7 +6803,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
+					m.ServiceChangeAddress = &bud.mem.ServiceChangeAddress.Raw(1)[0]
+					*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeAddress", err)
@@ -6769,7 +6845,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
+					m.ServiceChangeProfile = &bud.mem.ServiceChangeProfile.Raw(1)[0]
+					*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeProfile", err)
@@ -6819,7 +6896,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
+					m.ServiceChangeMgcId = &bud.mem.MId.Raw(1)[0]
+					*m.ServiceChangeMgcId = model.MId{}
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeMgcId", err)
@@ -6843,7 +6921,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.TimeStamp != nil
 				if m.TimeStamp == nil {
-					m.TimeStamp = slab.One(&bud.mem.TimeNotation)
+					m.TimeStamp = &bud.mem.TimeNotation.Raw(1)[0]
+					*m.TimeStamp = model.TimeNotation{}
 				}
 				if err := unwireTimeNotation(v, m.TimeStamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.timeStamp", err)
@@ -6867,7 +6946,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.NonStandardData != nil
 				if m.NonStandardData == nil {
-					m.NonStandardData = slab.One(&bud.mem.NonStandardData)
+					m.NonStandardData = &bud.mem.NonStandardData.Raw(1)[0]
+					*m.NonStandardData = model.NonStandardData{}
 				}
 				if err := unwireNonStandardData(v, m.NonStandardData, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.nonStandardData", err)
@@ -6891,7 +6971,8 @@ func unwireServiceChangeParm(b []byte, m *model.ServiceChangeParm, depth int, bu
 			if n > 0 {
 				again := m.ServiceChangeInfo != nil
 				if m.ServiceChangeInfo == nil {
-					m.ServiceChangeInfo = slab.One(&bud.mem.AuditDescriptor)
+					m.ServiceChangeInfo = &bud.mem.AuditDescriptor.Raw(1)[0]
+					*m.ServiceChangeInfo = model.AuditDescriptor{}
 				}
 				if err := unwireAuditDescriptor(v, m.ServiceChangeInfo, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeParm.serviceChangeInfo", err)
@@ -6985,7 +7066,8 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip4Address}
 					}
 					if m.Ip4Address == nil {
-						m.Ip4Address = slab.One(&bud.mem.IP4Address)
+						m.Ip4Address = &bud.mem.IP4Address.Raw(1)[0]
+						*m.Ip4Address = model.IP4Address{}
 					}
 					if err := unwireIP4Address(v, m.Ip4Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip4Address", err)
@@ -7014,7 +7096,8 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_Ip6Address}
 					}
 					if m.Ip6Address == nil {
-						m.Ip6Address = slab.One(&bud.mem.IP6Address)
+						m.Ip6Address = &bud.mem.IP6Address.Raw(1)[0]
+						*m.Ip6Address = model.IP6Address{}
 					}
 					if err := unwireIP6Address(v, m.Ip6Address, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.ip6Address", err)
@@ -7043,7 +7126,8 @@ func unwireServiceChangeAddress(b []byte, m *model.ServiceChangeAddress, depth i
 						*m = model.ServiceChangeAddress{Kind: model.ServiceChangeAddress_DomainName}
 					}
 					if m.DomainName == nil {
-						m.DomainName = slab.One(&bud.mem.DomainName)
+						m.DomainName = &bud.mem.DomainName.Raw(1)[0]
+						*m.DomainName = model.DomainName{}
 					}
 					if err := unwireDomainName(v, m.DomainName, depth+1, bud, again); err != nil {
 						return wireFail("ServiceChangeAddress.domainName", err)
@@ -7141,7 +7225,8 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeMgcId != nil
 				if m.ServiceChangeMgcId == nil {
-					m.ServiceChangeMgcId = slab.One(&bud.mem.MId)
+					m.ServiceChangeMgcId = &bud.mem.MId.Raw(1)[0]
+					*m.ServiceChangeMgcId = model.MId{}
 				}
 				if err := unwireMId(v, m.ServiceChangeMgcId, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeMgcId", err)
@@ -7165,7 +7250,8 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeAddress != nil
 				if m.ServiceChangeAddress == nil {
-					m.ServiceChangeAddress = slab.One(&bud.mem.ServiceChangeAddress)
+					m.ServiceChangeAddress = &bud.mem.ServiceChangeAddress.Raw(1)[0]
+					*m.ServiceChangeAddress = model.ServiceChangeAddress{}
 				}
 				if err := unwireServiceChangeAddress(v, m.ServiceChangeAddress, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeAddress", err)
@@ -7206,7 +7292,8 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.ServiceChangeProfile != nil
 				if m.ServiceChangeProfile == nil {
-					m.ServiceChangeProfile = slab.One(&bud.mem.ServiceChangeProfile)
+					m.ServiceChangeProfile = &bud.mem.ServiceChangeProfile.Raw(1)[0]
+					*m.ServiceChangeProfile = model.ServiceChangeProfile{}
 				}
 				if err := unwireServiceChangeProfile(v, m.ServiceChangeProfile, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.serviceChangeProfile", err)
@@ -7230,7 +7317,8 @@ func unwireServiceChangeResParm(b []byte, m *model.ServiceChangeResParm, depth i
 			if n > 0 {
 				again := m.Timestamp != nil
 				if m.Timestamp == nil {
-					m.Timestamp = slab.One(&bud.mem.TimeNotation)
+					m.Timestamp = &bud.mem.TimeNotation.Raw(1)[0]
+					*m.Timestamp = model.TimeNotation{}
 				}
 				if err := unwireTimeNotation(v, m.Timestamp, depth+1, bud, again); err != nil {
 					return wireFail("ServiceChangeResParm.timestamp", err)
@@ -7552,7 +7640,8 @@ func unwireNonStandardIdentifier(b []byte, m *model.NonStandardIdentifier, depth
 						*m = model.NonStandardIdentifier{Kind: model.NonStandardIdentifier_H221NonStandard}
 					}
 					if m.H221NonStandard == nil {
-						m.H221NonStandard = slab.One(&bud.mem.H221NonStandard)
+						m.H221NonStandard = &bud.mem.H221NonStandard.Raw(1)[0]
+						*m.H221NonStandard = model.H221NonStandard{}
 					}
 					if err := unwireH221NonStandard(v, m.H221NonStandard, depth+1, bud, again); err != nil {
 						return wireFail("NonStandardIdentifier.h221NonStandard", err)
@@ -7789,7 +7878,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudMediaDescriptor}
 					}
 					if m.IndAudMediaDescriptor == nil {
-						m.IndAudMediaDescriptor = slab.One(&bud.mem.IndAudMediaDescriptor)
+						m.IndAudMediaDescriptor = &bud.mem.IndAudMediaDescriptor.Raw(1)[0]
+						*m.IndAudMediaDescriptor = model.IndAudMediaDescriptor{}
 					}
 					if err := unwireIndAudMediaDescriptor(v, m.IndAudMediaDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudMediaDescriptor", err)
@@ -7818,7 +7908,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventsDescriptor}
 					}
 					if m.IndAudEventsDescriptor == nil {
-						m.IndAudEventsDescriptor = slab.One(&bud.mem.IndAudEventsDescriptor)
+						m.IndAudEventsDescriptor = &bud.mem.IndAudEventsDescriptor.Raw(1)[0]
+						*m.IndAudEventsDescriptor = model.IndAudEventsDescriptor{}
 					}
 					if err := unwireIndAudEventsDescriptor(v, m.IndAudEventsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventsDescriptor", err)
@@ -7847,7 +7938,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudEventBufferDescriptor}
 					}
 					if m.IndAudEventBufferDescriptor == nil {
-						m.IndAudEventBufferDescriptor = slab.One(&bud.mem.IndAudEventBufferDescriptor)
+						m.IndAudEventBufferDescriptor = &bud.mem.IndAudEventBufferDescriptor.Raw(1)[0]
+						*m.IndAudEventBufferDescriptor = model.IndAudEventBufferDescriptor{}
 					}
 					if err := unwireIndAudEventBufferDescriptor(v, m.IndAudEventBufferDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudEventBufferDescriptor", err)
@@ -7876,7 +7968,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudSignalsDescriptor}
 					}
 					if m.IndAudSignalsDescriptor == nil {
-						m.IndAudSignalsDescriptor = slab.One(&bud.mem.IndAudSignalsDescriptor)
+						m.IndAudSignalsDescriptor = &bud.mem.IndAudSignalsDescriptor.Raw(1)[0]
+						*m.IndAudSignalsDescriptor = model.IndAudSignalsDescriptor{}
 					}
 					if err := unwireIndAudSignalsDescriptor(v, m.IndAudSignalsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudSignalsDescriptor", err)
@@ -7905,7 +7998,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudDigitMapDescriptor}
 					}
 					if m.IndAudDigitMapDescriptor == nil {
-						m.IndAudDigitMapDescriptor = slab.One(&bud.mem.IndAudDigitMapDescriptor)
+						m.IndAudDigitMapDescriptor = &bud.mem.IndAudDigitMapDescriptor.Raw(1)[0]
+						*m.IndAudDigitMapDescriptor = model.IndAudDigitMapDescriptor{}
 					}
 					if err := unwireIndAudDigitMapDescriptor(v, m.IndAudDigitMapDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudDigitMapDescriptor", err)
@@ -7934,7 +8028,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudStatisticsDescriptor}
 					}
 					if m.IndAudStatisticsDescriptor == nil {
-						m.IndAudStatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
+						m.IndAudStatisticsDescriptor = &bud.mem.IndAudStatisticsDescriptor.Raw(1)[0]
+						*m.IndAudStatisticsDescriptor = model.IndAudStatisticsDescriptor{}
 					}
 					if err := unwireIndAudStatisticsDescriptor(v, m.IndAudStatisticsDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudStatisticsDescriptor", err)
@@ -7963,7 +8058,8 @@ func unwireIndAuditParameter(b []byte, m *model.IndAuditParameter, depth int, bu
 						*m = model.IndAuditParameter{Kind: model.IndAuditParameter_IndAudPackagesDescriptor}
 					}
 					if m.IndAudPackagesDescriptor == nil {
-						m.IndAudPackagesDescriptor = slab.One(&bud.mem.IndAudPackagesDescriptor)
+						m.IndAudPackagesDescriptor = &bud.mem.IndAudPackagesDescriptor.Raw(1)[0]
+						*m.IndAudPackagesDescriptor = model.IndAudPackagesDescriptor{}
 					}
 					if err := unwireIndAudPackagesDescriptor(v, m.IndAudPackagesDescriptor, depth+1, bud, again); err != nil {
 						return wireFail("IndAuditParameter.indAudPackagesDescriptor", err)
@@ -8012,7 +8108,8 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.TermStateDescr != nil
 				if m.TermStateDescr == nil {
-					m.TermStateDescr = slab.One(&bud.mem.IndAudTerminationStateDescriptor)
+					m.TermStateDescr = &bud.mem.IndAudTerminationStateDescriptor.Raw(1)[0]
+					*m.TermStateDescr = model.IndAudTerminationStateDescriptor{}
 				}
 				if err := unwireIndAudTerminationStateDescriptor(v, m.TermStateDescr, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.termStateDescr", err)
@@ -8036,7 +8133,8 @@ func unwireIndAudMediaDescriptor(b []byte, m *model.IndAudMediaDescriptor, depth
 			if n > 0 {
 				again := m.Streams != nil
 				if m.Streams == nil {
-					m.Streams = slab.One(&bud.mem.IndAudMediaDescriptorStreams)
+					m.Streams = &bud.mem.IndAudMediaDescriptorStreams.Raw(1)[0]
+					*m.Streams = model.IndAudMediaDescriptorStreams{}
 				}
 				if err := unwireIndAudMediaDescriptorStreams(v, m.Streams, depth+1, bud, again); err != nil {
 					return wireFail("IndAudMediaDescriptor.streams", err)
@@ -8088,7 +8186,8 @@ func unwireIndAudMediaDescriptorStreams(b []byte, m *model.IndAudMediaDescriptor
 						*m = model.IndAudMediaDescriptorStreams{Kind: model.IndAudMediaDescriptorStreams_OneStream}
 					}
 					if m.OneStream == nil {
-						m.OneStream = slab.One(&bud.mem.IndAudStreamParms)
+						m.OneStream = &bud.mem.IndAudStreamParms.Raw(1)[0]
+						*m.OneStream = model.IndAudStreamParms{}
 					}
 					if err := unwireIndAudStreamParms(v, m.OneStream, depth+1, bud, again); err != nil {
 						return wireFail("IndAudMediaDescriptorStreams.oneStream", err)
@@ -8231,7 +8330,8 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalControlDescriptor != nil
 				if m.LocalControlDescriptor == nil {
-					m.LocalControlDescriptor = slab.One(&bud.mem.IndAudLocalControlDescriptor)
+					m.LocalControlDescriptor = &bud.mem.IndAudLocalControlDescriptor.Raw(1)[0]
+					*m.LocalControlDescriptor = model.IndAudLocalControlDescriptor{}
 				}
 				if err := unwireIndAudLocalControlDescriptor(v, m.LocalControlDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localControlDescriptor", err)
@@ -8255,7 +8355,8 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.LocalDescriptor != nil
 				if m.LocalDescriptor == nil {
-					m.LocalDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
+					m.LocalDescriptor = &bud.mem.IndAudLocalRemoteDescriptor.Raw(1)[0]
+					*m.LocalDescriptor = model.IndAudLocalRemoteDescriptor{}
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.LocalDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.localDescriptor", err)
@@ -8279,7 +8380,8 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.RemoteDescriptor != nil
 				if m.RemoteDescriptor == nil {
-					m.RemoteDescriptor = slab.One(&bud.mem.IndAudLocalRemoteDescriptor)
+					m.RemoteDescriptor = &bud.mem.IndAudLocalRemoteDescriptor.Raw(1)[0]
+					*m.RemoteDescriptor = model.IndAudLocalRemoteDescriptor{}
 				}
 				if err := unwireIndAudLocalRemoteDescriptor(v, m.RemoteDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.remoteDescriptor", err)
@@ -8303,7 +8405,8 @@ func unwireIndAudStreamParms(b []byte, m *model.IndAudStreamParms, depth int, bu
 			if n > 0 {
 				again := m.StatisticsDescriptor != nil
 				if m.StatisticsDescriptor == nil {
-					m.StatisticsDescriptor = slab.One(&bud.mem.IndAudStatisticsDescriptor)
+					m.StatisticsDescriptor = &bud.mem.IndAudStatisticsDescriptor.Raw(1)[0]
+					*m.StatisticsDescriptor = model.IndAudStatisticsDescriptor{}
 				}
 				if err := unwireIndAudStatisticsDescriptor(v, m.StatisticsDescriptor, depth+1, bud, again); err != nil {
 					return wireFail("IndAudStreamParms.statisticsDescriptor", err)
@@ -8484,7 +8587,8 @@ func unwireIndAudPropertyParm(b []byte, m *model.IndAudPropertyParm, depth int, 
 			if n > 0 {
 				again := m.PropertyParms != nil
 				if m.PropertyParms == nil {
-					m.PropertyParms = slab.One(&bud.mem.PropertyParm)
+					m.PropertyParms = &bud.mem.PropertyParm.Raw(1)[0]
+					*m.PropertyParms = model.PropertyParm{}
 				}
 				if err := unwirePropertyParm(v, m.PropertyParms, depth+1, bud, again); err != nil {
 					return wireFail("IndAudPropertyParm.propertyParms", err)
@@ -8817,7 +8921,8 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_Signal}
 					}
 					if m.Signal == nil {
-						m.Signal = slab.One(&bud.mem.IndAudSignal)
+						m.Signal = &bud.mem.IndAudSignal.Raw(1)[0]
+						*m.Signal = model.IndAudSignal{}
 					}
 					if err := unwireIndAudSignal(v, m.Signal, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.signal", err)
@@ -8846,7 +8951,8 @@ func unwireIndAudSignalsDescriptor(b []byte, m *model.IndAudSignalsDescriptor, d
 						*m = model.IndAudSignalsDescriptor{Kind: model.IndAudSignalsDescriptor_SeqSigList}
 					}
 					if m.SeqSigList == nil {
-						m.SeqSigList = slab.One(&bud.mem.IndAudSeqSigList)
+						m.SeqSigList = &bud.mem.IndAudSeqSigList.Raw(1)[0]
+						*m.SeqSigList = model.IndAudSeqSigList{}
 					}
 					if err := unwireIndAudSeqSigList(v, m.SeqSigList, depth+1, bud, again); err != nil {
 						return wireFail("IndAudSignalsDescriptor.seqSigList", err)
@@ -8912,7 +9018,8 @@ func unwireIndAudSeqSigList(b []byte, m *model.IndAudSeqSigList, depth int, bud 
 			if n > 0 {
 				again := m.SignalList != nil
 				if m.SignalList == nil {
-					m.SignalList = slab.One(&bud.mem.IndAudSignal)
+					m.SignalList = &bud.mem.IndAudSignal.Raw(1)[0]
+					*m.SignalList = model.IndAudSignal{}
 				}
 				if err := unwireIndAudSignal(v, m.SignalList, depth+1, bud, again); err != nil {
 					return wireFail("IndAudSeqSigList.signalList", err)
@@ -9385,7 +9492,8 @@ func unwireRegulatedEmbeddedDescriptor(b []byte, m *model.RegulatedEmbeddedDescr
 			if n > 0 {
 				again := m.SecondEvent != nil
 				if m.SecondEvent == nil {
-					m.SecondEvent = slab.One(&bud.mem.SecondEventsDescriptor)
+					m.SecondEvent = &bud.mem.SecondEventsDescriptor.Raw(1)[0]
+					*m.SecondEvent = model.SecondEventsDescriptor{}
 				}
 				if err := unwireSecondEventsDescriptor(v, m.SecondEvent, depth+1, bud, again); err != nil {
 					return wireFail("RegulatedEmbeddedDescriptor.secondEvent", err)
@@ -9482,7 +9590,8 @@ func unwireNotifyBehaviour(b []byte, m *model.NotifyBehaviour, depth int, bud *b
 						*m = model.NotifyBehaviour{Kind: model.NotifyBehaviour_NotifyRegulated}
 					}
 					if m.NotifyRegulated == nil {
-						m.NotifyRegulated = slab.One(&bud.mem.RegulatedEmbeddedDescriptor)
+						m.NotifyRegulated = &bud.mem.RegulatedEmbeddedDescriptor.Raw(1)[0]
+						*m.NotifyRegulated = model.RegulatedEmbeddedDescriptor{}
 					}
 					if err := unwireRegulatedEmbeddedDescriptor(v, m.NotifyRegulated, depth+1, bud, again); err != nil {
 						return wireFail("NotifyBehaviour.notifyRegulated", err)
@@ -9551,16 +9660,35 @@ func unwireWrapListActionReply(b []byte, l *[]model.ActionReply, depth int, bud 
 	if *l == nil {
 		*l = []model.ActionReply{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListActionReply(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListActionRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ActionRequest, depth int, bud *budget) (int, error) {
@@ -9588,16 +9716,35 @@ func unwireWrapListActionRequest(b []byte, l *[]model.ActionRequest, depth int, 
 	if *l == nil {
 		*l = []model.ActionRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListActionRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListAmmDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AmmDescriptor, depth int, bud *budget) (int, error) {
@@ -9625,16 +9772,35 @@ func unwireWrapListAmmDescriptor(b []byte, l *[]model.AmmDescriptor, depth int, 
 	if *l == nil {
 		*l = []model.AmmDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListAmmDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListAuditReturnParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.AuditReturnParameter, depth int, bud *budget) (int, error) {
@@ -9662,16 +9828,35 @@ func unwireWrapListAuditReturnParameter(b []byte, l *[]model.AuditReturnParamete
 	if *l == nil {
 		*l = []model.AuditReturnParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListAuditReturnParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListCommandReply(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandReply, depth int, bud *budget) (int, error) {
@@ -9699,16 +9884,35 @@ func unwireWrapListCommandReply(b []byte, l *[]model.CommandReply, depth int, bu
 	if *l == nil {
 		*l = []model.CommandReply{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListCommandReply(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListCommandRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.CommandRequest, depth int, bud *budget) (int, error) {
@@ -9736,16 +9940,35 @@ func unwireWrapListCommandRequest(b []byte, l *[]model.CommandRequest, depth int
 	if *l == nil {
 		*l = []model.CommandRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListCommandRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListEventParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventParameter, depth int, bud *budget) (int, error) {
@@ -9773,16 +9996,35 @@ func unwireWrapListEventParameter(b []byte, l *[]model.EventParameter, depth int
 	if *l == nil {
 		*l = []model.EventParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListEventParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListEventSpec(b []byte, num protowire.Number, typ protowire.Type, l *[]model.EventSpec, depth int, bud *budget) (int, error) {
@@ -9810,16 +10052,35 @@ func unwireWrapListEventSpec(b []byte, l *[]model.EventSpec, depth int, bud *bud
 	if *l == nil {
 		*l = []model.EventSpec{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListEventSpec(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAudPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudPropertyParm, depth int, bud *budget) (int, error) {
@@ -9847,16 +10108,35 @@ func unwireWrapListIndAudPropertyParm(b []byte, l *[]model.IndAudPropertyParm, d
 	if *l == nil {
 		*l = []model.IndAudPropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAudPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAudStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAudStreamDescriptor, depth int, bud *budget) (int, error) {
@@ -9884,16 +10164,35 @@ func unwireWrapListIndAudStreamDescriptor(b []byte, l *[]model.IndAudStreamDescr
 	if *l == nil {
 		*l = []model.IndAudStreamDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAudStreamDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListIndAuditParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.IndAuditParameter, depth int, bud *budget) (int, error) {
@@ -9921,16 +10220,35 @@ func unwireWrapListIndAuditParameter(b []byte, l *[]model.IndAuditParameter, dep
 	if *l == nil {
 		*l = []model.IndAuditParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListIndAuditParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListModemType(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ModemType, depth int, bud *budget) (int, error) {
@@ -9944,16 +10262,35 @@ func unwireWrapListModemType(b []byte, l *[]model.ModemType, depth int, bud *bud
 	if *l == nil {
 		*l = []model.ModemType{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListModemType(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListObservedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.ObservedEvent, depth int, bud *budget) (int, error) {
@@ -9981,16 +10318,35 @@ func unwireWrapListObservedEvent(b []byte, l *[]model.ObservedEvent, depth int, 
 	if *l == nil {
 		*l = []model.ObservedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListObservedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListOctets(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Octets, depth int, bud *budget) (int, error) {
@@ -10018,16 +10374,35 @@ func unwireWrapListOctets(b []byte, l *[]model.Octets, depth int, bud *budget) e
 	if *l == nil {
 		*l = []model.Octets{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListOctets(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListPackagesItem(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PackagesItem, depth int, bud *budget) (int, error) {
@@ -10055,16 +10430,35 @@ func unwireWrapListPackagesItem(b []byte, l *[]model.PackagesItem, depth int, bu
 	if *l == nil {
 		*l = []model.PackagesItem{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListPackagesItem(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[]model.PropertyParm, depth int, bud *budget) (int, error) {
@@ -10092,16 +10486,35 @@ func unwireWrapListPropertyParm(b []byte, l *[]model.PropertyParm, depth int, bu
 	if *l == nil {
 		*l = []model.PropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.RequestedEvent, depth int, bud *budget) (int, error) {
@@ -10129,16 +10542,35 @@ func unwireWrapListRequestedEvent(b []byte, l *[]model.RequestedEvent, depth int
 	if *l == nil {
 		*l = []model.RequestedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListRequestedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSecondRequestedEvent(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SecondRequestedEvent, depth int, bud *budget) (int, error) {
@@ -10166,16 +10598,35 @@ func unwireWrapListSecondRequestedEvent(b []byte, l *[]model.SecondRequestedEven
 	if *l == nil {
 		*l = []model.SecondRequestedEvent{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSecondRequestedEvent(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSigParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SigParameter, depth int, bud *budget) (int, error) {
@@ -10203,16 +10654,35 @@ func unwireWrapListSigParameter(b []byte, l *[]model.SigParameter, depth int, bu
 	if *l == nil {
 		*l = []model.SigParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSigParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSignal(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Signal, depth int, bud *budget) (int, error) {
@@ -10240,16 +10710,35 @@ func unwireWrapListSignal(b []byte, l *[]model.Signal, depth int, bud *budget) e
 	if *l == nil {
 		*l = []model.Signal{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSignal(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListSignalRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.SignalRequest, depth int, bud *budget) (int, error) {
@@ -10277,16 +10766,35 @@ func unwireWrapListSignalRequest(b []byte, l *[]model.SignalRequest, depth int, 
 	if *l == nil {
 		*l = []model.SignalRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListSignalRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListStatisticsParameter(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StatisticsParameter, depth int, bud *budget) (int, error) {
@@ -10314,16 +10822,35 @@ func unwireWrapListStatisticsParameter(b []byte, l *[]model.StatisticsParameter,
 	if *l == nil {
 		*l = []model.StatisticsParameter{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListStatisticsParameter(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListStreamDescriptor(b []byte, num protowire.Number, typ protowire.Type, l *[]model.StreamDescriptor, depth int, bud *budget) (int, error) {
@@ -10351,16 +10878,35 @@ func unwireWrapListStreamDescriptor(b []byte, l *[]model.StreamDescriptor, depth
 	if *l == nil {
 		*l = []model.StreamDescriptor{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListStreamDescriptor(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTerminationID(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TerminationID, depth int, bud *budget) (int, error) {
@@ -10388,16 +10934,35 @@ func unwireWrapListTerminationID(b []byte, l *[]model.TerminationID, depth int, 
 	if *l == nil {
 		*l = []model.TerminationID{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTerminationID(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTopologyRequest(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TopologyRequest, depth int, bud *budget) (int, error) {
@@ -10425,16 +10990,35 @@ func unwireWrapListTopologyRequest(b []byte, l *[]model.TopologyRequest, depth i
 	if *l == nil {
 		*l = []model.TopologyRequest{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTopologyRequest(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTransaction(b []byte, num protowire.Number, typ protowire.Type, l *[]model.Transaction, depth int, bud *budget) (int, error) {
@@ -10462,16 +11046,35 @@ func unwireWrapListTransaction(b []byte, l *[]model.Transaction, depth int, bud 
 	if *l == nil {
 		*l = []model.Transaction{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTransaction(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListTransactionAck(b []byte, num protowire.Number, typ protowire.Type, l *[]model.TransactionAck, depth int, bud *budget) (int, error) {
@@ -10499,16 +11102,35 @@ func unwireWrapListTransactionAck(b []byte, l *[]model.TransactionAck, depth int
 	if *l == nil {
 		*l = []model.TransactionAck{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListTransactionAck(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListListPropertyParm(b []byte, num protowire.Number, typ protowire.Type, l *[][]model.PropertyParm, depth int, bud *budget) (int, error) {
@@ -10536,16 +11158,35 @@ func unwireWrapListListPropertyParm(b []byte, l *[][]model.PropertyParm, depth i
 	if *l == nil {
 		*l = [][]model.PropertyParm{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListListPropertyParm(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 func unwireAddListuint32(b []byte, num protowire.Number, typ protowire.Type, l *[]uint32, depth int, bud *budget) (int, error) {
@@ -10559,14 +11200,33 @@ func unwireWrapListuint32(b []byte, l *[]uint32, depth int, bud *budget) error {
 	if *l == nil {
 		*l = []uint32{}
 	}
-	return unwireFields(b, depth, bud, func(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-		if num != 1 {
-			return 0, nil
+	if err := unwireEnter(depth, bud); err != nil {
+		return err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.Number(b[0]>>3), protowire.Type(b[0]&7), 1
+		if c := b[0]; c < 0x08 || c >= 0x80 {
+			var err error
+			if num, typ, n, err = unwireTagSlow(b); err != nil {
+				return err
+			}
 		}
-		n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
-		if err != nil {
-			return 0, wireFail("items", err)
+		b = b[n:]
+		if num == 1 {
+			n, err := unwireAddListuint32(b, num, typ, l, depth, bud)
+			if err != nil {
+				return wireFail("items", err)
+			}
+			if n > 0 {
+				b = b[n:]
+				continue
+			}
 		}
-		return n, nil
-	})
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	return nil
 }

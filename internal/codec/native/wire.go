@@ -8,6 +8,7 @@
 package native
 
 import (
+	"encoding/binary"
 	"errors"
 	"unicode/utf8"
 	"unsafe"
@@ -239,6 +240,8 @@ func unwireVarint(b []byte, typ protowire.Type) (v uint64, n int, err error) {
 		return uint64(b[0]), 1, nil
 	case len(b) > 1 && b[1] < 0x80: // two, not worth protowire's call
 		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2, nil
+	case len(b) > 2 && b[2] < 0x80: // three: a port, a mid-sized ID
+		return uint64(b[0]&0x7f) | uint64(b[1]&0x7f)<<7 | uint64(b[2])<<14, 3, nil
 	}
 	return unwireVarintSlow(b)
 }
@@ -287,12 +290,18 @@ func unwireString(v []byte) string {
 
 // unwireRoom makes room in list l for one more item, the value at b of
 // field num (b runs from just after its tag to the end of the message).
-// A full list grows once, from s, to hold every later occurrence of num
-// too, which protobuf may spread anywhere in the message: one count of
-// the tags instead of a heap slice doubling item by item. The room is
-// bounded by the element budget (a decode fails beyond it).
+// An empty list gets room for one: most lists of a message hold one item,
+// and counting would walk the rest of the message for nothing. A full
+// list grows once, from s, to hold every later occurrence of num too,
+// which protobuf may spread anywhere in the message: one count of the
+// tags instead of a heap slice doubling item by item. The room is bounded
+// by the element budget (a decode fails beyond it).
 func unwireRoom[T any](s *slab.Slab[T], l *[]T, b []byte, num protowire.Number, bud *budget) {
 	if len(*l) < cap(*l) {
+		return
+	}
+	if len(*l) == 0 {
+		*l = s.Raw(1)[:0]
 		return
 	}
 	n := unwireCount(b, num, bud.elements+1)
@@ -369,11 +378,28 @@ func unwireCount(b []byte, num protowire.Number, max int) int {
 var errUTF8 = errors.New("string field contains invalid UTF-8")
 
 // unwireUTF8 checks a proto3 string, which protobuf requires to be UTF-8.
+// The model's strings are nearly all short and ASCII (a TimeNotation's
+// date and time are 8 octets): checked a word at a time here, they cost a
+// fraction of utf8.Valid's call, which then sees only the rest.
 func unwireUTF8(v []byte) error {
-	if !utf8.Valid(v) {
+	for len(v) >= 8 && binary.LittleEndian.Uint64(v)&0x8080808080808080 == 0 {
+		v = v[8:]
+	}
+	if !asciiOrUTF8(v) {
 		return errUTF8
 	}
 	return nil
+}
+
+// asciiOrUTF8 reports whether short v (under 8 octets, or where a word
+// was not ASCII) is valid UTF-8, without a call when it is ASCII.
+func asciiOrUTF8(v []byte) bool {
+	for _, c := range v {
+		if c >= 0x80 {
+			return utf8.Valid(v)
+		}
+	}
+	return true
 }
 
 // unwireFields calls field for each field of message b; field reports
