@@ -1402,7 +1402,7 @@ yynewstate:
 		goto yydefault /* simple state */
 	}
 	if yyrcvr.char < 0 {
-		yyrcvr.char, yytoken = yylex1(yylex, &yyrcvr.lval)
+		yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
 	}
 	yyn += yytoken
 	if yyn < 0 || yyn >= yyLast {
@@ -1425,7 +1425,7 @@ yydefault:
 	yyn = int(yyDef[yystate])
 	if yyn == -2 {
 		if yyrcvr.char < 0 {
-			yyrcvr.char, yytoken = yylex1(yylex, &yyrcvr.lval)
+			yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
 		}
 
 		/* look through exception table */
