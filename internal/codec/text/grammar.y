@@ -1088,8 +1088,17 @@ observedEventsDescriptor:
 	observedEventsToken '=' safeChars '{' observedEventList '}'
 	{ bld(yylex).observedEvents($3, $5) }
 
+// The first event's alternatives written out: one reduction less per
+// ObservedEvents descriptor (most hold one event).
 observedEventList:
-	observedEvent                       { $$ = 1 }
+	safeChars
+	{ bld(yylex).observedEvent(span{}, $1, 0); $$ = 1 }
+|	safeChars '{' observedEventParameterList '}'
+	{ bld(yylex).observedEvent(span{}, $1, $3); $$ = 1 }
+|	safeChars ':' safeChars
+	{ bld(yylex).observedEvent($1, $3, 0); $$ = 1 }
+|	safeChars ':' safeChars '{' observedEventParameterList '}'
+	{ bld(yylex).observedEvent($1, $3, $5); $$ = 1 }
 |	observedEventList ',' observedEvent { $$ = $1 + 1 }
 
 // observedEvent = [TimeStamp LWSP COLON] LWSP pkgdName
