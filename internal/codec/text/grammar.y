@@ -802,8 +802,13 @@ propertyParm:
 // parmValue = (EQUAL alternativeValue / INEQUAL VALUE)
 // $$ packs the number of values (left on the builder's stack) and their
 // relation (decValueCode).
+// A single value after "=" (the most frequent form) is written out here,
+// not read as value and alternativeValue: two reductions less.
 parmValue:
-	'=' alternativeValue { $$ = $2 }
+	'=' safeChars        { bld(yylex).value($2); $$ = decValueCode(1, valueSingle) }
+|	'=' quotedString     { bld(yylex).value(span{$2.pos - 1, $2.end + 1}); $$ = decValueCode(1, valueSingle) }
+|	'=' anyKeyword       { bld(yylex).value($2); $$ = decValueCode(1, valueSingle) }
+|	'=' alternativeValue { $$ = $2 }
 |	'>' value            { bld(yylex).value($2); $$ = decValueCode(1, valueGreater) }
 |	'<' value            { bld(yylex).value($2); $$ = decValueCode(1, valueSmaller) }
 |	'#' value            { bld(yylex).value($2); $$ = decValueCode(1, valueUnequal) }
@@ -811,9 +816,9 @@ parmValue:
 // alternativeValue = (VALUE / LSBRKT VALUE *(COMMA VALUE) RSBRKT /
 //                     LBRKT VALUE *(COMMA VALUE) RBRKT /
 //                     LSBRKT VALUE COLON VALUE RSBRKT)
+// The single VALUE is in parmValue.
 alternativeValue:
-	value                    { bld(yylex).value($1); $$ = decValueCode(1, valueSingle) }
-|	'[' valueList ']'        { $$ = decValueCode($2, valueAnd) }
+	'[' valueList ']'        { $$ = decValueCode($2, valueAnd) }
 |	'{' valueList '}'        { $$ = decValueCode($2, valueOr) }
 |	'[' value ':' value ']'  { bld(yylex).value($2); bld(yylex).value($4); $$ = decValueCode(2, valueRange) }
 
