@@ -208,16 +208,22 @@ actionRequest:
 	{ bld(yylex).actionRequest($3, $5) }
 
 // The most frequent items, a context property and a command without
-// prefixes, stand here rather than in actionRequestItem: one reduction
-// less each.
+// prefixes (each kind of command written out), stand here rather than in
+// actionRequestItem: one or two reductions less each.
 actionRequestItems:
 	actionRequestItem                             { $$ = 1 }
 |	contextProperty                               { $$ = 1 }
-|	commandRequestNoNotify                        { bld(yylex).commandRequest(0); $$ = 1 }
+|	ammRequest                                    { bld(yylex).commandRequest(0); $$ = 1 }
+|	subtractRequest                               { bld(yylex).commandRequest(0); $$ = 1 }
+|	auditRequest                                  { bld(yylex).commandRequest(0); $$ = 1 }
+|	serviceChangeRequest                          { bld(yylex).commandRequest(0); $$ = 1 }
 |	notifyRequest                                 { bld(yylex).commandRequest(0); $$ = 1 }
 |	actionRequestItems ',' actionRequestItem      { $$ = $1 + 1 }
 |	actionRequestItems ',' contextProperty        { $$ = $1 + 1 }
-|	actionRequestItems ',' commandRequestNoNotify { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' ammRequest             { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' subtractRequest        { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' auditRequest           { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' serviceChangeRequest   { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 |	actionRequestItems ',' notifyRequest          { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 
 // commandRequestList = ["O-"] ["W-"] commandRequest
@@ -246,7 +252,7 @@ commandRequestNoNotify:
 //                    EmergencyOffToken / iepsValue / contextAttrDescriptor)
 contextProperty:
 	topologyDescriptor
-|	priority                { bld(yylex).param(pPriority, $1, 0) }
+|	priorityToken '=' safeChars { bld(yylex).param(pPriority, $3, 0) } // priority written out
 |	emergencyToken          { bld(yylex).param(pEmergency, $1, 1) }
 |	emergencyOffToken       { bld(yylex).param(pEmergency, $1, 0) }
 |	iepsValue               { bld(yylex).param(pIEPS, $1, 0) }
