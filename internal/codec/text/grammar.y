@@ -442,9 +442,12 @@ subtractRequest:
 
 // auditRequest = (AuditValueToken / AuditCapToken) EQUAL termIDList LBRKT
 //                auditDescriptor RBRKT
+// The two audit commands written out: one reduction less each.
 auditRequest:
-	auditCommandToken '=' termIDList '{' auditDescriptor '}'
-	{ bld(yylex).auditRequest($1, $3) }
+	auditValueToken '=' termIDList '{' auditDescriptor '}'
+	{ bld(yylex).auditRequest(auditValue, $3) }
+|	auditCapToken '=' termIDList '{' auditDescriptor '}'
+	{ bld(yylex).auditRequest(auditCap, $3) }
 
 auditCommandToken:
 	auditValueToken { $$ = auditValue }
@@ -1273,7 +1276,9 @@ statisticsParameterList:
 //                       *(COMMA VALUE) RSBRKT)]
 statisticsParameter:
 	safeChars                     { bld(yylex).statistic($1, -1) }
-|	safeChars '=' value           { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
+|	safeChars '=' safeChars       { bld(yylex).value($3); bld(yylex).statistic($1, 1) } // value written out
+|	safeChars '=' quotedString    { bld(yylex).value(span{$3.pos - 1, $3.end + 1}); bld(yylex).statistic($1, 1) }
+|	safeChars '=' anyKeyword      { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
 |	safeChars '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
 
 // digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
