@@ -166,13 +166,16 @@ transactionRequest:
 	transToken '=' safeChars '{' actionRequestList '}'
 	{ bld(yylex).transactionRequest($3, $5) }
 
+// The most frequent reply body, the action replies without
+// ImmAckRequired, is written out here: one reduction less per reply.
 transactionReply:
 	replyToken '=' safeChars '{' transactionReplyBody '}'
 	{ bld(yylex).transactionReply($3, $5) }
+|	replyToken '=' safeChars '{' actionReplyList '}'
+	{ bld(yylex).transactionReply($3, $5<<replyShift) }
 
 transactionReplyBody:
 	errorDescriptor                             { $$ = replyError }
-|	actionReplyList                             { $$ = $1 << replyShift }
 |	immAckRequiredToken ',' errorDescriptor     { $$ = replyError | replyImmAck }
 |	immAckRequiredToken ',' actionReplyList     { $$ = $3<<replyShift | replyImmAck }
 
@@ -195,17 +198,16 @@ transactionAckList:
 segmentReply:
 	messageSegmentToken '=' safeChars { bld(yylex).segmentReply($1, $3) }
 
-actionRequestList:
-	actionRequest                       { $$ = 1 }
-|	actionRequestList ',' actionRequest { $$ = $1 + 1 }
-
 // actionRequest = CtxToken EQUAL ContextID LBRKT ((contextRequest
 //                 [COMMA commandRequestList]) / commandRequestList) RBRKT
 // The context properties, the context audit and the commands are taken in
 // any order: the binary form keeps them in separate fields anyway.
-actionRequest:
+// actionRequest is written out in the list: one reduction less per action.
+actionRequestList:
 	ctxToken '=' safeChars '{' actionRequestItems '}'
-	{ bld(yylex).actionRequest($3, $5) }
+	{ bld(yylex).actionRequest($3, $5); $$ = 1 }
+|	actionRequestList ',' ctxToken '=' safeChars '{' actionRequestItems '}'
+	{ bld(yylex).actionRequest($5, $7); $$ = $1 + 1 }
 
 // The most frequent items, a context property and a command without
 // prefixes (each kind of command written out), stand here rather than in
