@@ -146,12 +146,15 @@ message:
 
 // The most frequent transactions, requests and replies, stand here rather
 // than in transaction: one reduction less each.
+// A transaction request is written out: one reduction less again.
 transactionList:
 	transaction                        { $$ = 1 }
-|	transactionRequest                 { $$ = 1 }
+|	transToken '=' safeChars '{' actionRequestList '}'
+	{ bld(yylex).transactionRequest($3, $5); $$ = 1 }
 |	transactionReply                   { $$ = 1 }
 |	transactionList transaction        { $$ = $1 + 1 }
-|	transactionList transactionRequest { $$ = $1 + 1 }
+|	transactionList transToken '=' safeChars '{' actionRequestList '}'
+	{ bld(yylex).transactionRequest($4, $6); $$ = $1 + 1 }
 |	transactionList transactionReply   { $$ = $1 + 1 }
 
 transaction:
@@ -162,10 +165,6 @@ transaction:
 // TransactionID = UINT32; with the v3 segment information
 // (TransactionID SLASH segmentNumber [SLASH SegmentationCompleteToken])
 // it is one SafeChars word, "8989/1/END".
-transactionRequest:
-	transToken '=' safeChars '{' actionRequestList '}'
-	{ bld(yylex).transactionRequest($3, $5) }
-
 // The most frequent reply body, the action replies without
 // ImmAckRequired, is written out here: one reduction less per reply.
 transactionReply:
@@ -677,9 +676,11 @@ indAudpackagesDescriptor:
 
 // notifyRequest = NotifyToken EQUAL termIDList LBRKT
 //                 (observedEventsDescriptor [COMMA errorDescriptor]) RBRKT
+// The notify without an error descriptor has its ObservedEvents
+// descriptor written out: one reduction less per notify.
 notifyRequest:
-	notifyToken '=' termIDList '{' observedEventsDescriptor '}'
-	{ bld(yylex).notifyRequest($3, false) }
+	notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($7, $9); bld(yylex).notifyRequest($3, false) }
 |	notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
 	{ bld(yylex).notifyRequest($3, true) }
 
