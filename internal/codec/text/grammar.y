@@ -209,8 +209,8 @@ actionRequestList:
 	{ bld(yylex).actionRequest($5, $7); $$ = $1 + 1 }
 
 // The most frequent items, a context property and a command without
-// prefixes (each kind of command written out), stand here rather than in
-// actionRequestItem: one or two reductions less each.
+// prefixes (each kind of command written out, notify's rules too), stand
+// here rather than in actionRequestItem: one or two reductions less each.
 actionRequestItems:
 	actionRequestItem                             { $$ = 1 }
 |	contextProperty                               { $$ = 1 }
@@ -218,14 +218,20 @@ actionRequestItems:
 |	subtractRequest                               { bld(yylex).commandRequest(0); $$ = 1 }
 |	auditRequest                                  { bld(yylex).commandRequest(0); $$ = 1 }
 |	serviceChangeRequest                          { bld(yylex).commandRequest(0); $$ = 1 }
-|	notifyRequest                                 { bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($7, $9); bld(yylex).notifyRequest($3, false); bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
+	{ bld(yylex).notifyRequest($3, true); bld(yylex).commandRequest(0); $$ = 1 }
 |	actionRequestItems ',' actionRequestItem      { $$ = $1 + 1 }
 |	actionRequestItems ',' contextProperty        { $$ = $1 + 1 }
 |	actionRequestItems ',' ammRequest             { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 |	actionRequestItems ',' subtractRequest        { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 |	actionRequestItems ',' auditRequest           { bld(yylex).commandRequest(0); $$ = $1 + 1 }
 |	actionRequestItems ',' serviceChangeRequest   { bld(yylex).commandRequest(0); $$ = $1 + 1 }
-|	actionRequestItems ',' notifyRequest          { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($9, $11); bld(yylex).notifyRequest($5, false); bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
+	{ bld(yylex).notifyRequest($5, true); bld(yylex).commandRequest(0); $$ = $1 + 1 }
 
 // commandRequestList = ["O-"] ["W-"] commandRequest
 //                      *(COMMA ["O-"] ["W-"] commandRequest)
