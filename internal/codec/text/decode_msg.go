@@ -668,27 +668,28 @@ func (d *decoder) ip4(s span) model.Octets {
 }
 
 // ip4Parts reads the four numbers of an IPv4 address into out: each one
-// to three digits and at most 255, with dots between them.
+// to three digits and at most 255, with dots between them. One pass over
+// w, one test for the common case (a digit) per byte.
 func ip4Parts(w []byte, out []byte) bool {
-	i := 0
-	for part := range 4 {
-		if part > 0 {
-			if i == len(w) || w[i] != '.' {
-				return false
-			}
-			i++
+	out = out[:4]
+	part, n, digits := 0, 0, 0
+	for _, c := range w {
+		if v := c - '0'; v <= 9 {
+			n = n*10 + int(v)
+			digits++
+			continue
 		}
-		n, j := 0, i
-		for ; j < len(w) && j-i < 3 && w[j]-'0' <= 9; j++ {
-			n = n*10 + int(w[j]-'0')
-		}
-		if j == i || n > 255 {
+		if c != '.' || part == 3 || digits == 0 || digits > 3 || n > 255 {
 			return false
 		}
 		out[part] = byte(n)
-		i = j
+		part, n, digits = part+1, 0, 0
 	}
-	return i == len(w)
+	if part != 3 || digits == 0 || digits > 3 || n > 255 {
+		return false
+	}
+	out[3] = byte(n)
+	return true
 }
 
 func (d *decoder) ip6(s span) model.Octets {

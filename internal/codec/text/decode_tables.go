@@ -99,6 +99,35 @@ func lrToken(k int) int {
 	return int(yyTok2[1])
 }
 
+// lrInternal maps a scanner kind to the parser's internal token number
+// as lrToken does, with one look-up in lrInternals. Kinds the scanner
+// does not make (128 up to yyPrivate, and beyond the private ones) land
+// on lrInternals' last entry, which is $unk.
+func lrInternal(k int) int {
+	i := uint(k)
+	if i >= 128 {
+		if i -= yyPrivate; i >= uint(len(lrInternals)-128) {
+			i = uint(len(lrInternals) - 1 - 128)
+		}
+		i += 128
+	}
+	return int(lrInternals[i])
+}
+
+// lrInternals holds lrToken of the characters below 128, then of the
+// kinds from yyPrivate on (far fewer than 255 of them).
+var lrInternals = func() (t [384]uint8) {
+	for i := range t {
+		k := i
+		if i >= 128 {
+			k = yyPrivate + i - 128
+		}
+		t[i] = uint8(lrToken(k))
+	}
+	t[len(t)-1] = uint8(lrToken(-1 + yyPrivate)) // neither a character nor a kind
+	return t
+}()
+
 // lrExternal maps the parser's internal token numbers back to scanner
 // kinds.
 var lrExternal = func() []int {

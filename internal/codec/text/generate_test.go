@@ -32,4 +32,7 @@ func TestParserDriverPatched(t *testing.T) {
 	if !bytes.Contains(src, []byte(deferred)) {
 		t.Error("Parse's deferred function is not the patched one: run go generate ./internal/codec/text")
 	}
+	if bytes.Contains(src, []byte("= yylex1(yylex")) || !bytes.Contains(src, []byte("= yylexTok(yylex")) {
+		t.Error("Parse reads tokens with yylex1, not yylexTok: run go generate ./internal/codec/text")
+	}
 }

@@ -146,12 +146,15 @@ message:
 
 // The most frequent transactions, requests and replies, stand here rather
 // than in transaction: one reduction less each.
+// A transaction request is written out: one reduction less again.
 transactionList:
 	transaction                        { $$ = 1 }
-|	transactionRequest                 { $$ = 1 }
+|	transToken '=' safeChars '{' actionRequestList '}'
+	{ bld(yylex).transactionRequest($3, $5); $$ = 1 }
 |	transactionReply                   { $$ = 1 }
 |	transactionList transaction        { $$ = $1 + 1 }
-|	transactionList transactionRequest { $$ = $1 + 1 }
+|	transactionList transToken '=' safeChars '{' actionRequestList '}'
+	{ bld(yylex).transactionRequest($4, $6); $$ = $1 + 1 }
 |	transactionList transactionReply   { $$ = $1 + 1 }
 
 transaction:
@@ -162,17 +165,16 @@ transaction:
 // TransactionID = UINT32; with the v3 segment information
 // (TransactionID SLASH segmentNumber [SLASH SegmentationCompleteToken])
 // it is one SafeChars word, "8989/1/END".
-transactionRequest:
-	transToken '=' safeChars '{' actionRequestList '}'
-	{ bld(yylex).transactionRequest($3, $5) }
-
+// The most frequent reply body, the action replies without
+// ImmAckRequired, is written out here: one reduction less per reply.
 transactionReply:
 	replyToken '=' safeChars '{' transactionReplyBody '}'
 	{ bld(yylex).transactionReply($3, $5) }
+|	replyToken '=' safeChars '{' actionReplyList '}'
+	{ bld(yylex).transactionReply($3, $5<<replyShift) }
 
 transactionReplyBody:
 	errorDescriptor                             { $$ = replyError }
-|	actionReplyList                             { $$ = $1 << replyShift }
 |	immAckRequiredToken ',' errorDescriptor     { $$ = replyError | replyImmAck }
 |	immAckRequiredToken ',' actionReplyList     { $$ = $3<<replyShift | replyImmAck }
 
@@ -184,43 +186,52 @@ transactionResponseAck:
 	responseAckToken '{' transactionAckList '}'
 	{ bld(yylex).transactionResponseAck($3) }
 
+// transactionAck = TransactionID / (TransactionID "-" TransactionID),
+// one SafeChars word: written out here, one reduction less per ack.
 transactionAckList:
-	transactionAck                        { $$ = 1 }
-|	transactionAckList ',' transactionAck { $$ = $1 + 1 }
-
-// transactionAck = TransactionID / (TransactionID "-" TransactionID)
-transactionAck:
-	safeChars { bld(yylex).transactionAck($1) }
+	safeChars                        { bld(yylex).transactionAck($1); $$ = 1 }
+|	transactionAckList ',' safeChars { bld(yylex).transactionAck($3); $$ = $1 + 1 }
 
 // segmentReply = MessageSegmentToken EQUAL TransactionID SLASH
 //                segmentNumber [SLASH SegmentationCompleteToken]
 segmentReply:
 	messageSegmentToken '=' safeChars { bld(yylex).segmentReply($1, $3) }
 
-actionRequestList:
-	actionRequest                       { $$ = 1 }
-|	actionRequestList ',' actionRequest { $$ = $1 + 1 }
-
 // actionRequest = CtxToken EQUAL ContextID LBRKT ((contextRequest
 //                 [COMMA commandRequestList]) / commandRequestList) RBRKT
 // The context properties, the context audit and the commands are taken in
 // any order: the binary form keeps them in separate fields anyway.
-actionRequest:
+// actionRequest is written out in the list: one reduction less per action.
+actionRequestList:
 	ctxToken '=' safeChars '{' actionRequestItems '}'
-	{ bld(yylex).actionRequest($3, $5) }
+	{ bld(yylex).actionRequest($3, $5); $$ = 1 }
+|	actionRequestList ',' ctxToken '=' safeChars '{' actionRequestItems '}'
+	{ bld(yylex).actionRequest($5, $7); $$ = $1 + 1 }
 
 // The most frequent items, a context property and a command without
-// prefixes, stand here rather than in actionRequestItem: one reduction
-// less each.
+// prefixes (each kind of command written out, notify's rules too), stand
+// here rather than in actionRequestItem: one or two reductions less each.
 actionRequestItems:
 	actionRequestItem                             { $$ = 1 }
 |	contextProperty                               { $$ = 1 }
-|	commandRequestNoNotify                        { bld(yylex).commandRequest(0); $$ = 1 }
-|	notifyRequest                                 { bld(yylex).commandRequest(0); $$ = 1 }
+|	ammRequest                                    { bld(yylex).commandRequest(0); $$ = 1 }
+|	subtractRequest                               { bld(yylex).commandRequest(0); $$ = 1 }
+|	auditRequest                                  { bld(yylex).commandRequest(0); $$ = 1 }
+|	serviceChangeRequest                          { bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($7, $9); bld(yylex).notifyRequest($3, false); bld(yylex).commandRequest(0); $$ = 1 }
+|	notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
+	{ bld(yylex).notifyRequest($3, true); bld(yylex).commandRequest(0); $$ = 1 }
 |	actionRequestItems ',' actionRequestItem      { $$ = $1 + 1 }
 |	actionRequestItems ',' contextProperty        { $$ = $1 + 1 }
-|	actionRequestItems ',' commandRequestNoNotify { bld(yylex).commandRequest(0); $$ = $1 + 1 }
-|	actionRequestItems ',' notifyRequest          { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' ammRequest             { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' subtractRequest        { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' auditRequest           { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' serviceChangeRequest   { bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($9, $11); bld(yylex).notifyRequest($5, false); bld(yylex).commandRequest(0); $$ = $1 + 1 }
+|	actionRequestItems ',' notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
+	{ bld(yylex).notifyRequest($5, true); bld(yylex).commandRequest(0); $$ = $1 + 1 }
 
 // commandRequestList = ["O-"] ["W-"] commandRequest
 //                      *(COMMA ["O-"] ["W-"] commandRequest)
@@ -248,7 +259,7 @@ commandRequestNoNotify:
 //                    EmergencyOffToken / iepsValue / contextAttrDescriptor)
 contextProperty:
 	topologyDescriptor
-|	priority                { bld(yylex).param(pPriority, $1, 0) }
+|	priorityToken '=' safeChars { bld(yylex).param(pPriority, $3, 0) } // priority written out
 |	emergencyToken          { bld(yylex).param(pEmergency, $1, 1) }
 |	emergencyOffToken       { bld(yylex).param(pEmergency, $1, 0) }
 |	iepsValue               { bld(yylex).param(pIEPS, $1, 0) }
@@ -438,9 +449,12 @@ subtractRequest:
 
 // auditRequest = (AuditValueToken / AuditCapToken) EQUAL termIDList LBRKT
 //                auditDescriptor RBRKT
+// The two audit commands written out: one reduction less each.
 auditRequest:
-	auditCommandToken '=' termIDList '{' auditDescriptor '}'
-	{ bld(yylex).auditRequest($1, $3) }
+	auditValueToken '=' termIDList '{' auditDescriptor '}'
+	{ bld(yylex).auditRequest(auditValue, $3) }
+|	auditCapToken '=' termIDList '{' auditDescriptor '}'
+	{ bld(yylex).auditRequest(auditCap, $3) }
 
 auditCommandToken:
 	auditValueToken { $$ = auditValue }
@@ -668,9 +682,11 @@ indAudpackagesDescriptor:
 
 // notifyRequest = NotifyToken EQUAL termIDList LBRKT
 //                 (observedEventsDescriptor [COMMA errorDescriptor]) RBRKT
+// The notify without an error descriptor has its ObservedEvents
+// descriptor written out: one reduction less per notify.
 notifyRequest:
-	notifyToken '=' termIDList '{' observedEventsDescriptor '}'
-	{ bld(yylex).notifyRequest($3, false) }
+	notifyToken '=' termIDList '{' observedEventsToken '=' safeChars '{' observedEventList '}' '}'
+	{ bld(yylex).observedEvents($7, $9); bld(yylex).notifyRequest($3, false) }
 |	notifyToken '=' termIDList '{' observedEventsDescriptor ',' errorDescriptor '}'
 	{ bld(yylex).notifyRequest($3, true) }
 
@@ -802,8 +818,13 @@ propertyParm:
 // parmValue = (EQUAL alternativeValue / INEQUAL VALUE)
 // $$ packs the number of values (left on the builder's stack) and their
 // relation (decValueCode).
+// A single value after "=" (the most frequent form) is written out here,
+// not read as value and alternativeValue: two reductions less.
 parmValue:
-	'=' alternativeValue { $$ = $2 }
+	'=' safeChars        { bld(yylex).value($2); $$ = decValueCode(1, valueSingle) }
+|	'=' quotedString     { bld(yylex).value(span{$2.pos - 1, $2.end + 1}); $$ = decValueCode(1, valueSingle) }
+|	'=' anyKeyword       { bld(yylex).value($2); $$ = decValueCode(1, valueSingle) }
+|	'=' alternativeValue { $$ = $2 }
 |	'>' value            { bld(yylex).value($2); $$ = decValueCode(1, valueGreater) }
 |	'<' value            { bld(yylex).value($2); $$ = decValueCode(1, valueSmaller) }
 |	'#' value            { bld(yylex).value($2); $$ = decValueCode(1, valueUnequal) }
@@ -811,9 +832,9 @@ parmValue:
 // alternativeValue = (VALUE / LSBRKT VALUE *(COMMA VALUE) RSBRKT /
 //                     LBRKT VALUE *(COMMA VALUE) RBRKT /
 //                     LSBRKT VALUE COLON VALUE RSBRKT)
+// The single VALUE is in parmValue.
 alternativeValue:
-	value                    { bld(yylex).value($1); $$ = decValueCode(1, valueSingle) }
-|	'[' valueList ']'        { $$ = decValueCode($2, valueAnd) }
+	'[' valueList ']'        { $$ = decValueCode($2, valueAnd) }
 |	'{' valueList '}'        { $$ = decValueCode($2, valueOr) }
 |	'[' value ':' value ']'  { bld(yylex).value($2); bld(yylex).value($4); $$ = decValueCode(2, valueRange) }
 
@@ -1088,8 +1109,17 @@ observedEventsDescriptor:
 	observedEventsToken '=' safeChars '{' observedEventList '}'
 	{ bld(yylex).observedEvents($3, $5) }
 
+// The first event's alternatives written out: one reduction less per
+// ObservedEvents descriptor (most hold one event).
 observedEventList:
-	observedEvent                       { $$ = 1 }
+	safeChars
+	{ bld(yylex).observedEvent(span{}, $1, 0); $$ = 1 }
+|	safeChars '{' observedEventParameterList '}'
+	{ bld(yylex).observedEvent(span{}, $1, $3); $$ = 1 }
+|	safeChars ':' safeChars
+	{ bld(yylex).observedEvent($1, $3, 0); $$ = 1 }
+|	safeChars ':' safeChars '{' observedEventParameterList '}'
+	{ bld(yylex).observedEvent($1, $3, $5); $$ = 1 }
 |	observedEventList ',' observedEvent { $$ = $1 + 1 }
 
 // observedEvent = [TimeStamp LWSP COLON] LWSP pkgdName
@@ -1255,7 +1285,9 @@ statisticsParameterList:
 //                       *(COMMA VALUE) RSBRKT)]
 statisticsParameter:
 	safeChars                     { bld(yylex).statistic($1, -1) }
-|	safeChars '=' value           { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
+|	safeChars '=' safeChars       { bld(yylex).value($3); bld(yylex).statistic($1, 1) } // value written out
+|	safeChars '=' quotedString    { bld(yylex).value(span{$3.pos - 1, $3.end + 1}); bld(yylex).statistic($1, 1) }
+|	safeChars '=' anyKeyword      { bld(yylex).value($3); bld(yylex).statistic($1, 1) }
 |	safeChars '=' '[' valueList ']' { bld(yylex).statistic($1, $4) }
 
 // digitMapName = NAME: a keyword too ("DigitMap = it" names a digit map).
