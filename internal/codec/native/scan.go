@@ -89,6 +89,9 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 	if c != None {
 		out, base = rw.out[:0], 0
 	}
+	// Patched, out[base:] has the spans of patchIDs' scan, which then
+	// went down to the terminations; rewritten, it is scanned again.
+	terms := &rw.ids
 	var patched bool
 	if out, patched = rw.patchIDs(out, wire, ch, lim); !patched {
 		w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1, out: out}
@@ -96,9 +99,9 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 		if err := w.rewrite(wire); err != nil {
 			return dst, err
 		}
-		out = w.out
+		out, terms = w.out, nil
 	}
-	if ch.TerminationIDs != nil && !rw.patchTerms(out[base:], ch.TerminationIDs, lim) {
+	if ch.TerminationIDs != nil && !rw.patchTerms(out[base:], terms, ch.TerminationIDs, lim) {
 		return c.recode(dst, data, ch, lim)
 	}
 	if c == None {
@@ -129,6 +132,9 @@ func (rw *rewriter) patchIDs(out, wire []byte, ch *scan.Changes, lim limits.Limi
 	s.Want = scan.Transactions
 	if ch.ContextIDs != nil {
 		s.Want = scan.Actions
+	}
+	if ch.TerminationIDs != nil { // for patchTerms: one scan, not two
+		s.Want = scan.Everything
 	}
 	s.Reset()
 	rw.acks = rw.acks[:0]
@@ -206,18 +212,21 @@ func patchVarint(wire []byte, sp scan.Span, old, v uint32) bool {
 }
 
 // patchTerms writes f's new termination IDs over the old ones in wire,
-// the native encoding of a message; false (and wire unchanged) when one
-// has another length, or wire does not scan.
-func (rw *rewriter) patchTerms(wire []byte, f func([]byte) []byte, lim limits.Limits) bool {
-	if None.Scan(wire, &rw.terms, lim) != nil {
-		return false
+// the native encoding of a message, at the terminations of s, a full
+// scan of wire (nil: wire is scanned here); false (and wire unchanged)
+// when one has another length, or wire does not scan.
+func (rw *rewriter) patchTerms(wire []byte, s *scan.Summary, f func([]byte) []byte, lim limits.Limits) bool {
+	if s == nil {
+		if s = &rw.terms; None.Scan(wire, s, lim) != nil {
+			return false
+		}
 	}
 	var ok bool
-	if rw.newID, ok = scan.AppendTerminationIDs(rw.newID[:0], rw.terms.Terminations, f); !ok {
+	if rw.newID, ok = scan.AppendTerminationIDs(rw.newID[:0], s.Terminations, f); !ok {
 		return false
 	}
 	ids := rw.newID
-	for _, t := range rw.terms.Terminations {
+	for _, t := range s.Terminations {
 		ids = ids[copy(wire[t.Span.Off:t.Span.End()], ids):]
 	}
 	return true

@@ -208,6 +208,19 @@ func BenchmarkRewrite(b *testing.B) {
 				return nil
 			})
 		})
+		b.Run(v.name+"+terms", func(b *testing.B) {
+			ch := ch
+			ch.TerminationIDs = func(id []byte) []byte { return id }
+			corpus.Bench(b, len(msgs), 0, func() error {
+				for _, data := range msgs {
+					var err error
+					if buf, err = v.c.Rewrite(buf[:0], data, &ch, limits.Limits{}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
 		b.Run(v.name+"-by-model", func(b *testing.B) {
 			corpus.Bench(b, len(msgs), 0, func() error {
 				for _, data := range msgs {
