@@ -208,8 +208,10 @@ var errFieldNumber = errors.New("invalid field number")
 
 // unwireTag reads a field's tag, refusing field numbers protobuf does not
 // allow (protowire reads up to 2^31-1, protobuf allows up to 2^29-1).
-// Almost every tag of the model is one byte: that case is inlined where
-// the generated code calls it (protowire's functions are not).
+// Almost every tag of the model is one byte: that case is read here
+// without protowire's call. (It does not inline: the generated loops read
+// it in line themselves, unwireLoopHead in internal/asn1gen, and call
+// unwireTagSlow; unwireFields calls this.)
 func unwireTag(b []byte) (protowire.Number, protowire.Type, int, error) {
 	if len(b) > 0 && b[0]-1<<3 < 0x80-1<<3 { // 0x08..0x7f: field number 1..15
 		c := b[0]
