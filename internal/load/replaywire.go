@@ -319,27 +319,15 @@ func (p *wirePrep) plainReplies() error {
 		if !ok {
 			mid = req.Mess.MId
 		}
-		data, err := plainReply(req, mid)
+		data, typ, err := plainReply(req, mid)
 		if err == nil {
-			var typ string
-			typ, err = replyTypeOf(data)
-			if err == nil {
-				err = p.reply(i, data, "ber", typ, 0)
-			}
+			err = p.reply(i, data, "ber", typ, 0)
 		}
 		if err != nil {
 			return fmt.Errorf("frame %d: a plain reply: %w", m.Frame, err)
 		}
 	}
 	return nil
-}
-
-func replyTypeOf(data []byte) (string, error) {
-	msg, _, err := codec.DecodeAs(data, "ber", codec.Binary, Options())
-	if err != nil {
-		return "", err
-	}
-	return replayType(msg), nil
 }
 
 func (p *wirePrep) grow(n int) error {
@@ -363,8 +351,10 @@ func transcodeBoth(data []byte, orig, from, to string) (in, want []byte, err err
 }
 
 // plainReply is a BER reply to req (binary form) from mid: each action
-// answered in its context, each command with its termination IDs.
-func plainReply(req *model.MegacoMessage, mid model.MId) ([]byte, error) {
+// answered in its context, each command with its termination IDs; typ is
+// its type (replayType), read from the message built rather than from a
+// decode of its encoding.
+func plainReply(req *model.MegacoMessage, mid model.MId) (data []byte, typ string, err error) {
 	tr := req.Mess.MessageBody.Transactions[0].TransactionRequest
 	rep := model.TransactionReply{TransactionId: tr.TransactionId}
 	rep.TransactionResult.Kind = model.TransactionReplyTransactionResult_ActionReplies
@@ -380,9 +370,12 @@ func plainReply(req *model.MegacoMessage, mid model.MId) ([]byte, error) {
 	m.Mess.MessageBody.Transactions = []model.Transaction{{Kind: model.Transaction_TransactionReply, TransactionReply: &rep}}
 	c, err := codec.Lookup("ber", Options())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return codec.Encode(nil, c, "ber", m, Options())
+	if data, err = codec.Encode(nil, c, "ber", m, Options()); err != nil {
+		return nil, "", err
+	}
+	return data, replayType(m), nil
 }
 
 // commandReply answers command c with its termination IDs only.

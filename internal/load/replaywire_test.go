@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"megaco/internal/capture/pcapng"
+	"megaco/internal/codec"
+	"megaco/internal/model"
 	"megaco/internal/testbin"
 )
 
@@ -280,5 +282,39 @@ func TestReplaySameIDThroughProxy(t *testing.T) {
 	res, sum := runLoad(t, ctx, cfg)
 	if f := res.Final; f.OK != 2 || f.FailedCalls() != 0 || f.Msgs != 4 || res.Unmatched != 0 {
 		t.Fatalf("want both transactions ok:\n%s", sum)
+	}
+}
+
+// TestPlainReplyType: the type plainReply gives its reply is the type of
+// the reply as it decodes.
+func TestPlainReplyType(t *testing.T) {
+	n := 0
+	for _, f := range globSorted(t, "flow/a1-*.ber") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _, err := codec.DecodeAs(b, "ber", codec.Binary, Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts := req.Mess.MessageBody.Transactions; len(ts) == 0 || ts[0].Kind != model.Transaction_TransactionRequest {
+			continue
+		}
+		data, typ, err := plainReply(req, req.Mess.MId)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rep, _, err := codec.DecodeAs(data, "ber", codec.Binary, Options())
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := replayType(rep); typ != want {
+			t.Errorf("%s: type %q, decoded %q", f, typ, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no request")
 	}
 }

@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -9,11 +8,12 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/server"
 )
 
 // codecMetrics are the service's codec series (internal/server's
 // megaco_codec_duration_seconds, megaco_message_size_bytes and
-// megaco_codec_errors_total: same names, labels and buckets), so that
+// megaco_codec_errors_total, of its definitions), so that
 // dashboards read the proxy's codec work as they read the service's. The
 // histograms are histVecs: the proxy observes four per message it
 // transcodes, and the client library's histograms cost it 6 % of its CPU.
@@ -29,41 +29,16 @@ var codecOps = [...]string{codecerr.Decode.String(), codecerr.Encode.String()}
 type codecSeries struct {
 	duration [len(codecOps)][4]*histSeries // by op, version label 0..3
 	size     [len(codecOps)]*histSeries
-	errors   [len(codecOps)][]prometheus.Counter // by op, errorReason
+	errors   [len(codecOps)][]prometheus.Counter // by op, index in server.ErrorReasons
 }
-
-// codecReasons are the error reason label's values: the kinds of codec
-// errors in codecerr.Kind order, then "internal" for anything else.
-var codecReasons = func() []string {
-	var out []string
-	for _, k := range codecerr.Kinds() {
-		out = append(out, k.String())
-	}
-	return append(out, "internal")
-}()
 
 func newCodecMetrics(reg prometheus.Registerer) *codecMetrics {
 	m := &codecMetrics{
-		duration: newHistVec(histOpts{
-			name:   "megaco_codec_duration_seconds",
-			help:   "Time to decode or encode one message, by codec, operation and protocol version.",
-			labels: []string{"codec", "op", "version"},
-			// Classic buckets from 1 µs to about 4 ms, for scrapers
-			// without native histograms.
-			bounds: prometheus.ExponentialBuckets(1e-6, 2, 13),
-		}),
-		size: newHistVec(histOpts{
-			name:   "megaco_message_size_bytes",
-			help:   "Size of a message as decoded from or encoded to a codec.",
-			labels: []string{"codec", "op"},
-			bounds: prometheus.ExponentialBuckets(16, 2, 13),
-		}),
-		byCodec: map[string]*codecSeries{},
+		duration: newHistVec(server.CodecDurationOpts, server.CodecDurationLabels, false),
+		size:     newHistVec(server.MessageSizeOpts, server.MessageSizeLabels, false),
+		byCodec:  map[string]*codecSeries{},
 	}
-	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "megaco_codec_errors_total",
-		Help: "Messages that failed to decode or encode, by codec, operation and reason.",
-	}, []string{"codec", "op", "reason"})
+	errs := prometheus.NewCounterVec(server.CodecErrorsOpts, server.CodecErrorsLabels)
 	reg.MustRegister(m.duration, m.size, errs)
 	// Error series start at zero; duration and size series appear with
 	// their first observation (histVec without eager).
@@ -74,7 +49,7 @@ func newCodecMetrics(reg prometheus.Registerer) *codecMetrics {
 				cs.duration[op][v] = m.duration.with(c, opName, strconv.Itoa(v))
 			}
 			cs.size[op] = m.size.with(c, opName)
-			for _, r := range codecReasons {
+			for _, r := range server.ErrorReasons {
 				cs.errors[op] = append(cs.errors[op], errs.WithLabelValues(c, opName, r))
 			}
 		}
@@ -125,16 +100,5 @@ func (o *codecObserver) Done(name string, op codecerr.Op, version int, start tim
 
 // Failed implements codec.Observer.
 func (o *codecObserver) Failed(name string, op codecerr.Op, err error) {
-	o.series(name).errors[op][codecReason(err)].Inc()
-}
-
-// codecReason is err's index in codecReasons.
-func codecReason(err error) int {
-	if e, ok := codecerr.As(err); ok {
-		return int(e.Kind)
-	}
-	if errors.Is(err, codec.ErrUndetected) {
-		return int(codecerr.Malformed)
-	}
-	return len(codecReasons) - 1
+	o.series(name).errors[op][server.ErrorReason(err)].Inc()
 }

@@ -56,29 +56,17 @@ type histCounts struct {
 	_       [64]byte
 }
 
-// histOpts describes a histVec; the native bucket factor is 1.1, as the
-// service's histograms use.
-type histOpts struct {
-	name, help string
-	labels     []string
-	bounds     []float64
-	eager      bool
-}
-
-// nativeFactor and maxNativeBuckets are the native histograms' bucket
-// factor and bucket bound, the service's (internal/server) as well.
-const (
-	nativeFactor     = 1.1
-	maxNativeBuckets = 160
-)
-
-func newHistVec(o histOpts) *histVec {
+// newHistVec makes a histVec of the client library's options: its name,
+// help, classic buckets, and native bucket factor and bucket bound (it
+// never resets, whatever the options' reset duration). Eager: see
+// histVec.
+func newHistVec(o prometheus.HistogramOpts, labels []string, eager bool) *histVec {
 	return &histVec{
-		desc:       prometheus.NewDesc(o.name, o.help, o.labels, nil),
-		bounds:     o.bounds,
-		schema:     schemaFor(nativeFactor),
-		maxBuckets: maxNativeBuckets,
-		eager:      o.eager,
+		desc:       prometheus.NewDesc(o.Name, o.Help, labels, nil),
+		bounds:     o.Buckets,
+		schema:     schemaFor(o.NativeHistogramBucketFactor),
+		maxBuckets: int(o.NativeHistogramMaxBucketNumber),
+		eager:      eager,
 	}
 }
 

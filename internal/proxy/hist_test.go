@@ -30,12 +30,13 @@ func TestHistVecAsClient(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bounds := prometheus.ExponentialBuckets(1e-6, 2, 13)
-			mine := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: bounds, eager: true})
-			theirs := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			opts := prometheus.HistogramOpts{
 				Name: "h", Help: "h", Buckets: bounds,
-				NativeHistogramBucketFactor: nativeFactor, NativeHistogramMaxBucketNumber: maxNativeBuckets,
+				NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160,
 				NativeHistogramMinResetDuration: time.Hour,
-			}, []string{"l"})
+			}
+			mine := newHistVec(opts, []string{"l"}, true)
+			theirs := prometheus.NewHistogramVec(opts, []string{"l"})
 			s := mine.with("x")
 			r := rand.New(rand.NewPCG(1, 2))
 			theirs.WithLabelValues("x")
@@ -62,7 +63,7 @@ func TestHistVecAsClient(t *testing.T) {
 // the vector is eager.
 func TestHistVecLazy(t *testing.T) {
 	for _, eager := range []bool{false, true} {
-		v := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: []float64{1}, eager: eager})
+		v := newHistVec(testOpts, []string{"l"}, eager)
 		v.with("x")
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(v)
@@ -96,7 +97,7 @@ func scrape(t *testing.T, c prometheus.Collector) *dto.Histogram {
 // TestHistVecConcurrent: read loops observing while a scrape runs lose
 // nothing (run with -race to check the shards' locking).
 func TestHistVecConcurrent(t *testing.T) {
-	v := newHistVec(histOpts{name: "h", help: "h", labels: []string{"l"}, bounds: []float64{1}})
+	v := newHistVec(testOpts, []string{"l"}, false)
 	s := v.with("x")
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(v)
@@ -118,4 +119,10 @@ func TestHistVecConcurrent(t *testing.T) {
 	if h := scrape(t, v); h.GetSampleCount() != 4000 || h.GetSampleSum() != 4*999 {
 		t.Errorf("count %d sum %v, want 4000 and %d", h.GetSampleCount(), h.GetSampleSum(), 4*999)
 	}
+}
+
+// testOpts is a histogram with one classic bucket.
+var testOpts = prometheus.HistogramOpts{
+	Name: "h", Help: "h", Buckets: []float64{1},
+	NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160,
 }

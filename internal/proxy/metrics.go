@@ -66,15 +66,15 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Name: "megaco_proxy_messages_total",
 		Help: "Transactions (and message-level errors) through the proxy, by direction, kind and outcome.",
 	}, []string{"direction", "kind", "outcome"})
-	duration := newHistVec(histOpts{
-		name:   "megaco_proxy_transaction_duration_seconds",
-		help:   "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
-		labels: []string{"direction", "command"},
+	duration := newHistVec(prometheus.HistogramOpts{
+		Name: "megaco_proxy_transaction_duration_seconds",
+		Help: "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
 		// Classic buckets from 1 ms to about 16 s for scrapers without
 		// native histograms.
-		bounds: prometheus.ExponentialBuckets(0.001, 2, 15),
-		eager:  true,
-	})
+		Buckets:                        prometheus.ExponentialBuckets(0.001, 2, 15),
+		NativeHistogramBucketFactor:    1.1,
+		NativeHistogramMaxBucketNumber: 160,
+	}, []string{"direction", "command"}, true)
 	inflight := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "megaco_proxy_transactions_in_flight",
 		Help: "Requests forwarded and not yet finally answered, by direction.",

@@ -15,7 +15,7 @@ import (
 // Metrics are the codec-level Prometheus series. Every label has a small,
 // fixed set of values: codec names come from the registry, op is
 // decode/encode, version 1..3 (or "0" when unknown), reason one of
-// errorReasons.
+// ErrorReasons.
 type Metrics struct {
 	duration *prometheus.HistogramVec
 	size     *prometheus.HistogramVec
@@ -41,12 +41,13 @@ const (
 type codecSeries struct {
 	duration [len(ops)][4]prometheus.Observer // by op, version label 0..3
 	size     [len(ops)]prometheus.Observer
-	errors   [len(ops)][]prometheus.Counter // by op, index in errorReasons
+	errors   [len(ops)][]prometheus.Counter // by op, index in ErrorReasons
 }
 
-// errorReasons are the reason label's values: the kinds of codec errors,
-// in codecerr.Kind order, then reasonInternal for anything else.
-var errorReasons = func() []string {
+// ErrorReasons are the reason label's values: the kinds of codec errors,
+// in codecerr.Kind order, then "internal" for anything else (index
+// reasonInternal).
+var ErrorReasons = func() []string {
 	var out []string
 	for _, k := range codecerr.Kinds() {
 		out = append(out, k.String())
@@ -56,31 +57,42 @@ var errorReasons = func() []string {
 
 var reasonInternal = len(codecerr.Kinds())
 
+// The codec series' definitions, shared with the proxy, which registers
+// the same series with its own histograms.
+var (
+	CodecDurationOpts = prometheus.HistogramOpts{
+		Name: "megaco_codec_duration_seconds",
+		Help: "Time to decode or encode one message, by codec, operation and protocol version.",
+		// Classic buckets from 1 µs to about 4 ms, for scrapers without
+		// native histograms; native ones give finer resolution.
+		Buckets:                         prometheus.ExponentialBuckets(1e-6, 2, 13),
+		NativeHistogramBucketFactor:     1.1,
+		NativeHistogramMaxBucketNumber:  160,
+		NativeHistogramMinResetDuration: time.Hour,
+	}
+	CodecDurationLabels = []string{"codec", "op", "version"}
+	MessageSizeOpts     = prometheus.HistogramOpts{
+		Name:                            "megaco_message_size_bytes",
+		Help:                            "Size of a message as decoded from or encoded to a codec.",
+		Buckets:                         prometheus.ExponentialBuckets(16, 2, 13),
+		NativeHistogramBucketFactor:     1.1,
+		NativeHistogramMaxBucketNumber:  160,
+		NativeHistogramMinResetDuration: time.Hour,
+	}
+	MessageSizeLabels = []string{"codec", "op"}
+	CodecErrorsOpts   = prometheus.CounterOpts{
+		Name: "megaco_codec_errors_total",
+		Help: "Messages that failed to decode or encode, by codec, operation and reason.",
+	}
+	CodecErrorsLabels = []string{"codec", "op", "reason"}
+)
+
 // NewMetrics registers the series with reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "megaco_codec_duration_seconds",
-			Help: "Time to decode or encode one message, by codec, operation and protocol version.",
-			// Classic buckets from 1 µs to about 4 ms, for scrapers without
-			// native histograms; native ones give finer resolution.
-			Buckets:                         prometheus.ExponentialBuckets(1e-6, 2, 13),
-			NativeHistogramBucketFactor:     1.1,
-			NativeHistogramMaxBucketNumber:  160,
-			NativeHistogramMinResetDuration: time.Hour,
-		}, []string{"codec", "op", "version"}),
-		size: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:                            "megaco_message_size_bytes",
-			Help:                            "Size of a message as decoded from or encoded to a codec.",
-			Buckets:                         prometheus.ExponentialBuckets(16, 2, 13),
-			NativeHistogramBucketFactor:     1.1,
-			NativeHistogramMaxBucketNumber:  160,
-			NativeHistogramMinResetDuration: time.Hour,
-		}, []string{"codec", "op"}),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "megaco_codec_errors_total",
-			Help: "Messages that failed to decode or encode, by codec, operation and reason.",
-		}, []string{"codec", "op", "reason"}),
+		duration: prometheus.NewHistogramVec(CodecDurationOpts, CodecDurationLabels),
+		size:     prometheus.NewHistogramVec(MessageSizeOpts, MessageSizeLabels),
+		errors:   prometheus.NewCounterVec(CodecErrorsOpts, CodecErrorsLabels),
 	}
 	m.batch = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "megaco_stream_request_messages",
@@ -98,7 +110,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 				cs.duration[op][v] = lazyObserver(m.duration, c, opName, strconv.Itoa(v))
 			}
 			cs.size[op] = lazyObserver(m.size, c, opName)
-			for _, r := range errorReasons {
+			for _, r := range ErrorReasons {
 				cs.errors[op] = append(cs.errors[op], m.errors.WithLabelValues(c, opName, r))
 			}
 		}
@@ -148,11 +160,12 @@ func (m *Metrics) failed(codecName string, op int, err error) {
 	if cs == nil {
 		cs = m.byCodec["unknown"]
 	}
-	cs.errors[op][reason(err)].Inc()
+	cs.errors[op][ErrorReason(err)].Inc()
 }
 
-// reason maps an error to its bounded label value's index.
-func reason(err error) int {
+// ErrorReason maps an error to its bounded label value's index in
+// ErrorReasons.
+func ErrorReason(err error) int {
 	var tooLarge *TooLargeError
 	if errors.As(err, &tooLarge) {
 		return int(codecerr.TooLarge)

@@ -171,17 +171,7 @@ func counted(sum *scan.Summary, e *scan.Error) bool {
 	case scan.Notify, scan.ServiceChange:
 		return true
 	case scan.AuditValue, scan.AuditCapability:
-		return !hasTermination(sum, e.Command)
-	}
-	return false
-}
-
-// hasTermination reports whether command cmd names a termination.
-func hasTermination(sum *scan.Summary, cmd int) bool {
-	for i := range sum.Terminations {
-		if sum.Terminations[i].Command == cmd {
-			return true
-		}
+		return !slices.ContainsFunc(sum.Terminations, func(t scan.Termination) bool { return t.Command == e.Command })
 	}
 	return false
 }
