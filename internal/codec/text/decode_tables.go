@@ -80,24 +80,20 @@ func lrShift(stack []int, t int) ([]int, bool) {
 	return stack, false
 }
 
-// lrToken maps a scanner kind to the parser's internal token number, as
-// the generated yylex1 does.
+// lrToken maps a scanner kind to the parser's internal token number with
+// goyacc's own yylex1, which the parser's loop no longer calls (yypatch
+// puts yylexTok in its place) but which stays the one definition of the
+// mapping.
 func lrToken(k int) int {
-	switch {
-	case k <= 0:
-		return int(yyTok1[0])
-	case k < len(yyTok1):
-		return int(yyTok1[k])
-	case k >= yyPrivate && k < yyPrivate+len(yyTok2):
-		return int(yyTok2[k-yyPrivate])
-	}
-	for i := 0; i+1 < len(yyTok3); i += 2 {
-		if int(yyTok3[i]) == k {
-			return int(yyTok3[i+1])
-		}
-	}
-	return int(yyTok2[1])
+	_, t := yylex1(kindLexer(k), nil)
+	return t
 }
+
+// kindLexer hands yylex1 one scanner kind.
+type kindLexer int
+
+func (l kindLexer) Lex(*yySymType) int { return int(l) }
+func (kindLexer) Error(string)         {}
 
 // lrInternal maps a scanner kind to the parser's internal token number
 // as lrToken does, with one look-up in lrInternals. Kinds the scanner

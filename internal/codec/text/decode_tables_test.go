@@ -62,15 +62,9 @@ func TestTablesShape(t *testing.T) {
 	}
 }
 
-// fixedLexer hands yylex1 one token.
-type fixedLexer int
-
-func (l fixedLexer) Lex(*yySymType) int { return int(l) }
-func (fixedLexer) Error(string)         {}
-
-// TestTablesTokens: lrToken numbers every scanner kind as goyacc's own
-// yylex1 does, lrExternal undoes it, and each grammar terminal has its
-// name in yyToknames.
+// TestTablesTokens: lrToken (a call of goyacc's yylex1 with a nil lval)
+// numbers every scanner kind as yylex1 does, lrExternal undoes it, and
+// each grammar terminal has its name in yyToknames.
 func TestTablesTokens(t *testing.T) {
 	kinds := []int{-1, 0}
 	for k := 1; k < 256; k++ {
@@ -80,7 +74,7 @@ func TestTablesTokens(t *testing.T) {
 		kinds = append(kinds, k)
 	}
 	for _, k := range kinds {
-		_, want := yylex1(fixedLexer(k), new(yySymType))
+		_, want := yylex1(kindLexer(k), new(yySymType))
 		if got := lrToken(k); got != want {
 			t.Errorf("lrToken(%d) = %d, yylex1 gives %d", k, got, want)
 		}
