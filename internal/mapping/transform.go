@@ -697,16 +697,6 @@ func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 // noConfig is the defaults, for a nil Config: shared, never written.
 var noConfig Config
 
-// ascii is every ASCII character once: a one-letter name is a substring
-// of it rather than a new string.
-var ascii = func() string {
-	b := make([]byte, 0x80)
-	for i := range b {
-		b[i] = byte(i)
-	}
-	return string(b)
-}()
-
 func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 	pn, err := pkgs.ParsePkgdName(p.Name)
 	if err != nil {
@@ -714,9 +704,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 	}
 	var name string
 	if pn.Package() == 0 {
-		if c, ok := sdp.Letter(pn.Item()); ok && c < 0x80 {
-			name = ascii[c : c+1]
-		}
+		name, _ = sdp.LetterName(pn.Item()) // no allocation
 	}
 	if name == "" {
 		if name, err = t.reg.DecodePkgdName(t.v, pkgs.Property, pn); err != nil {

@@ -71,10 +71,21 @@ func Tag(letter byte) (uint16, bool) {
 
 // Letter returns the SDP line letter of an Annex C tag.
 func Letter(tag uint16) (byte, bool) {
-	if tag >= tagBase && tag < tagBase+uint16(len(letters)) {
-		return letters[tag-tagBase], true
+	s, ok := LetterName(tag)
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	return s[0], true
+}
+
+// LetterName is Letter as a line name: a one-letter string, which
+// allocates nothing (it is a substring of the letters).
+func LetterName(tag uint16) (string, bool) {
+	if tag >= tagBase && tag < tagBase+uint16(len(letters)) {
+		i := tag - tagBase
+		return letters[i : i+1], true
+	}
+	return "", false
 }
 
 // nameOf returns the native PkgdName for an SDP letter tag.
@@ -280,9 +291,7 @@ func AppendText(dst []byte, groups [][]Prop, o *Options) ([]byte, error) {
 			}
 			var name string
 			if p.Name[0] == 0 && p.Name[1] == 0 {
-				if i := int(p.Name[2])<<8 | int(p.Name[3]) - tagBase; i >= 0 && i < len(letters) {
-					name = letters[i : i+1]
-				}
+				name, _ = LetterName(uint16(p.Name[2])<<8 | uint16(p.Name[3]))
 			}
 			isV := name == "v"
 			if name == "" {
