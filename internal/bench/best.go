@@ -22,9 +22,9 @@ type Best struct {
 }
 
 // bestAgainstBest finds, for each family of OTP rows, the fastest OTP
-// configuration, and the fastest of ours among the rows of the families
-// OTP's rows are compared with (Versus: erl_dist with the native codecs)
-// that ran every message OTP's did, whatever their options.
+// configuration, and the fastest of ours of the same family (a row's
+// family is its group's: erl_dist for the native codecs) that ran every
+// message OTP's did, whatever their options.
 func bestAgainstBest(rows []Row) []Best {
 	var out []Best
 	seen := map[string]bool{}
@@ -44,7 +44,6 @@ func bestAgainstBest(rows []Row) []Best {
 
 func bestOf(rows []Row, family, op string) (Best, bool) {
 	b := Best{Family: family, Op: op}
-	ours := map[string]bool{} // our families OTP's rows are compared with
 	msgs := 0
 	for _, r := range rows {
 		if r.Impl != "otp" || r.Family != family {
@@ -54,16 +53,9 @@ func bestOf(rows []Row, family, op string) (Best, bool) {
 		if us := opUS(&r, op); us > 0 && (b.OTPUS == 0 || us < b.OTPUS) {
 			b.OTP, b.OTPUS = r.Config, us
 		}
-		for _, v := range r.Versus {
-			for _, o := range rows {
-				if o.Impl != "otp" && o.Config == v.Config {
-					ours[o.Family] = true
-				}
-			}
-		}
 	}
 	for _, o := range rows {
-		if o.Impl == "otp" || !ours[o.Family] || o.Messages < msgs {
+		if o.Impl == "otp" || o.Family != family || o.Messages < msgs {
 			continue
 		}
 		if us := opUS(&o, op); us > 0 && (b.OursUS == 0 || us < b.OursUS) {
