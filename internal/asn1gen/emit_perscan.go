@@ -56,12 +56,12 @@ var perScanHooks = map[string]scanHook{
 	"SegmentReply.segmentNumber":                      {Val: "segment"},
 	"TransactionReply.segmentationComplete":           {At: "d.complete()"},
 	"SegmentReply.segmentationComplete":               {At: "d.complete()"},
-	"TransactionRequest.actions":                      {At: "d.extAfter = false\nif d.done(scan.Transactions) {\nreturn errStop\n}", Val: "actCount"},
+	"TransactionRequest.actions":                      {At: "d.extAfter = false\n" + stopAt("Transactions"), Val: "actCount"},
 	"TransactionReply.transactionResult":              {At: "d.extAfter = hasExt"},
-	"TransactionReplyTransactionResult.actionReplies": {At: "if d.done(scan.Transactions) {\nreturn errStop\n}", Val: "actCount"},
-	"ActionRequest.contextId":                         {Val: "action", After: "if d.done(scan.Actions) {\nreturn errStop\n}"},
+	"TransactionReplyTransactionResult.actionReplies": {At: stopAt("Transactions"), Val: "actCount"},
+	"ActionRequest.contextId":                         {Val: "action", After: stopAt("Actions")},
 	"ActionReply.contextId":                           {Val: "action"},
-	"ActionReply.commandReply":                        {At: "if d.done(scan.Actions) {\nreturn errStop\n}"},
+	"ActionReply.commandReply":                        {At: stopAt("Actions")},
 	"Command.addReq":                                  {At: "d.command(scan.Add, false)"},
 	"Command.moveReq":                                 {At: "d.command(scan.Move, false)"},
 	"Command.modReq":                                  {At: "d.command(scan.Modify, false)"},
@@ -98,11 +98,15 @@ var perScanHooks = map[string]scanHook{
 	"ErrorDescriptor.errorCode":                       {Val: "errorCode"},
 }
 
-// The stop hooks (d.done) end the walk once it has passed all that
-// s.Want asks for: in the message's last transaction (and, for Actions,
-// its last action), nothing that follows is reported at that depth.
-// PER has no length to hop a transaction by, so this is the only place a
-// shallow scan can leave what it does not read unread.
+// stopAt is a stop hook: it ends the walk (d.done) once it has passed all
+// that s.Want asks for, when that is depth (Transactions or Actions): in
+// the message's last transaction (and, for Actions, its last action),
+// nothing that follows is reported at that depth. PER has no length to
+// hop a transaction by, so this is the only place a shallow scan can
+// leave what it does not read unread.
+func stopAt(depth string) string {
+	return "if d.done(scan." + depth + ") {\nreturn errStop\n}"
+}
 
 // termsHook marks a command's own termination IDs, as opposed to those
 // of a topology or a descriptor.
