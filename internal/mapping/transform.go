@@ -124,10 +124,11 @@ func ToText(m *model.MegacoMessage, version int, c *Config) error {
 
 func run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 	// Transformers are pooled for their scratch buffers and the walker's
-	// stacks; the arena, which the converted message points into, is not.
+	// stacks; the arena and the wildcard lists, which the converted
+	// message points into, are not.
 	t := transformers.Get().(*transformer)
 	defer transformers.Put(t)
-	t.arena = nil
+	t.arena, t.wilds = nil, nil
 	return t.run(m, version, c, toBinary)
 }
 

@@ -854,3 +854,24 @@ func TestTermIDNames(t *testing.T) {
 		}
 	}
 }
+
+// A message converted by the package's ToBinary keeps its wildcard lists
+// when another is converted after it: the pooled transformer's memory is
+// not the message's.
+func TestToBinaryKeepsWildcards(t *testing.T) {
+	m1, v1 := textForm(t, "msg10", nil)
+	if err := ToBinary(m1, v1, nil); err != nil {
+		t.Fatal(err)
+	}
+	tid := &m1.Mess.MessageBody.Transactions[0].TransactionRequest.Actions[0].CommandRequests[1].Command.AddReq.TerminationID[0]
+	for _, text := range []string{"00000001/*", "00000010/00000011/$", "*"} {
+		m2, v2 := textForm(t, "msg08a", nil)
+		edit(t, m2, &editor{path: tid08, tid: func(x *model.TerminationID) { x.Id = model.Octets(text) }})
+		if err := ToBinary(m2, v2, nil); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if len(tid.Wildcard) != 1 || tid.Wildcard[0][0] != 0x57 {
+			t.Fatalf("after converting %s, the first message's $ is %x, want [57]", text, tid.Wildcard)
+		}
+	}
+}
