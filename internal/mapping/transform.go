@@ -181,7 +181,8 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 }
 
 // view is a string over b's bytes for a lookup that does not keep it
-// (no copy). Callers that may keep a string (in an error) use a copy.
+// (no copy): the registry's lookups copy a name into their errors (see
+// pkgs.UnknownError), and callers that may keep a string use a copy.
 func view(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -328,9 +329,6 @@ func (t *transformer) binaryItem(it model.WalkItem) (pkgs.PkgdName, pkgs.Kind, e
 		return n, k, err
 	}
 	n, err := t.reg.EncodePkgdName(t.v, k, view(*it.Name))
-	if err != nil {
-		n, err = t.reg.EncodePkgdName(t.v, k, string(*it.Name))
-	}
 	return n, k, err
 }
 
@@ -414,9 +412,6 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 	}
 	if t.toBin {
 		n, err := t.reg.EncodePkgdName(t.v, k, view(*x))
-		if err != nil { // again with a copy the error may keep
-			n, err = t.reg.EncodePkgdName(t.v, k, string(*x))
-		}
 		if err != nil {
 			return t.failName("", err)
 		}
@@ -440,11 +435,8 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	if siteKinds[w.Site().Index].isPkg {
 		if t.toBin {
-			n, err := t.reg.PackageID(t.v, view(*x)) // no copy to look up
+			n, err := t.reg.PackageID(t.v, view(*x))
 			if err != nil {
-				// Again with a copy: the error keeps the name, and the
-				// model's bytes are not ours to keep.
-				_, err = t.reg.PackageID(t.v, string(*x))
 				return t.failName("", err)
 			}
 			*x = t.octets(n[:])
@@ -471,9 +463,6 @@ func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	}
 	if t.toBin {
 		n, err := t.reg.EncodeParam(t.v, k, pn, view(*x))
-		if err != nil {
-			n, err = t.reg.EncodeParam(t.v, k, pn, string(*x))
-		}
 		if err != nil {
 			return t.failName("", err)
 		}
@@ -625,7 +614,7 @@ func (t *transformer) binaryParam(k pkgs.Kind, parent pkgs.PkgdName, it model.Wa
 	if t.toBin {
 		return pkgs.ParseName(*it.Name)
 	}
-	return t.reg.EncodeParam(t.v, k, parent, string(*it.Name))
+	return t.reg.EncodeParam(t.v, k, parent, view(*it.Name))
 }
 
 func (t *transformer) valueErr(suffix string, val []byte, err error) error {

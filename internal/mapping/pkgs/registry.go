@@ -171,7 +171,9 @@ type UnknownError struct {
 	Version Version
 	// What is the kind of thing: "package", "event", "signal parameter", ...
 	What string
-	// Name is the text name, or the ID in hex when decoding.
+	// Name is the text name, or the ID in hex when decoding. A name
+	// looked up is copied here: the registry keeps no string passed to
+	// it, which may then be a view of bytes its caller reuses.
 	Name string
 	// Note adds what the registry does know, e.g. that the name is an event
 	// and not a property, or which versions define it. May be empty.
@@ -462,9 +464,9 @@ func (t *tables) pkg(v Version, name string) (*pkgEntry, error) {
 		if p.vs.has(v) {
 			return p, nil
 		}
-		return nil, &UnknownError{Version: v, What: "package", Name: name, Note: "defined in " + p.vs.String()}
+		return nil, &UnknownError{Version: v, What: "package", Name: strings.Clone(name), Note: "defined in " + p.vs.String()}
 	}
-	return nil, &UnknownError{Version: v, What: "package", Name: name}
+	return nil, &UnknownError{Version: v, What: "package", Name: strings.Clone(name)}
 }
 
 // PackageID maps a package name to its ID, as a Name (PackagesItem.packageName).
@@ -519,7 +521,7 @@ func (t *tables) item(v Version, k Kind, text string) (*pkgEntry, *itemEntry, er
 // unknownItem builds the error for an item that is not found, saying what
 // the name is if it exists as another kind or in other versions.
 func (t *tables) unknownItem(v Version, k Kind, text string) error {
-	e := &UnknownError{Version: v, What: k.String(), Name: text}
+	e := &UnknownError{Version: v, What: k.String(), Name: strings.Clone(text)}
 	pkgName, itemName, native := splitPkgd(text)
 	p, ok := lookup(t.byName, pkgName)
 	if !ok || pkgName == "" && !native {
@@ -569,12 +571,12 @@ func (r *Registry) EncodePkgdName(v Version, k Kind, text string) (PkgdName, err
 		}
 		p, err := t.pkg(v, pkgName)
 		if err != nil {
-			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "no package " + codecerr.Quote(pkgName)}
+			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: strings.Clone(text), Note: "no package " + codecerr.Quote(pkgName)}
 		}
 		return NewPkgdName(p.id, wildID), nil
 	}
 	if !native && pkgName == WildText {
-		return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: text, Note: "a package wildcard needs the item wildcard: */*"}
+		return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: strings.Clone(text), Note: "a package wildcard needs the item wildcard: */*"}
 	}
 	p, it, err := t.item(v, k, text)
 	if err != nil {
@@ -655,7 +657,7 @@ func (r *Registry) EncodeParam(v Version, k Kind, parent PkgdName, param string)
 	if pe, ok := lookup(it.params, param); ok && pe.vs.has(v) {
 		return NewName(pe.id), nil
 	}
-	e := &UnknownError{Version: v, What: k.String() + " parameter", Name: param, Note: "of " + it.full}
+	e := &UnknownError{Version: v, What: k.String() + " parameter", Name: strings.Clone(param), Note: "of " + it.full}
 	if pe, ok := lookup(it.params, param); ok {
 		e.Note += ", defined in " + pe.vs.String()
 	}

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func pn(s string) PkgdName {
@@ -320,6 +322,36 @@ func TestUnknown(t *testing.T) {
 	}
 	if _, err := r.DecodePkgdName(1, Kind(9), pn("00090004")); err == nil {
 		t.Errorf("kind 9 accepted")
+	}
+}
+
+// An error keeps a copy of the name looked up, never the caller's
+// string: the mapping looks up views of a message's bytes, which change
+// once the message is reused.
+func TestUnknownKeepsNoName(t *testing.T) {
+	r := New()
+	for _, c := range []struct {
+		name string
+		f    func(string) error
+	}{
+		{"foo", func(s string) error { _, err := r.PackageID(1, s); return err }},
+		{"al/xx", func(s string) error { _, err := r.EncodePkgdName(1, Event, s); return err }},
+		{"foo/*", func(s string) error { _, err := r.EncodePkgdName(1, Event, s); return err }},
+		{"*/on", func(s string) error { _, err := r.EncodePkgdName(1, Event, s); return err }},
+		{"nope", func(s string) error { _, err := r.EncodeParam(1, Event, pn("00090004"), s); return err }},
+	} {
+		b := []byte(c.name)
+		err := c.f(unsafe.String(&b[0], len(b)))
+		if !errors.Is(err, ErrUnknown) {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		before := err.Error()
+		for i := range b {
+			b[i] = 'Z'
+		}
+		if after := err.Error(); after != before || !strings.Contains(after, strconv.Quote(c.name)) {
+			t.Errorf("%s: error %q became %q once the bytes changed", c.name, before, after)
+		}
 	}
 }
 
