@@ -180,3 +180,51 @@ func TestLrInternal(t *testing.T) {
 		}
 	}
 }
+
+// TestLeanTables: the tables the parser's loop runs on (yypatch derives
+// them from goyacc's at go generate) say, for every state and token and
+// for every state and nonterminal, what goyacc's own tables say; and no
+// state shifts goyacc's error token (the lean driver has no error
+// recovery).
+func TestLeanTables(t *testing.T) {
+	for s := range yyPact {
+		st := yyLRStates[s]
+		for tok := 0; tok <= len(yyToknames); tok++ {
+			want, accept := lrAction(s, tok)
+			if accept {
+				want = -len(yyLRProds)
+			}
+			got := int(st.act)
+			if st.base != yyLRNoToken {
+				if e := yyLRActions[int(st.base)+tok]; int(e>>16) == s {
+					got = int(int16(e))
+				}
+			} else if int(yyPact[s]) > yyFlag || yyDef[s] == -2 {
+				t.Fatalf("state %d acts without a token, goyacc's reads one", s)
+			}
+			if got != want {
+				t.Fatalf("state %d, token %d: lean action %d, goyacc's %d", s, tok, got, want)
+			}
+			if tok == yyErrCode && want > 0 {
+				t.Fatalf("state %d shifts the error token", s)
+			}
+		}
+	}
+	if len(yyLRProds) != len(yyR1) {
+		t.Fatalf("%d productions, goyacc has %d", len(yyLRProds), len(yyR1))
+	}
+	for p, r := range yyLRProds {
+		if int(r.n) != int(yyR2[p]) || int(r.lhs) != int(yyR1[p]) {
+			t.Fatalf("production %d: pops %d to %d, goyacc %d to %d", p, r.n, r.lhs, yyR2[p], yyR1[p])
+		}
+		for s := range yyPact {
+			got := int(r.def)
+			if e := yyLRGotos[int(r.base)+s]; int(e>>16) == int(r.lhs) {
+				got = int(uint16(e))
+			}
+			if want := lrGoto(s, int(r.lhs)); got != want {
+				t.Fatalf("production %d from state %d: lean goto %d, goyacc's %d", p, s, got, want)
+			}
+		}
+	}
+}

@@ -1395,3108 +1395,4370 @@ func yyParse(yylex yyLexer) int {
 }
 
 func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
-	var yyn int
 	var yyVAL yySymType
 	var yyDollar []yySymType
 	_ = yyDollar // silence set and not used
 	yyS := yyrcvr.stack[:]
-
-	Nerrs := 0   /* number of errors */
-	Errflag := 0 /* error recovery flag */
-	yystate := 0
+	yyS[0].yys = 0
+	yyp := 0
+	yytoken := -1 // the lookahead, goyacc's internal number; -1: none
 	yyrcvr.char = -1
-	yytoken := -1 // yyrcvr.char translated into internal numbering
 	defer func() {
 		// Make sure we report no lookahead when not parsing.
 		yyrcvr.char = -1
 	}()
-	yyp := -1
-	goto yystack
 
-ret0:
-	return 0
-
-ret1:
-	return 1
-
-yystack:
-	/* put a state and value onto the stack */
-	if yyDebug >= 4 {
-		__yyfmt__.Printf("char %v in %v\n", yyTokname(yytoken), yyStatname(yystate))
-	}
-
-	yyp++
-	if yyp >= len(yyS) {
-		nyys := make([]yySymType, len(yyS)*2)
-		copy(nyys, yyS)
-		yyS = nyys
-	}
-	yyS[yyp] = yyVAL
-	yyS[yyp].yys = yystate
-
-yynewstate:
-	yyn = int(yyPact[yystate])
-	if yyn <= yyFlag {
-		goto yydefault /* simple state */
-	}
-	if yyrcvr.char < 0 {
-		yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
-	}
-	yyn += yytoken
-	if yyn < 0 || yyn >= yyLast {
-		goto yydefault
-	}
-	yyn = int(yyAct[yyn])
-	if int(yyChk[yyn]) == yytoken { /* valid shift */
-		yyrcvr.char = -1
-		yytoken = -1
-		yyVAL = yyrcvr.lval
-		yystate = yyn
-		if Errflag > 0 {
-			Errflag--
-		}
-		goto yystack
-	}
-
-yydefault:
-	/* default state action */
-	yyn = int(yyDef[yystate])
-	if yyn == -2 {
-		if yyrcvr.char < 0 {
-			yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
-		}
-
-		/* look through exception table */
-		xi := 0
-		for {
-			if yyExca[xi+0] == -1 && int(yyExca[xi+1]) == yystate {
-				break
+	for {
+		yystate := yyS[yyp].yys
+		yyst := yyLRStates[yystate]
+		yya := int(yyst.act)
+		if yyst.base != yyLRNoToken {
+			if yytoken < 0 {
+				yytoken = yylexTok(yylex, &yyrcvr.lval)
 			}
-			xi += 2
-		}
-		for xi += 2; ; xi += 2 {
-			yyn = int(yyExca[xi+0])
-			if yyn < 0 || yyn == yytoken {
-				break
+			if e := yyLRActions[int(yyst.base)+yytoken]; int(e>>16) == yystate {
+				yya = int(int16(e))
 			}
 		}
-		yyn = int(yyExca[xi+1])
-		if yyn < 0 {
-			goto ret0
-		}
-	}
-	if yyn == 0 {
-		/* error ... attempt to resume parsing */
-		switch Errflag {
-		case 0: /* brand new error */
-			yylex.Error(yyErrorMessage(yystate, yytoken))
-			Nerrs++
-			if yyDebug >= 1 {
-				__yyfmt__.Printf("%s", yyStatname(yystate))
-				__yyfmt__.Printf(" saw %s\n", yyTokname(yytoken))
+		if yya > 0 { // shift, to state yya
+			yyp++
+			if yyp >= len(yyS) {
+				nyys := make([]yySymType, len(yyS)*2)
+				copy(nyys, yyS)
+				yyS = nyys
 			}
-			fallthrough
-
-		case 1, 2: /* incompletely recovered error ... try again */
-			Errflag = 3
-
-			/* find a state where "error" is a legal shift action */
-			for yyp >= 0 {
-				yyn = int(yyPact[yyS[yyp].yys]) + yyErrCode
-				if yyn >= 0 && yyn < yyLast {
-					yystate = int(yyAct[yyn]) /* simulate a shift of "error" */
-					if int(yyChk[yystate]) == yyErrCode {
-						goto yystack
-					}
-				}
-
-				/* the current p has no shift on "error", pop stack */
-				if yyDebug >= 2 {
-					__yyfmt__.Printf("error recovery pops state %d\n", yyS[yyp].yys)
-				}
-				yyp--
-			}
-			/* there is no state on the stack with an error shift ... abort */
-			goto ret1
-
-		case 3: /* no shift yet; clobber input char */
-			if yyDebug >= 2 {
-				__yyfmt__.Printf("error recovery discards %s\n", yyTokname(yytoken))
-			}
-			if yytoken == yyEofCode {
-				goto ret1
-			}
-			yyrcvr.char = -1
+			yyS[yyp] = yyrcvr.lval
+			yyS[yyp].yys = yya
 			yytoken = -1
-			goto yynewstate /* try again in the same state */
+			continue
 		}
-	}
-
-	/* reduction by production yyn */
-	if yyDebug >= 2 {
-		__yyfmt__.Printf("reduce %v in:\n\t%v\n", yyn, yyStatname(yystate))
-	}
-
-	yynt := yyn
-	yypt := yyp
-	_ = yypt // guard against "declared and not used"
-
-	yyp -= int(yyR2[yyn])
-	// yyp is now the index of $0. Perform the default action. Iff the
-	// reduced production is ε, $1 is possibly out of range.
-	if yyp+1 >= len(yyS) {
-		nyys := make([]yySymType, len(yyS)*2)
-		copy(nyys, yyS)
-		yyS = nyys
-	}
-	yyVAL = yyS[yyp+1]
-
-	/* consult goto table to find next state */
-	yyn = int(yyR1[yyn])
-	yyg := int(yyPgo[yyn])
-	yyj := yyg + yyS[yyp].yys + 1
-
-	if yyj >= yyLast {
-		yystate = int(yyAct[yyg])
-	} else {
-		yystate = int(yyAct[yyj])
-		if int(yyChk[yystate]) != -yyn {
-			yystate = int(yyAct[yyg])
+		if yya == 0 {
+			yylex.Error(yyErrorMessage(yystate, yytoken))
+			return 1
 		}
-	}
-	// dummy call; replaced with literal code
-	switch yynt {
+		yyn := -yya // reduce by production yyn, or accept
+		if yyn >= len(yyLRProds) {
+			return 0
+		}
+		yyr := yyLRProds[yyn]
+		yypt := yyp
+		yyp -= int(yyr.n)
+		if yyp+1 >= len(yyS) {
+			nyys := make([]yySymType, len(yyS)*2)
+			copy(nyys, yyS)
+			yyS = nyys
+		}
+		yyVAL = yyS[yyp+1]
+		yyVAL.yys = int(yyr.def)
+		if e := yyLRGotos[int(yyr.base)+yyS[yyp].yys]; int(e>>16) == int(yyr.lhs) {
+			yyVAL.yys = int(uint16(e))
+		}
+		switch yyn {
 
-	case 1:
-		yyDollar = yyS[yypt-3 : yypt+1]
+		case 1:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:127
-		{
-			bld(yylex).messageError()
-			bld(yylex).message()
-		}
-	case 2:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).messageError()
+				bld(yylex).message()
+			}
+		case 2:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:129
-		{
-			bld(yylex).transactions(yyDollar[3].n)
-			bld(yylex).message()
-		}
-	case 4:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).transactions(yyDollar[3].n)
+				bld(yylex).message()
+			}
+		case 4:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:136
-		{
-			bld(yylex).authenticationHeader(yyDollar[3].tok, yyDollar[5].tok, yyDollar[7].tok)
-		}
-	case 5:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).authenticationHeader(yyDollar[3].tok, yyDollar[5].tok, yyDollar[7].tok)
+			}
+		case 5:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:143
-		{
-			bld(yylex).messageError()
-			bld(yylex).message()
-		}
-	case 6:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).messageError()
+				bld(yylex).message()
+			}
+		case 6:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:145
-		{
-			bld(yylex).transactions(yyDollar[3].n)
-			bld(yylex).message()
-		}
-	case 7:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactions(yyDollar[3].n)
+				bld(yylex).message()
+			}
+		case 7:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:151
-		{
-			yyVAL.n = 1
-		}
-	case 8:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 8:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:153
-		{
-			bld(yylex).transactionRequest(yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 9:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionRequest(yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 9:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:154
-		{
-			yyVAL.n = 1
-		}
-	case 10:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 10:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:155
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 11:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 11:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:157
-		{
-			bld(yylex).transactionRequest(yyDollar[4].tok, yyDollar[6].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 12:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).transactionRequest(yyDollar[4].tok, yyDollar[6].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 12:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:158
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 16:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 16:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:172
-		{
-			bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 17:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 17:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:174
-		{
-			bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n<<replyShift)
-		}
-	case 18:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n<<replyShift)
+			}
+		case 18:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:177
-		{
-			yyVAL.n = replyError
-		}
-	case 19:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = replyError
+			}
+		case 19:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:178
-		{
-			yyVAL.n = replyError | replyImmAck
-		}
-	case 20:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = replyError | replyImmAck
+			}
+		case 20:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:179
-		{
-			yyVAL.n = yyDollar[3].n<<replyShift | replyImmAck
-		}
-	case 21:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n<<replyShift | replyImmAck
+			}
+		case 21:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:183
-		{
-			bld(yylex).transactionPending(yyDollar[3].tok)
-		}
-	case 22:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).transactionPending(yyDollar[3].tok)
+			}
+		case 22:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:187
-		{
-			bld(yylex).transactionResponseAck(yyDollar[3].n)
-		}
-	case 23:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionResponseAck(yyDollar[3].n)
+			}
+		case 23:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:192
-		{
-			bld(yylex).transactionAck(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 24:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).transactionAck(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 24:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:193
-		{
-			bld(yylex).transactionAck(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 25:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).transactionAck(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 25:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:198
-		{
-			bld(yylex).segmentReply(yyDollar[1].tok, yyDollar[3].tok)
-		}
-	case 26:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).segmentReply(yyDollar[1].tok, yyDollar[3].tok)
+			}
+		case 26:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:207
-		{
-			bld(yylex).actionRequest(yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 27:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).actionRequest(yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 27:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:209
-		{
-			bld(yylex).actionRequest(yyDollar[5].tok, yyDollar[7].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 28:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).actionRequest(yyDollar[5].tok, yyDollar[7].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 28:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:215
-		{
-			yyVAL.n = 1
-		}
-	case 29:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 29:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:216
-		{
-			yyVAL.n = 1
-		}
-	case 30:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 30:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:217
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 31:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 31:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:218
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 32:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 32:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:219
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 33:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 33:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:220
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 34:
-		yyDollar = yyS[yypt-11 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 34:
+			yyDollar = yyS[yypt-11 : yypt+1]
 //line grammar.y:222
-		{
-			bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
-			bld(yylex).notifyRequest(yyDollar[3].n, false)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 35:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
+				bld(yylex).notifyRequest(yyDollar[3].n, false)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 35:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:224
-		{
-			bld(yylex).notifyRequest(yyDollar[3].n, true)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 36:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[3].n, true)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 36:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:225
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 37:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 37:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:226
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 38:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 38:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:227
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 39:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 39:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:228
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 40:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 40:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:229
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 41:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 41:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:230
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 42:
-		yyDollar = yyS[yypt-13 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 42:
+			yyDollar = yyS[yypt-13 : yypt+1]
 //line grammar.y:232
-		{
-			bld(yylex).observedEvents(yyDollar[9].tok, yyDollar[11].n)
-			bld(yylex).notifyRequest(yyDollar[5].n, false)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 43:
-		yyDollar = yyS[yypt-10 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[9].tok, yyDollar[11].n)
+				bld(yylex).notifyRequest(yyDollar[5].n, false)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 43:
+			yyDollar = yyS[yypt-10 : yypt+1]
 //line grammar.y:234
-		{
-			bld(yylex).notifyRequest(yyDollar[5].n, true)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 45:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[5].n, true)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 45:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:240
-		{
-			bld(yylex).commandRequest(prefixOptional)
-		}
-	case 46:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixOptional)
+			}
+		case 46:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:241
-		{
-			bld(yylex).commandRequest(prefixWildcard)
-		}
-	case 47:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixWildcard)
+			}
+		case 47:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:242
-		{
-			bld(yylex).commandRequest(prefixOptional | prefixWildcard)
-		}
-	case 55:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixOptional | prefixWildcard)
+			}
+		case 55:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:262
-		{
-			bld(yylex).param(pPriority, yyDollar[3].tok, 0)
-		}
-	case 56:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pPriority, yyDollar[3].tok, 0)
+			}
+		case 56:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:263
-		{
-			bld(yylex).param(pEmergency, yyDollar[1].tok, 1)
-		}
-	case 57:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmergency, yyDollar[1].tok, 1)
+			}
+		case 57:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:264
-		{
-			bld(yylex).param(pEmergency, yyDollar[1].tok, 0)
-		}
-	case 58:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmergency, yyDollar[1].tok, 0)
+			}
+		case 58:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:265
-		{
-			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
-		}
-	case 60:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
+			}
+		case 60:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:273
-		{
-			bld(yylex).contextAudit(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 61:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).contextAudit(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 61:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:276
-		{
-			yyVAL.n = yyDollar[1].n
-		}
-	case 62:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n
+			}
+		case 62:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:277
-		{
-			yyVAL.n = yyDollar[1].n + yyDollar[3].n
-		}
-	case 63:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + yyDollar[3].n
+			}
+		case 63:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:286
-		{
-			bld(yylex).param(pAuditTopology, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 64:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditTopology, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 64:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:287
-		{
-			bld(yylex).param(pAuditEmergency, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 65:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditEmergency, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 65:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:288
-		{
-			bld(yylex).param(pAuditPriority, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 66:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditPriority, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 66:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:289
-		{
-			bld(yylex).param(pAuditIEPS, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 67:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditIEPS, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 67:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:290
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 68:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 68:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:291
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 69:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 69:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:292
-		{
-			bld(yylex).param(pPriority, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 70:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pPriority, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 70:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:293
-		{
-			yyVAL.n = 1
-		}
-	case 71:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 71:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:294
-		{
-			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 72:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 72:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:295
-		{
-			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_AndAUDITSelect))
-			yyVAL.n = 1
-		}
-	case 73:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_AndAUDITSelect))
+				yyVAL.n = 1
+			}
+		case 73:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:296
-		{
-			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_OrAUDITSelect))
-			yyVAL.n = 1
-		}
-	case 74:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_OrAUDITSelect))
+				yyVAL.n = 1
+			}
+		case 74:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:297
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ContextAttr")
-			yyVAL.n = yyDollar[3].n
-		}
-	case 75:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ContextAttr")
+				yyVAL.n = yyDollar[3].n
+			}
+		case 75:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:298
-		{
-			bld(yylex).contextListInAudit(yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = 1
-		}
-	case 76:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).contextListInAudit(yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = 1
+			}
+		case 76:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:303
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
-			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 1)
-		}
-	case 77:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
+				bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 1)
+			}
+		case 77:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:304
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
-			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 0)
-		}
-	case 78:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
+				bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 0)
+			}
+		case 78:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:308
-		{
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 79:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 79:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:312
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "IEPSCall")
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 80:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "IEPSCall")
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 80:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:318
-		{
-			bld(yylex).param(pContextProps, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 81:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pContextProps, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 81:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:320
-		{
-			bld(yylex).param(pContextList, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 82:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).param(pContextList, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 82:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:325
-		{
-			yyVAL.n = yyDollar[4].n
-		}
-	case 83:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[4].n
+			}
+		case 83:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:328
-		{
-			bld(yylex).contextID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 84:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).contextID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 84:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:329
-		{
-			bld(yylex).contextID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 85:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).contextID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 85:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:339
-		{
-			bld(yylex).param(pTopology, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 86:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pTopology, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 86:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:342
-		{
-			yyVAL.n = 1
-		}
-	case 87:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 87:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:343
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 88:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 88:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:344
-		{
-			bld(yylex).topologyStream(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n
-		}
-	case 89:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).topologyStream(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n
+			}
+		case 89:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:345
-		{
-			bld(yylex).topologyExtension(yyDollar[3].n)
-			yyVAL.n = yyDollar[1].n
-		}
-	case 90:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyExtension(yyDollar[3].n)
+				yyVAL.n = yyDollar[1].n
+			}
+		case 90:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:350
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 91:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 91:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:352
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 92:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 92:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:354
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 93:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 93:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:356
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 94:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 94:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:359
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Bothway)
-		}
-	case 95:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Bothway)
+			}
+		case 95:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:360
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Isolate)
-		}
-	case 96:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Isolate)
+			}
+		case 96:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:361
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Oneway)
-		}
-	case 97:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Oneway)
+			}
+		case 97:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:362
-		{
-			yyVAL.n = yyDollar[1].n
-		}
-	case 98:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n
+			}
+		case 98:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:365
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "OnewayExternal")
-			yyVAL.n = directionExternal
-		}
-	case 99:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "OnewayExternal")
+				yyVAL.n = directionExternal
+			}
+		case 99:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:366
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "OnewayBoth")
-			yyVAL.n = directionBoth
-		}
-	case 100:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "OnewayBoth")
+				yyVAL.n = directionBoth
+			}
+		case 100:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:370
-		{
-			yyVAL.n = 1
-		}
-	case 101:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 101:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:371
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 102:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 102:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:378
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "an action reply without braces (Context = ID alone)")
-			bld(yylex).actionReply(yyDollar[3].tok, 0)
-		}
-	case 103:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "an action reply without braces (Context = ID alone)")
+				bld(yylex).actionReply(yyDollar[3].tok, 0)
+			}
+		case 103:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:379
-		{
-			bld(yylex).actionReply(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 104:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).actionReply(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 104:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:382
-		{
-			yyVAL.n = replyError
-		}
-	case 105:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = replyError
+			}
+		case 105:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:383
-		{
-			yyVAL.n = yyDollar[1].n << replyShift
-		}
-	case 106:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n << replyShift
+			}
+		case 106:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:384
-		{
-			yyVAL.n = yyDollar[1].n<<replyShift | replyError
-		}
-	case 107:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n<<replyShift | replyError
+			}
+		case 107:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:392
-		{
-			yyVAL.n = 1
-		}
-	case 108:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 108:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:393
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 109:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 109:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:394
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 110:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 110:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:395
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 111:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 111:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:396
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 112:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 112:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:397
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 113:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 113:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:398
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 114:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 114:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:399
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 115:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 115:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:400
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 116:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 116:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:401
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 117:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 117:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:407
-		{
-			bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, 0)
-		}
-	case 118:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, 0)
+			}
+		case 118:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:409
-		{
-			bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 119:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 119:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:412
-		{
-			yyVAL.n = int(model.Command_AddReq)
-		}
-	case 120:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_AddReq)
+			}
+		case 120:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:413
-		{
-			yyVAL.n = int(model.Command_MoveReq)
-		}
-	case 121:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_MoveReq)
+			}
+		case 121:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:414
-		{
-			yyVAL.n = int(model.Command_ModReq)
-		}
-	case 122:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_ModReq)
+			}
+		case 122:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:417
-		{
-			yyVAL.n = 1
-		}
-	case 123:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 123:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:418
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 124:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 124:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:421
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_MediaDescriptor, 0)
-		}
-	case 125:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_MediaDescriptor, 0)
+			}
+		case 125:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:422
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_ModemDescriptor, 0)
-		}
-	case 126:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_ModemDescriptor, 0)
+			}
+		case 126:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:423
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_MuxDescriptor, 0)
-		}
-	case 127:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_MuxDescriptor, 0)
+			}
+		case 127:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:424
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_EventsDescriptor, 0)
-		}
-	case 128:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_EventsDescriptor, 0)
+			}
+		case 128:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:425
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_SignalsDescriptor, yyDollar[1].n)
-		}
-	case 129:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_SignalsDescriptor, yyDollar[1].n)
+			}
+		case 129:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:426
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_DigitMapDescriptor, 0)
-		}
-	case 130:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_DigitMapDescriptor, 0)
+			}
+		case 130:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:427
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, yyDollar[1].n)
-		}
-	case 131:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, yyDollar[1].n)
+			}
+		case 131:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:428
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0)
-		}
-	case 132:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0)
+			}
+		case 132:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:429
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
-			bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, yyDollar[1].n)
-		}
-	case 133:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
+				bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, yyDollar[1].n)
+			}
+		case 133:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:430
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
-			bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, 0)
-		}
-	case 134:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
+				bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, 0)
+			}
+		case 134:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:435
-		{
-			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, -1)
-		}
-	case 135:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, -1)
+			}
+		case 135:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:436
-		{
-			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 136:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 136:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:439
-		{
-			yyVAL.n = int(model.CommandReply_AddReply)
-		}
-	case 137:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_AddReply)
+			}
+		case 137:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:440
-		{
-			yyVAL.n = int(model.CommandReply_MoveReply)
-		}
-	case 138:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_MoveReply)
+			}
+		case 138:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:441
-		{
-			yyVAL.n = int(model.CommandReply_ModReply)
-		}
-	case 139:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_ModReply)
+			}
+		case 139:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:442
-		{
-			yyVAL.n = int(model.CommandReply_SubtractReply)
-		}
-	case 140:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_SubtractReply)
+			}
+		case 140:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:447
-		{
-			bld(yylex).subtractRequest(yyDollar[3].n, false)
-		}
-	case 141:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).subtractRequest(yyDollar[3].n, false)
+			}
+		case 141:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:448
-		{
-			bld(yylex).subtractRequest(yyDollar[3].n, true)
-		}
-	case 142:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).subtractRequest(yyDollar[3].n, true)
+			}
+		case 142:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:455
-		{
-			bld(yylex).auditRequest(auditValue, yyDollar[3].n)
-		}
-	case 143:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).auditRequest(auditValue, yyDollar[3].n)
+			}
+		case 143:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:457
-		{
-			bld(yylex).auditRequest(auditCap, yyDollar[3].n)
-		}
-	case 144:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditRequest(auditCap, yyDollar[3].n)
+			}
+		case 144:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:460
-		{
-			yyVAL.n = auditValue
-		}
-	case 145:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditValue
+			}
+		case 145:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:461
-		{
-			yyVAL.n = auditCap
-		}
-	case 146:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = auditCap
+			}
+		case 146:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:470
-		{
-			bld(yylex).contextAuditResult(yyDollar[1].n, yyDollar[4].n)
-		}
-	case 147:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).contextAuditResult(yyDollar[1].n, yyDollar[4].n)
+			}
+		case 147:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:471
-		{
-			bld(yylex).auditReplyError(yyDollar[1].n)
-		}
-	case 148:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).auditReplyError(yyDollar[1].n)
+			}
+		case 148:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:472
-		{
-			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, 0)
-		}
-	case 149:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, 0)
+			}
+		case 149:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:473
-		{
-			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 150:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 150:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:476
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 151:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 151:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:477
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 152:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 152:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:478
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
-			yyVAL.n = yyDollar[2].n<<1 | 1
-		}
-	case 153:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
+				yyVAL.n = yyDollar[2].n<<1 | 1
+			}
+		case 153:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:481
-		{
-			yyVAL.n = 1
-		}
-	case 154:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 154:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:482
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 155:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 155:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:488
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_MediaDescriptor, 0)
-		}
-	case 156:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_MediaDescriptor, 0)
+			}
+		case 156:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:489
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ModemDescriptor, 0)
-		}
-	case 157:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ModemDescriptor, 0)
+			}
+		case 157:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:490
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_MuxDescriptor, 0)
-		}
-	case 158:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_MuxDescriptor, 0)
+			}
+		case 158:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:491
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_EventsDescriptor, 0)
-		}
-	case 159:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_EventsDescriptor, 0)
+			}
+		case 159:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:492
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_SignalsDescriptor, yyDollar[1].n)
-		}
-	case 160:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_SignalsDescriptor, yyDollar[1].n)
+			}
+		case 160:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:493
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_DigitMapDescriptor, 0)
-		}
-	case 161:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_DigitMapDescriptor, 0)
+			}
+		case 161:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:494
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ObservedEventsDescriptor, 0)
-		}
-	case 162:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ObservedEventsDescriptor, 0)
+			}
+		case 162:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:495
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_EventBufferDescriptor, yyDollar[1].n)
-		}
-	case 163:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_EventBufferDescriptor, yyDollar[1].n)
+			}
+		case 163:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:496
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_StatisticsDescriptor, yyDollar[1].n)
-		}
-	case 164:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_StatisticsDescriptor, yyDollar[1].n)
+			}
+		case 164:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:497
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_PackagesDescriptor, yyDollar[1].n)
-		}
-	case 165:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_PackagesDescriptor, yyDollar[1].n)
+			}
+		case 165:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:498
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ErrorDescriptor, 0)
-		}
-	case 166:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ErrorDescriptor, 0)
+			}
+		case 166:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:499
-		{
-			bld(yylex).auditReturnItem(yyDollar[1].n)
-		}
-	case 167:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturnItem(yyDollar[1].n)
+			}
+		case 167:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:505
-		{
-			yyVAL.n = auditMux
-		}
-	case 168:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditMux
+			}
+		case 168:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:506
-		{
-			yyVAL.n = auditModem
-		}
-	case 169:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditModem
+			}
+		case 169:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:507
-		{
-			yyVAL.n = auditMedia
-		}
-	case 170:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditMedia
+			}
+		case 170:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:508
-		{
-			yyVAL.n = auditDigitMap
-		}
-	case 171:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditDigitMap
+			}
+		case 171:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:509
-		{
-			yyVAL.n = auditStatistics
-		}
-	case 172:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditStatistics
+			}
+		case 172:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:510
-		{
-			yyVAL.n = auditObservedEvents
-		}
-	case 173:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditObservedEvents
+			}
+		case 173:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:511
-		{
-			yyVAL.n = auditPackages
-		}
-	case 174:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = auditPackages
+			}
+		case 174:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:515
-		{
-			bld(yylex).auditDescriptor(yyDollar[1].tok, 0)
-		}
-	case 175:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).auditDescriptor(yyDollar[1].tok, 0)
+			}
+		case 175:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:516
-		{
-			bld(yylex).auditDescriptor(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 176:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditDescriptor(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 176:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:519
-		{
-			yyVAL.n = 1
-		}
-	case 177:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 177:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:520
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 178:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 178:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:526
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, uint32(yyDollar[1].n))
-		}
-	case 179:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, uint32(yyDollar[1].n))
+			}
+		case 179:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:527
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
-		}
-	case 180:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
+			}
+		case 180:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:528
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
-		}
-	case 181:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
+			}
+		case 181:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:529
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEventBuffer)
-		}
-	case 182:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEventBuffer)
+			}
+		case 182:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:530
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEvents)
-		}
-	case 183:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEvents)
+			}
+		case 183:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:531
-		{
-			bld(yylex).param(pIndAud, yyDollar[1].tok, 0)
-		}
-	case 184:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pIndAud, yyDollar[1].tok, 0)
+			}
+		case 184:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:538
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudMediaDescriptor)
-		}
-	case 185:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudMediaDescriptor)
+			}
+		case 185:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:539
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudEventsDescriptor)
-		}
-	case 186:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudEventsDescriptor)
+			}
+		case 186:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:540
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudSignalsDescriptor)
-		}
-	case 187:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudSignalsDescriptor)
+			}
+		case 187:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:541
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudDigitMapDescriptor)
-		}
-	case 188:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudDigitMapDescriptor)
+			}
+		case 188:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:542
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudEventBufferDescriptor)
-		}
-	case 189:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudEventBufferDescriptor)
+			}
+		case 189:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:543
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudStatisticsDescriptor)
-		}
-	case 190:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudStatisticsDescriptor)
+			}
+		case 190:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:544
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudPackagesDescriptor)
-		}
-	case 191:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudPackagesDescriptor)
+			}
+		case 191:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:549
-		{
-			bld(yylex).indAudMedia(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 192:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudMedia(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 192:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:552
-		{
-			yyVAL.n = 1
-		}
-	case 193:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 193:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:553
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 195:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 195:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:559
-		{
-			bld(yylex).param(pStreamDescriptor, span{}, 0)
-		}
-	case 196:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStreamDescriptor, span{}, 0)
+			}
+		case 196:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:560
-		{
-			bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
-		}
-	case 197:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
+			}
+		case 197:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:566
-		{
-			bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
-		}
-	case 198:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
+			}
+		case 198:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:567
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics audit in a stream")
-			bld(yylex).param(pIndAudStatistics, yyDollar[1].tok, 0)
-		}
-	case 199:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics audit in a stream")
+				bld(yylex).param(pIndAudStatistics, yyDollar[1].tok, 0)
+			}
+		case 199:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:568
-		{
-			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
-		}
-	case 200:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
+			}
+		case 200:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:569
-		{
-			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
-		}
-	case 201:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
+			}
+		case 201:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:576
-		{
-			bld(yylex).indAudStream(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 202:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudStream(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 202:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:579
-		{
-			yyVAL.n = 1
-		}
-	case 203:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 203:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:580
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 204:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 204:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:585
-		{
-			bld(yylex).indAudLocalControl(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 205:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudLocalControl(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 205:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:588
-		{
-			yyVAL.n = 1
-		}
-	case 206:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 206:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:589
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 207:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 207:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:594
-		{
-			bld(yylex).param(pAuditMode, yyDollar[1].tok, 0)
-		}
-	case 208:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditMode, yyDollar[1].tok, 0)
+			}
+		case 208:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:595
-		{
-			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 209:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 209:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:596
-		{
-			bld(yylex).noInequality(yyDollar[1].tok, "Mode")
-		}
-	case 210:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noInequality(yyDollar[1].tok, "Mode")
+			}
+		case 210:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:597
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-		}
-	case 211:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+			}
+		case 211:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:598
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 212:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 212:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:599
-		{
-			bld(yylex).param(pAuditReserveValue, yyDollar[1].tok, 0)
-		}
-	case 213:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditReserveValue, yyDollar[1].tok, 0)
+			}
+		case 213:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:600
-		{
-			bld(yylex).param(pAuditReserveGroup, yyDollar[1].tok, 0)
-		}
-	case 217:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pAuditReserveGroup, yyDollar[1].tok, 0)
+			}
+		case 217:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:612
-		{
-			bld(yylex).indAudTerminationState(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 218:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudTerminationState(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 218:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:615
-		{
-			yyVAL.n = 1
-		}
-	case 219:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 219:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:616
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 220:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 220:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:621
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-		}
-	case 221:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+			}
+		case 221:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:622
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 222:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 222:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:623
-		{
-			bld(yylex).param(pAuditServiceState, yyDollar[1].tok, 0)
-		}
-	case 223:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditServiceState, yyDollar[1].tok, 0)
+			}
+		case 223:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:624
-		{
-			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 224:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 224:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:625
-		{
-			bld(yylex).noInequality(yyDollar[1].tok, "ServiceStates")
-		}
-	case 225:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noInequality(yyDollar[1].tok, "ServiceStates")
+			}
+		case 225:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:626
-		{
-			bld(yylex).param(pAuditBuffer, yyDollar[1].tok, 0)
-		}
-	case 226:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pAuditBuffer, yyDollar[1].tok, 0)
+			}
+		case 226:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:633
-		{
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
-		}
-	case 227:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
+			}
+		case 227:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:635
-		{
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, yyDollar[5].tok)
-		}
-	case 228:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, yyDollar[5].tok)
+			}
+		case 228:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:637
-		{
-			bld(yylex).noModelField(yyDollar[5].tok, "an event parameter name in an EventBuffer audit")
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
-		}
-	case 229:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[5].tok, "an event parameter name in an EventBuffer audit")
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
+			}
+		case 229:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:642
-		{
-			bld(yylex).indAudEvents(span{}, yyDollar[3].tok)
-		}
-	case 230:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudEvents(span{}, yyDollar[3].tok)
+			}
+		case 230:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:643
-		{
-			bld(yylex).indAudEvents(yyDollar[3].tok, yyDollar[5].tok)
-		}
-	case 231:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudEvents(yyDollar[3].tok, yyDollar[5].tok)
+			}
+		case 231:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:650
-		{
-			bld(yylex).indAudSignals()
-		}
-	case 232:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudSignals()
+			}
+		case 232:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:652
-		{
-			bld(yylex).indAudSignalList(yyDollar[5].tok, false)
-		}
-	case 233:
-		yyDollar = yyS[yypt-9 : yypt+1]
+			{
+				bld(yylex).indAudSignalList(yyDollar[5].tok, false)
+			}
+		case 233:
+			yyDollar = yyS[yypt-9 : yypt+1]
 //line grammar.y:654
-		{
-			bld(yylex).indAudSignalList(yyDollar[5].tok, true)
-		}
-	case 234:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudSignalList(yyDollar[5].tok, true)
+			}
+		case 234:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:659
-		{
-			bld(yylex).indAudSignal(yyDollar[1].tok, 0)
-		}
-	case 235:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudSignal(yyDollar[1].tok, 0)
+			}
+		case 235:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:660
-		{
-			bld(yylex).indAudSignal(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 236:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudSignal(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 236:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:663
-		{
-			yyVAL.n = 1
-		}
-	case 237:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 237:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:664
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 238:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 238:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:668
-		{
-			bld(yylex).param(pStream, yyDollar[3].tok, 0)
-		}
-	case 239:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[3].tok, 0)
+			}
+		case 239:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:669
-		{
-			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
-		}
-	case 240:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
+			}
+		case 240:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:673
-		{
-			bld(yylex).indAudDigitMap(yyDollar[3].tok)
-		}
-	case 241:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudDigitMap(yyDollar[3].tok)
+			}
+		case 241:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:677
-		{
-			bld(yylex).indAudStatistics(yyDollar[3].tok)
-		}
-	case 242:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudStatistics(yyDollar[3].tok)
+			}
+		case 242:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:681
-		{
-			bld(yylex).indAudPackages()
-		}
-	case 243:
-		yyDollar = yyS[yypt-11 : yypt+1]
+			{
+				bld(yylex).indAudPackages()
+			}
+		case 243:
+			yyDollar = yyS[yypt-11 : yypt+1]
 //line grammar.y:689
-		{
-			bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
-			bld(yylex).notifyRequest(yyDollar[3].n, false)
-		}
-	case 244:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
+				bld(yylex).notifyRequest(yyDollar[3].n, false)
+			}
+		case 244:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:691
-		{
-			bld(yylex).notifyRequest(yyDollar[3].n, true)
-		}
-	case 245:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[3].n, true)
+			}
+		case 245:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:695
-		{
-			bld(yylex).notifyReply(yyDollar[3].n, false)
-		}
-	case 246:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).notifyReply(yyDollar[3].n, false)
+			}
+		case 246:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:696
-		{
-			bld(yylex).notifyReply(yyDollar[3].n, true)
-		}
-	case 247:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).notifyReply(yyDollar[3].n, true)
+			}
+		case 247:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:702
-		{
-			bld(yylex).serviceChangeRequest(yyDollar[3].n)
-		}
-	case 248:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).serviceChangeRequest(yyDollar[3].n)
+			}
+		case 248:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:708
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyNone)
-		}
-	case 249:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyNone)
+			}
+		case 249:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:710
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyError)
-		}
-	case 250:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyError)
+			}
+		case 250:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:712
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyParms)
-		}
-	case 251:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyParms)
+			}
+		case 251:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:716
-		{
-			bld(yylex).errorDescriptor(yyDollar[3].tok, span{}, false)
-		}
-	case 252:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).errorDescriptor(yyDollar[3].tok, span{}, false)
+			}
+		case 252:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:717
-		{
-			bld(yylex).errorDescriptor(yyDollar[3].tok, yyDollar[5].tok, true)
-		}
-	case 253:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).errorDescriptor(yyDollar[3].tok, yyDollar[5].tok, true)
+			}
+		case 253:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:725
-		{
-			bld(yylex).mID(model.MId_Ip4Address, yyDollar[1].tok)
-		}
-	case 254:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_Ip4Address, yyDollar[1].tok)
+			}
+		case 254:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:726
-		{
-			bld(yylex).mID(model.MId_Ip6Address, yyDollar[1].tok)
-		}
-	case 255:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_Ip6Address, yyDollar[1].tok)
+			}
+		case 255:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:727
-		{
-			bld(yylex).mID(model.MId_DomainName, yyDollar[1].tok)
-		}
-	case 256:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_DomainName, yyDollar[1].tok)
+			}
+		case 256:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:728
-		{
-			bld(yylex).mID(model.MId_MtpAddress, yyDollar[3].tok)
-		}
-	case 257:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_MtpAddress, yyDollar[3].tok)
+			}
+		case 257:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:729
-		{
-			bld(yylex).mID(model.MId_DeviceName, yyDollar[1].tok)
-		}
-	case 258:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_DeviceName, yyDollar[1].tok)
+			}
+		case 258:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:737
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 259:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 259:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:738
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 260:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 260:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:739
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
-			yyVAL.n = yyDollar[2].n<<1 | 1
-		}
-	case 261:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
+				yyVAL.n = yyDollar[2].n<<1 | 1
+			}
+		case 261:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:743
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 262:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 262:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:744
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 263:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 263:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:745
-		{
-			bld(yylex).terminationID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 264:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 264:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:746
-		{
-			bld(yylex).terminationID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 265:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 265:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:750
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 266:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 266:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:758
-		{
-			bld(yylex).mediaDescriptor(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 267:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mediaDescriptor(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 267:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:761
-		{
-			yyVAL.n = 1
-		}
-	case 268:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 268:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:762
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 270:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 270:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:767
-		{
-			bld(yylex).param(pStreamDescriptor, span{}, 0)
-		}
-	case 271:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStreamDescriptor, span{}, 0)
+			}
+		case 271:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:768
-		{
-			bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
-		}
-	case 272:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
+			}
+		case 272:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:773
-		{
-			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
-		}
-	case 273:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
+			}
+		case 273:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:774
-		{
-			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
-		}
-	case 274:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
+			}
+		case 274:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:775
-		{
-			bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
-		}
-	case 275:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
+			}
+		case 275:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:776
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
-			bld(yylex).param(pStatistics, yyDollar[1].tok, uint32(yyDollar[1].n))
-		}
-	case 276:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
+				bld(yylex).param(pStatistics, yyDollar[1].tok, uint32(yyDollar[1].n))
+			}
+		case 276:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:777
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
-			bld(yylex).param(pStatistics, yyDollar[1].tok, 0)
-		}
-	case 277:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
+				bld(yylex).param(pStatistics, yyDollar[1].tok, 0)
+			}
+		case 277:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:783
-		{
-			bld(yylex).streamDescriptor(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 278:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).streamDescriptor(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 278:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:786
-		{
-			yyVAL.n = 1
-		}
-	case 279:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 279:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:787
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 280:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 280:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:792
-		{
-			bld(yylex).localControl(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 281:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).localControl(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 281:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:795
-		{
-			yyVAL.n = 1
-		}
-	case 282:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 282:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:796
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 283:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 283:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:802
-		{
-			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 284:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 284:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:803
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 285:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 285:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:804
-		{
-			bld(yylex).onOffParam(pReserveValue, yyDollar[3].tok)
-		}
-	case 286:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).onOffParam(pReserveValue, yyDollar[3].tok)
+			}
+		case 286:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:805
-		{
-			bld(yylex).onOffParam(pReserveGroup, yyDollar[3].tok)
-		}
-	case 287:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).onOffParam(pReserveGroup, yyDollar[3].tok)
+			}
+		case 287:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:808
-		{
-			yyVAL.n = int(model.StreamMode_SendOnly)
-		}
-	case 288:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_SendOnly)
+			}
+		case 288:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:809
-		{
-			yyVAL.n = int(model.StreamMode_RecvOnly)
-		}
-	case 289:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_RecvOnly)
+			}
+		case 289:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:810
-		{
-			yyVAL.n = int(model.StreamMode_SendRecv)
-		}
-	case 290:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_SendRecv)
+			}
+		case 290:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:811
-		{
-			yyVAL.n = int(model.StreamMode_Inactive)
-		}
-	case 291:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_Inactive)
+			}
+		case 291:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:812
-		{
-			yyVAL.n = int(model.StreamMode_LoopBack)
-		}
-	case 292:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_LoopBack)
+			}
+		case 292:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:816
-		{
-			bld(yylex).propertyParm(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 293:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).propertyParm(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 293:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:824
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 294:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 294:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:825
-		{
-			bld(yylex).value(span{yyDollar[2].tok.pos - 1, yyDollar[2].tok.end + 1})
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 295:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(span{yyDollar[2].tok.pos - 1, yyDollar[2].tok.end + 1})
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 295:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:826
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 296:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 296:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:827
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 297:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 297:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:828
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueGreater)
-		}
-	case 298:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueGreater)
+			}
+		case 298:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:829
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSmaller)
-		}
-	case 299:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSmaller)
+			}
+		case 299:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:830
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueUnequal)
-		}
-	case 300:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueUnequal)
+			}
+		case 300:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:837
-		{
-			yyVAL.n = decValueCode(yyDollar[2].n, valueAnd)
-		}
-	case 301:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = decValueCode(yyDollar[2].n, valueAnd)
+			}
+		case 301:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:838
-		{
-			yyVAL.n = decValueCode(yyDollar[2].n, valueOr)
-		}
-	case 302:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = decValueCode(yyDollar[2].n, valueOr)
+			}
+		case 302:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:839
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			bld(yylex).value(yyDollar[4].tok)
-			yyVAL.n = decValueCode(2, valueRange)
-		}
-	case 303:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				bld(yylex).value(yyDollar[4].tok)
+				yyVAL.n = decValueCode(2, valueRange)
+			}
+		case 303:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:842
-		{
-			bld(yylex).value(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 304:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 304:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:843
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 306:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 306:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:850
-		{
-			yyVAL.tok = span{yyDollar[1].tok.pos - 1, yyDollar[1].tok.end + 1}
-		}
-	case 308:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.tok = span{yyDollar[1].tok.pos - 1, yyDollar[1].tok.end + 1}
+			}
+		case 308:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:856
-		{
-			yyVAL.n = 0
-		}
-	case 309:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 309:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:857
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 310:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 310:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:860
-		{
-			yyVAL.n = 1
-		}
-	case 311:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 311:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:861
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 312:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 312:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:866
-		{
-			bld(yylex).eventSpec(yyDollar[1].tok, 0)
-		}
-	case 313:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).eventSpec(yyDollar[1].tok, 0)
+			}
+		case 313:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:867
-		{
-			bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 314:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 314:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:870
-		{
-			yyVAL.n = 1
-		}
-	case 315:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 315:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:871
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 316:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 316:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:875
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 317:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 317:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:876
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 318:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 318:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:882
-		{
-			bld(yylex).terminationState(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 319:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationState(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 319:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:885
-		{
-			yyVAL.n = 1
-		}
-	case 320:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 320:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:886
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 321:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 321:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:892
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 322:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 322:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:893
-		{
-			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 323:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 323:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:894
-		{
-			bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 324:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 324:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:897
-		{
-			yyVAL.n = int(model.ServiceState_Test)
-		}
-	case 325:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_Test)
+			}
+		case 325:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:898
-		{
-			yyVAL.n = int(model.ServiceState_OutOfSvc)
-		}
-	case 326:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_OutOfSvc)
+			}
+		case 326:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:899
-		{
-			yyVAL.n = int(model.ServiceState_InSvc)
-		}
-	case 327:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_InSvc)
+			}
+		case 327:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:903
-		{
-			yyVAL.n = bld(yylex).off(yyDollar[1].tok)
-		}
-	case 328:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = bld(yylex).off(yyDollar[1].tok)
+			}
+		case 328:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:904
-		{
-			yyVAL.n = int(model.EventBufferControl_LockStep)
-		}
-	case 329:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = int(model.EventBufferControl_LockStep)
+			}
+		case 329:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:908
-		{
-			bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
-		}
-	case 330:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
+			}
+		case 330:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:913
-		{
-			yyVAL.n = int(model.MuxType_H221)
-		}
-	case 331:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H221)
+			}
+		case 331:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:914
-		{
-			yyVAL.n = int(model.MuxType_H223)
-		}
-	case 332:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H223)
+			}
+		case 332:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:915
-		{
-			yyVAL.n = int(model.MuxType_H226)
-		}
-	case 333:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H226)
+			}
+		case 333:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:916
-		{
-			yyVAL.n = int(model.MuxType_V76)
-		}
-	case 334:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_V76)
+			}
+		case 334:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:917
-		{
-			bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
-			yyVAL.n = int(model.MuxType_Nx64k)
-		}
-	case 335:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
+				yyVAL.n = int(model.MuxType_Nx64k)
+			}
+		case 335:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:918
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
-			yyVAL.n = 0
-		}
-	case 336:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
+				yyVAL.n = 0
+			}
+		case 336:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:924
-		{
-			bld(yylex).eventsDescriptor(span{}, false, 0)
-		}
-	case 337:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).eventsDescriptor(span{}, false, 0)
+			}
+		case 337:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:926
-		{
-			bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
-		}
-	case 338:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
+			}
+		case 338:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:929
-		{
-			yyVAL.n = 1
-		}
-	case 339:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 339:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:930
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 340:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 340:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:935
-		{
-			bld(yylex).requestedEvent(yyDollar[1].tok, 0)
-		}
-	case 341:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).requestedEvent(yyDollar[1].tok, 0)
+			}
+		case 341:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:936
-		{
-			bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 342:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 342:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:939
-		{
-			yyVAL.n = 1
-		}
-	case 343:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 343:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:940
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 344:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 344:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:946
-		{
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 345:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 345:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:947
-		{
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 346:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 346:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:948
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 347:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 347:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:949
-		{
-			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
-		}
-	case 348:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
+			}
+		case 348:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:950
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 349:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 349:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:951
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 350:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 350:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:952
-		{
-			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
-		}
-	case 351:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
+			}
+		case 351:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:953
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
-			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
-		}
-	case 352:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
+				bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
+			}
+		case 352:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:960
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
-		}
-	case 353:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
+			}
+		case 353:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:961
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
-		}
-	case 354:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
+			}
+		case 354:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:962
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
-		}
-	case 355:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
+			}
+		case 355:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:963
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
-		}
-	case 356:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
+			}
+		case 356:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:964
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
-		}
-	case 357:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
+			}
+		case 357:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:970
-		{
-			bld(yylex).embed(yyDollar[3].n, false)
-		}
-	case 358:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, false)
+			}
+		case 358:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:971
-		{
-			bld(yylex).embed(yyDollar[3].n, true)
-		}
-	case 359:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, true)
+			}
+		case 359:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:974
-		{
-			bld(yylex).embed(-1, true)
-		}
-	case 360:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).embed(-1, true)
+			}
+		case 360:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:980
-		{
-			bld(yylex).secondEvents(span{}, false, 0)
-		}
-	case 361:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).secondEvents(span{}, false, 0)
+			}
+		case 361:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:982
-		{
-			bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
-		}
-	case 362:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
+			}
+		case 362:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:985
-		{
-			yyVAL.n = 1
-		}
-	case 363:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 363:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:986
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 364:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 364:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:991
-		{
-			bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
-		}
-	case 365:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
+			}
+		case 365:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:992
-		{
-			bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 366:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 366:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:995
-		{
-			yyVAL.n = 1
-		}
-	case 367:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 367:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:996
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 368:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 368:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1001
-		{
-			bld(yylex).embed(yyDollar[3].n, false)
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 369:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, false)
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 369:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1002
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 370:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 370:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1003
-		{
-			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
-		}
-	case 371:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
+			}
+		case 371:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1004
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 372:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 372:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1005
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 373:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 373:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1006
-		{
-			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
-		}
-	case 374:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
+			}
+		case 374:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1007
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
-			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
-		}
-	case 375:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
+				bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
+			}
+		case 375:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1011
-		{
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 376:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 376:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1015
-		{
-			bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 379:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 379:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1025
-		{
-			bld(yylex).eventDM(yyDollar[3].tok, false)
-		}
-	case 380:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).eventDM(yyDollar[3].tok, false)
+			}
+		case 380:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1026
-		{
-			bld(yylex).eventDM(span{}, true)
-		}
-	case 381:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventDM(span{}, true)
+			}
+		case 381:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1032
-		{
-			yyVAL.n = 0
-		}
-	case 382:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 382:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1033
-		{
-			yyVAL.n = 0
-		}
-	case 383:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 383:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1034
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 384:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 384:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1037
-		{
-			yyVAL.n = 1
-		}
-	case 385:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 385:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1038
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 387:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 387:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1043
-		{
-			bld(yylex).signalRequest()
-		}
-	case 388:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).signalRequest()
+			}
+		case 388:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1048
-		{
-			bld(yylex).signal(yyDollar[1].tok, 0)
-		}
-	case 389:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).signal(yyDollar[1].tok, 0)
+			}
+		case 389:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1049
-		{
-			bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 390:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 390:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1055
-		{
-			bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 391:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 391:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1058
-		{
-			yyVAL.n = 1
-		}
-	case 392:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 392:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1059
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 393:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 393:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1062
-		{
-			yyVAL.n = 1
-		}
-	case 394:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 394:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1063
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 395:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 395:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1069
-		{
-			bld(yylex).param(pStream, yyDollar[3].tok, 0)
-		}
-	case 396:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[3].tok, 0)
+			}
+		case 396:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1070
-		{
-			bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 397:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 397:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1071
-		{
-			bld(yylex).param(pDuration, yyDollar[3].tok, 0)
-		}
-	case 398:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).param(pDuration, yyDollar[3].tok, 0)
+			}
+		case 398:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1072
-		{
-			bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 399:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 399:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1074
-		{
-			bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
-		}
-	case 400:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
+			}
+		case 400:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1075
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 401:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 401:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1076
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
-			bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 402:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
+				bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 402:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1077
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
-			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
-		}
-	case 403:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
+				bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
+			}
+		case 403:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1078
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
-			bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
-		}
-	case 404:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
+				bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
+			}
+		case 404:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1082
-		{
-			yyVAL.n = int(model.SignalType_OnOff)
-		}
-	case 405:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_OnOff)
+			}
+		case 405:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1083
-		{
-			yyVAL.n = int(model.SignalType_TimeOut)
-		}
-	case 406:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_TimeOut)
+			}
+		case 406:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1084
-		{
-			yyVAL.n = int(model.SignalType_Brief)
-		}
-	case 407:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_Brief)
+			}
+		case 407:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1088
-		{
-			yyVAL.n = int(model.SignalDirection_External)
-		}
-	case 408:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_External)
+			}
+		case 408:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1089
-		{
-			yyVAL.n = int(model.SignalDirection_Internal)
-		}
-	case 409:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_Internal)
+			}
+		case 409:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1090
-		{
-			yyVAL.n = int(model.SignalDirection_Both)
-		}
-	case 410:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_Both)
+			}
+		case 410:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1094
-		{
-			yyVAL.n = 1 << yyDollar[1].n
-		}
-	case 411:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1 << yyDollar[1].n
+			}
+		case 411:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1095
-		{
-			yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
-		}
-	case 412:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
+			}
+		case 412:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1100
-		{
-			yyVAL.n = 0
-		}
-	case 413:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 413:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1101
-		{
-			yyVAL.n = 1
-		}
-	case 414:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 414:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1102
-		{
-			yyVAL.n = 2
-		}
-	case 415:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 2
+			}
+		case 415:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1103
-		{
-			yyVAL.n = 3
-		}
-	case 416:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 3
+			}
+		case 416:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1104
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "Iteration")
-			yyVAL.n = 4
-		}
-	case 417:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "Iteration")
+				yyVAL.n = 4
+			}
+		case 417:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1110
-		{
-			bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 418:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 418:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1116
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 419:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 419:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1118
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = 1
-		}
-	case 420:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = 1
+			}
+		case 420:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1120
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
-			yyVAL.n = 1
-		}
-	case 421:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
+				yyVAL.n = 1
+			}
+		case 421:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1122
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 422:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 422:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1123
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 423:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 423:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1130
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
-		}
-	case 424:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
+			}
+		case 424:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1132
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 425:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 425:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1134
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
-		}
-	case 426:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
+			}
+		case 426:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1136
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 427:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 427:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1139
-		{
-			yyVAL.n = 1
-		}
-	case 428:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 428:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1140
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 429:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 429:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1144
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 430:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 430:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1145
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 431:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 431:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1152
-		{
-			bld(yylex).modemType(yyDollar[3].n)
-			bld(yylex).modemDescriptor(yyDollar[1].tok, 1, yyDollar[4].n)
-		}
-	case 432:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[3].n)
+				bld(yylex).modemDescriptor(yyDollar[1].tok, 1, yyDollar[4].n)
+			}
+		case 432:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1154
-		{
-			bld(yylex).modemDescriptor(yyDollar[1].tok, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 433:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).modemDescriptor(yyDollar[1].tok, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 433:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1157
-		{
-			bld(yylex).modemType(yyDollar[1].n)
-			yyVAL.n = 1
-		}
-	case 434:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[1].n)
+				yyVAL.n = 1
+			}
+		case 434:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1158
-		{
-			bld(yylex).modemType(yyDollar[3].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 435:
-		yyDollar = yyS[yypt-0 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[3].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 435:
+			yyDollar = yyS[yypt-0 : yypt+1]
 //line grammar.y:1161
-		{
-			yyVAL.n = 0
-		}
-	case 436:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 436:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1162
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 437:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 437:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1168
-		{
-			yyVAL.n = int(model.ModemType_V32bis)
-		}
-	case 438:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V32bis)
+			}
+		case 438:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1169
-		{
-			yyVAL.n = int(model.ModemType_V22bis)
-		}
-	case 439:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V22bis)
+			}
+		case 439:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1170
-		{
-			yyVAL.n = int(model.ModemType_V18)
-		}
-	case 440:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V18)
+			}
+		case 440:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1171
-		{
-			yyVAL.n = int(model.ModemType_V22)
-		}
-	case 441:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V22)
+			}
+		case 441:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1172
-		{
-			yyVAL.n = int(model.ModemType_V32)
-		}
-	case 442:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V32)
+			}
+		case 442:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1173
-		{
-			yyVAL.n = int(model.ModemType_V34)
-		}
-	case 443:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V34)
+			}
+		case 443:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1174
-		{
-			yyVAL.n = int(model.ModemType_V90)
-		}
-	case 444:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V90)
+			}
+		case 444:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1175
-		{
-			yyVAL.n = int(model.ModemType_V91)
-		}
-	case 445:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V91)
+			}
+		case 445:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1176
-		{
-			yyVAL.n = int(model.ModemType_SynchISDN)
-		}
-	case 446:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_SynchISDN)
+			}
+		case 446:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1177
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
-			yyVAL.n = 0
-		}
-	case 447:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
+				yyVAL.n = 0
+			}
+		case 447:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1180
-		{
-			yyVAL.n = 1
-		}
-	case 448:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 448:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1181
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 449:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 449:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1187
-		{
-			bld(yylex).digitMapDescriptor(span{}, true)
-		}
-	case 450:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(span{}, true)
+			}
+		case 450:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1189
-		{
-			bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
-		}
-	case 451:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
+			}
+		case 451:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1191
-		{
-			bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
-		}
-	case 452:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
+			}
+		case 452:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1196
-		{
-			bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
-		}
-	case 453:
-		yyDollar = yyS[yypt-0 : yypt+1]
+			{
+				bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
+			}
+		case 453:
+			yyDollar = yyS[yypt-0 : yypt+1]
 //line grammar.y:1199
-		{
-			yyVAL.n = 0
-		}
-	case 454:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 454:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1200
-		{
-			bld(yylex).param(pTimer, yyDollar[2].tok, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 455:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTimer, yyDollar[2].tok, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 455:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1205
-		{
-			bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 456:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 456:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1208
-		{
-			yyVAL.n = 1
-		}
-	case 457:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 457:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1209
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 458:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 458:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1216
-		{
-			bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 459:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 459:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1217
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).param(pReason, yyDollar[3].tok, 0)
-		}
-	case 460:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).param(pReason, yyDollar[3].tok, 0)
+			}
+		case 460:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1218
-		{
-			bld(yylex).param(pDelay, yyDollar[3].tok, 0)
-		}
-	case 462:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pDelay, yyDollar[3].tok, 0)
+			}
+		case 462:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1220
-		{
-			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
-		}
-	case 463:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).param(pProfile, yyDollar[3].tok, 0)
+			}
+		case 463:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1221
-		{
-			bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 464:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 464:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1222
-		{
-			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
-		}
-	case 465:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
+			}
+		case 465:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1223
-		{
-			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
-		}
-	case 466:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
+			}
+		case 466:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1224
-		{
-			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
-		}
-	case 467:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pVersion, yyDollar[3].tok, 0)
+			}
+		case 467:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1225
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
-			bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
-		}
-	case 469:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
+				bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
+			}
+		case 469:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1230
-		{
-			bld(yylex).param(pAddress, yyDollar[3].tok, 0)
-		}
-	case 470:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAddress, yyDollar[3].tok, 0)
+			}
+		case 470:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1236
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Failover)
-		}
-	case 471:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Failover)
+			}
+		case 471:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1237
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Forced)
-		}
-	case 472:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Forced)
+			}
+		case 472:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1238
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Graceful)
-		}
-	case 473:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Graceful)
+			}
+		case 473:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1239
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Restart)
-		}
-	case 474:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Restart)
+			}
+		case 474:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1240
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
-		}
-	case 475:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
+			}
+		case 475:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1241
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_HandOff)
-		}
-	case 476:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_HandOff)
+			}
+		case 476:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1242
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
-			yyVAL.n = 0
-		}
-	case 477:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
+				yyVAL.n = 0
+			}
+		case 477:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1247
-		{
-			bld(yylex).serviceChangeResParm(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 478:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).serviceChangeResParm(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 478:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1250
-		{
-			yyVAL.n = 1
-		}
-	case 479:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 479:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1251
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 481:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 481:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1257
-		{
-			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
-		}
-	case 482:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
+			}
+		case 482:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1258
-		{
-			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
-		}
-	case 483:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProfile, yyDollar[3].tok, 0)
+			}
+		case 483:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1259
-		{
-			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
-		}
-	case 484:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pVersion, yyDollar[3].tok, 0)
+			}
+		case 484:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1260
-		{
-			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
-		}
-	case 485:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
+			}
+		case 485:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1265
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 486:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 486:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1268
-		{
-			yyVAL.n = 1
-		}
-	case 487:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 487:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1269
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 488:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 488:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1273
-		{
-			bld(yylex).packagesItem(yyDollar[1].tok)
-		}
-	case 489:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).packagesItem(yyDollar[1].tok)
+			}
+		case 489:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1278
-		{
-			bld(yylex).statisticsDone(yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = yyDollar[3].n
-		}
-	case 490:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).statisticsDone(yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = yyDollar[3].n
+			}
+		case 490:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1281
-		{
-			yyVAL.n = 1
-		}
-	case 491:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 491:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1282
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 492:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 492:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1287
-		{
-			bld(yylex).statistic(yyDollar[1].tok, -1)
-		}
-	case 493:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).statistic(yyDollar[1].tok, -1)
+			}
+		case 493:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1288
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 494:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 494:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1289
-		{
-			bld(yylex).value(span{yyDollar[3].tok.pos - 1, yyDollar[3].tok.end + 1})
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 495:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(span{yyDollar[3].tok.pos - 1, yyDollar[3].tok.end + 1})
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 495:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1290
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 496:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 496:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1291
-		{
-			bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
+			{
+				bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
+			}
 		}
+		yyp++
+		yyS[yyp] = yyVAL
 	}
-	goto yystack /* stack new state and value */
+}
+
+// The lean driver's tables (yypatch, lr.go), derived from goyacc's above:
+//
+//   - yyLRStates: per state, the action taken without a lookahead
+//     (base == yyLRNoToken), or else when the lookahead has no entry in
+//     the state's row of yyLRActions, which starts at base.
+//   - yyLRActions: rows packed by displacement; an entry is the state it
+//     belongs to (high 16 bits) and the action (low 16): > 0 shift to
+//     that state, < 0 reduce by minus that production, 0 a syntax error,
+//     -len(yyLRProds) accept.
+//   - yyLRProds: per production, how many symbols it pops, its
+//     nonterminal, that nonterminal's row in yyLRGotos and the state it
+//     goes to when the uncovered state has no entry there.
+//   - yyLRGotos: rows per nonterminal, entries keyed by the nonterminal.
+
+const yyLRNoToken = 0xffff
+
+var yyLRStates = [...]struct {
+	act  int16
+	base uint16
+}{
+
+	{0, 2050}, {0, 0}, {0, 4739}, {0, 0}, {0, 69}, {0, 6351},
+	{-253, 65535}, {-254, 65535}, {-255, 65535}, {0, 134}, {-257, 65535}, {-3, 65535},
+	{0, 4867}, {0, 2}, {-1, 65535}, {-2, 6215}, {0, 197}, {-7, 65535},
+	{0, 325}, {-9, 65535}, {-13, 65535}, {-14, 65535}, {-15, 65535}, {0, 453},
+	{0, 581}, {0, 963}, {0, 1093}, {0, 6}, {0, 6409}, {0, 1220},
+	{-10, 65535}, {0, 1284}, {-12, 65535}, {0, 8}, {0, 9}, {0, 11},
+	{0, 1416}, {0, 1477}, {0, 1546}, {0, 1474}, {-5, 65535}, {-6, 6280},
+	{0, 1665}, {0, 1675}, {0, 1603}, {0, 1731}, {0, 1794}, {0, 1859},
+	{0, 0}, {-23, 65535}, {-25, 65535}, {-256, 65535}, {0, 1925}, {0, 1972},
+	{0, 6}, {0, 2092}, {0, 6261}, {0, 1997}, {-22, 65535}, {0, 2179},
+	{0, 2187}, {0, 2220}, {-251, 65535}, {0, 2176}, {0, 7}, {0, 2182},
+	{0, 2242}, {0, 128}, {-18, 65535}, {0, 2306}, {-100, 65535}, {0, 2373},
+	{-21, 65535}, {-24, 65535}, {-4, 65535}, {0, 131}, {-252, 65535}, {-8, 65535},
+	{0, 2517}, {0, 2629}, {-16, 65535}, {-17, 65535}, {0, 2645}, {0, 1512},
+	{0, 2689}, {-11, 65535}, {0, 2566}, {0, 2565}, {-101, 65535}, {-19, 65535},
+	{-20, 2564}, {-102, 2567}, {0, 2698}, {0, 6335}, {0, 6444}, {0, 2569},
+	{0, 256}, {-28, 65535}, {-29, 65535}, {-30, 65535}, {-31, 65535}, {-32, 65535},
+	{-33, 65535}, {0, 2614}, {-44, 65535}, {0, 6271}, {0, 6638}, {-54, 65535},
+	{0, 2629}, {-56, 65535}, {-57, 65535}, {-58, 65535}, {-59, 65535}, {0, 2638},
+	{0, 2639}, {0, 2640}, {0, 2670}, {0, 2689}, {0, 2689}, {0, 2690},
+	{0, 2694}, {0, 2693}, {-119, 65535}, {-120, 65535}, {-121, 65535}, {0, 2693},
+	{-104, 65535}, {-105, 2693}, {-107, 65535}, {-108, 65535}, {-109, 65535}, {-110, 65535},
+	{-111, 65535}, {0, 2698}, {0, 2699}, {0, 2742}, {0, 2757}, {-144, 65535},
+	{-145, 65535}, {-136, 65535}, {-137, 65535}, {-138, 65535}, {-139, 65535}, {0, 6382},
+	{-26, 65535}, {0, 6407}, {0, 2176}, {-45, 65535}, {0, 6723}, {-48, 65535},
+	{-49, 65535}, {-50, 65535}, {-51, 65535}, {-52, 65535}, {-53, 65535}, {0, 2766},
+	{-46, 65535}, {0, 2895}, {0, 2304}, {0, 2432}, {0, 2560}, {0, 2688},
+	{0, 2816}, {0, 6640}, {0, 3712}, {0, 2896}, {0, 1795}, {-103, 65535},
+	{0, 6508}, {0, 2944}, {0, 3072}, {0, 3200}, {0, 3328}, {0, 258},
+	{-36, 65535}, {-37, 65535}, {-38, 65535}, {-39, 65535}, {-40, 65535}, {-41, 65535},
+	{0, 2798}, {0, 2815}, {-258, 65535}, {-259, 65535}, {0, 3840}, {-499, 65535},
+	{-500, 65535}, {-501, 65535}, {-502, 65535}, {-503, 65535}, {-504, 65535}, {-505, 65535},
+	{-506, 65535}, {-507, 65535}, {-508, 65535}, {-509, 65535}, {-525, 65535}, {-526, 65535},
+	{-527, 65535}, {-528, 65535}, {-529, 65535}, {-530, 65535}, {-531, 65535}, {-532, 65535},
+	{-533, 65535}, {-534, 65535}, {-535, 65535}, {-536, 65535}, {-537, 65535}, {-538, 65535},
+	{-539, 65535}, {-540, 65535}, {-541, 65535}, {-542, 65535}, {-543, 65535}, {-544, 65535},
+	{-545, 65535}, {-546, 65535}, {-547, 65535}, {-548, 65535}, {-549, 65535}, {-550, 65535},
+	{-551, 65535}, {-552, 65535}, {-553, 65535}, {-554, 65535}, {-555, 65535}, {-556, 65535},
+	{-557, 65535}, {-558, 65535}, {-559, 65535}, {-560, 65535}, {-561, 65535}, {-562, 65535},
+	{-563, 65535}, {-564, 65535}, {-565, 65535}, {-566, 65535}, {-567, 65535}, {-568, 65535},
+	{-569, 65535}, {-570, 65535}, {-571, 65535}, {-572, 65535}, {-573, 65535}, {-574, 65535},
+	{-575, 65535}, {-576, 65535}, {-577, 65535}, {-578, 65535}, {-579, 65535}, {-580, 65535},
+	{-581, 65535}, {-582, 65535}, {-583, 65535}, {-584, 65535}, {-585, 65535}, {-586, 65535},
+	{-587, 65535}, {-588, 65535}, {-589, 65535}, {-590, 65535}, {-591, 65535}, {-592, 65535},
+	{-593, 65535}, {-594, 65535}, {-595, 65535}, {-596, 65535}, {-597, 65535}, {-598, 65535},
+	{-599, 65535}, {-600, 65535}, {-601, 65535}, {-602, 65535}, {-603, 65535}, {-604, 65535},
+	{-605, 65535}, {-606, 65535}, {-607, 65535}, {-608, 65535}, {-609, 65535}, {-610, 65535},
+	{-611, 65535}, {-612, 65535}, {-613, 65535}, {-614, 65535}, {-615, 65535}, {-616, 65535},
+	{-617, 65535}, {-618, 65535}, {-619, 65535}, {-620, 65535}, {-621, 65535}, {-622, 65535},
+	{-623, 65535}, {-624, 65535}, {-47, 65535}, {0, 3456}, {-55, 65535}, {-117, 2816},
+	{-140, 2817}, {0, 2818}, {0, 2820}, {0, 2821}, {0, 260}, {-61, 65535},
+	{-63, 65535}, {-64, 65535}, {-65, 2824}, {-66, 2825}, {-67, 130}, {-68, 65535},
+	{-69, 65535}, {-70, 65535}, {-71, 65535}, {-72, 65535}, {-73, 65535}, {0, 2824},
+	{0, 2827}, {0, 384}, {-86, 65535}, {0, 2831}, {0, 2866}, {-79, 65535},
+	{0, 386}, {0, 2882}, {-447, 65535}, {0, 2894}, {0, 258}, {-106, 65535},
+	{-112, 65535}, {-113, 65535}, {-114, 65535}, {-115, 65535}, {-116, 65535}, {-248, 2893},
+	{0, 2894}, {-148, 2924}, {-150, 65535}, {-151, 65535}, {0, 3968}, {-134, 2943},
+	{-245, 2944}, {-27, 65535}, {0, 3584}, {0, 2998}, {0, 511}, {-261, 65535},
+	{-262, 65535}, {0, 2946}, {0, 6427}, {0, 3063}, {0, 3064}, {0, 3065},
+	{0, 2976}, {-60, 65535}, {0, 6690}, {0, 3082}, {-292, 65535}, {0, 0},
+	{0, 256}, {0, 384}, {0, 512}, {0, 6613}, {0, 487}, {-85, 65535},
+	{0, 2048}, {0, 4096}, {0, 4224}, {-80, 65535}, {0, 3083}, {-81, 65535},
+	{0, 2961}, {0, 802}, {-146, 65535}, {0, 4352}, {0, 6472}, {0, 512},
+	{0, 6529}, {0, 3091}, {0, 3011}, {0, 3022}, {0, 3019}, {-260, 65535},
+	{0, 4480}, {0, 3075}, {0, 516}, {-122, 65535}, {-124, 65535}, {-125, 65535},
+	{-126, 65535}, {-127, 65535}, {-128, 65535}, {-129, 65535}, {-130, 65535}, {-131, 65535},
+	{-132, 65535}, {-133, 3052}, {0, 3071}, {0, 643}, {0, 3074}, {-336, 3075},
+	{-381, 3074}, {0, 3078}, {-308, 3077}, {0, 3078}, {0, 3078}, {0, 3079},
+	{0, 3080}, {0, 3088}, {0, 3124}, {-62, 65535}, {-78, 65535}, {-293, 65535},
+	{-294, 65535}, {-295, 65535}, {-296, 65535}, {-518, 65535}, {-519, 65535}, {-520, 65535},
+	{-521, 65535}, {-522, 65535}, {-523, 65535}, {-524, 65535}, {0, 640}, {0, 768},
+	{-297, 65535}, {-305, 65535}, {-306, 65535}, {-307, 65535}, {-298, 65535}, {-299, 65535},
+	{0, 641}, {0, 3138}, {-76, 65535}, {-77, 65535}, {-87, 65535}, {-88, 65535},
+	{-89, 65535}, {0, 3150}, {-98, 65535}, {-99, 65535}, {0, 3147}, {0, 3148},
+	{0, 3178}, {0, 3197}, {-448, 65535}, {0, 3330}, {0, 3200}, {0, 3201},
+	{0, 3204}, {0, 3204}, {0, 643}, {-509, 3208}, {0, 767}, {-153, 65535},
+	{-155, 65535}, {-156, 65535}, {-157, 65535}, {-158, 65535}, {-159, 65535}, {-160, 65535},
+	{-161, 65535}, {-162, 65535}, {-163, 65535}, {-164, 65535}, {-165, 65535}, {-166, 65535},
+	{-169, 3207}, {-168, 899}, {-167, 3210}, {-170, 3211}, {-172, 3219}, {-171, 3252},
+	{-173, 3267}, {-152, 65535}, {0, 769}, {0, 3275}, {0, 3330}, {0, 3408},
+	{0, 3403}, {-263, 65535}, {-264, 65535}, {0, 3329}, {0, 3326}, {-118, 65535},
+	{0, 6660}, {0, 3459}, {0, 6218}, {0, 6172}, {0, 6546}, {0, 6389},
+	{0, 3460}, {0, 2180}, {0, 896}, {0, 3462}, {0, 6508}, {-141, 65535},
+	{-142, 65535}, {-143, 65535}, {-247, 65535}, {0, 6252}, {0, 896}, {-303, 3334},
+	{0, 771}, {-303, 65535}, {-74, 65535}, {-75, 65535}, {0, 3464}, {0, 2176},
+	{0, 2304}, {0, 2432}, {0, 2560}, {0, 902}, {-83, 65535}, {-249, 65535},
+	{-250, 65535}, {0, 6503}, {-147, 65535}, {-265, 65535}, {-149, 65535}, {0, 6535},
+	{0, 3465}, {0, 3466}, {-135, 65535}, {-246, 65535}, {0, 3339}, {0, 3343},
+	{0, 3380}, {0, 3394}, {0, 3534}, {0, 3500}, {-123, 65535}, {0, 1024},
+	{-490, 65535}, {-492, 3408}, {0, 1026}, {-267, 65535}, {-269, 65535}, {-270, 65535},
+	{-271, 65535}, {0, 3436}, {0, 3455}, {-274, 65535}, {-275, 65535}, {-276, 3456},
+	{0, 3459}, {0, 3458}, {0, 3460}, {-435, 3461}, {-437, 65535}, {-438, 65535},
+	{-439, 65535}, {-440, 65535}, {-441, 65535}, {-442, 65535}, {-443, 65535}, {-444, 65535},
+	{-445, 65535}, {-446, 65535}, {0, 897}, {-433, 65535}, {0, 3462}, {-330, 65535},
+	{-331, 65535}, {-332, 65535}, {-333, 65535}, {-334, 65535}, {-335, 65535}, {0, 3463},
+	{-382, 65535}, {0, 1028}, {-384, 65535}, {-386, 65535}, {-387, 65535}, {0, 3466},
+	{-388, 3465}, {-453, 65535}, {-450, 3473}, {-497, 65535}, {-498, 65535}, {0, 1152},
+	{-310, 65535}, {-312, 3508}, {-174, 65535}, {0, 1154}, {-176, 65535}, {-178, 65535},
+	{-179, 3523}, {-181, 3532}, {-182, 1283}, {-183, 65535}, {-167, 65535}, {-168, 65535},
+	{-169, 3533}, {-170, 3536}, {-171, 3564}, {-172, 65535}, {-173, 3583}, {-184, 65535},
+	{-185, 65535}, {-186, 65535}, {-187, 65535}, {-188, 65535}, {-189, 65535}, {-190, 65535},
+	{0, 1156}, {-456, 65535}, {0, 3586}, {0, 3587}, {0, 3588}, {-461, 65535},
+	{0, 3590}, {-464, 386}, {0, 3591}, {0, 3592}, {-467, 65535}, {-468, 65535},
+	{0, 3593}, {-300, 65535}, {0, 1024}, {0, 1152}, {-301, 65535}, {-375, 65535},
+	{-90, 65535}, {-94, 65535}, {-95, 65535}, {-96, 65535}, {-97, 65535}, {-91, 65535},
+	{-92, 65535}, {-93, 65535}, {-82, 65535}, {0, 3722}, {0, 1283}, {-478, 65535},
+	{-480, 65535}, {0, 3595}, {0, 3603}, {0, 3638}, {-484, 65535}, {-154, 65535},
+	{0, 3651}, {0, 1407}, {-486, 65535}, {-488, 65535}, {0, 3790}, {0, 3756},
+	{0, 3792}, {-35, 65535}, {0, 3692}, {0, 3710}, {-489, 65535}, {0, 3842},
+	{0, 128}, {-266, 65535}, {0, 6635}, {0, 3841}, {0, 3842}, {0, 3845},
+	{0, 6459}, {0, 6216}, {-431, 65535}, {0, 3846}, {-435, 3717}, {0, 6558},
+	{-329, 65535}, {0, 4608}, {0, 3848}, {-383, 65535}, {0, 1947}, {0, 3849},
+	{0, 1792}, {0, 3719}, {0, 0}, {-453, 65535}, {-309, 65535}, {0, 3851},
+	{0, 5248}, {-175, 65535}, {0, 6624}, {0, 2308}, {0, 3859}, {0, 3894},
+	{0, 3909}, {0, 6661}, {0, 1664}, {0, 3918}, {0, 3919}, {-455, 65535},
+	{0, 6299}, {0, 6714}, {0, 1280}, {0, 3920}, {0, 3950}, {-463, 65535},
+	{0, 4995}, {0, 3969}, {0, 5123}, {-304, 65535}, {0, 3836}, {-84, 65535},
+	{-477, 65535}, {0, 6528}, {0, 5251}, {0, 3971}, {0, 3972}, {0, 3973},
+	{-485, 65535}, {0, 3974}, {0, 3845}, {0, 3845}, {0, 1409}, {-418, 1413},
+	{0, 3977}, {-244, 65535}, {-491, 65535}, {-493, 65535}, {-494, 65535}, {-495, 65535},
+	{0, 1408}, {-268, 65535}, {0, 3847}, {0, 3848}, {0, 3857}, {0, 1413},
+	{-319, 65535}, {-321, 65535}, {0, 3894}, {0, 3909}, {0, 1536}, {-281, 65535},
+	{0, 3918}, {-284, 65535}, {0, 3919}, {0, 3920}, {0, 1538}, {-432, 65535},
+	{-434, 65535}, {0, 1540}, {-338, 65535}, {-340, 3948}, {-385, 65535}, {0, 3967},
+	{0, 1542}, {-393, 65535}, {0, 3970}, {0, 3971}, {0, 3972}, {0, 514},
+	{0, 3973}, {-561, 1662}, {0, 3974}, {0, 3975}, {0, 3976}, {-377, 65535},
+	{-378, 65535}, {-510, 65535}, {-511, 65535}, {-512, 65535}, {-513, 65535}, {-514, 65535},
+	{-515, 65535}, {-516, 65535}, {-517, 65535}, {-449, 65535}, {-452, 65535}, {0, 3973},
+	{0, 3975}, {-311, 65535}, {0, 1665}, {-314, 65535}, {-316, 65535}, {-317, 65535},
+	{0, 642}, {-177, 65535}, {-180, 65535}, {0, 3976}, {0, 3987}, {-234, 4020},
+	{0, 1668}, {0, 4034}, {0, 4044}, {0, 1669}, {-192, 65535}, {-194, 65535},
+	{-195, 65535}, {-196, 65535}, {-197, 65535}, {-198, 65535}, {0, 4045}, {0, 4046},
+	{0, 4078}, {0, 4095}, {0, 4096}, {0, 4097}, {-240, 65535}, {0, 4097},
+	{0, 4098}, {-457, 65535}, {-458, 65535}, {-470, 65535}, {-471, 65535}, {-472, 65535},
+	{-473, 65535}, {-474, 65535}, {-475, 65535}, {-476, 65535}, {-459, 65535}, {-460, 65535},
+	{-462, 65535}, {-465, 65535}, {-466, 65535}, {-469, 65535}, {-302, 65535}, {-479, 65535},
+	{-481, 65535}, {-482, 65535}, {-483, 65535}, {0, 1671}, {-487, 65535}, {0, 4230},
+	{-43, 65535}, {-417, 4100}, {0, 4232}, {0, 5376}, {0, 4233}, {0, 1790},
+	{0, 1791}, {-272, 65535}, {-273, 65535}, {0, 6215}, {-318, 65535}, {0, 6470},
+	{0, 6271}, {0, 10}, {-280, 65535}, {0, 6420}, {0, 6335}, {0, 4234},
+	{0, 4235}, {-436, 65535}, {-337, 65535}, {0, 4243}, {0, 4736}, {0, 4278},
+	{-389, 65535}, {0, 1920}, {0, 4293}, {0, 6284}, {0, 4302}, {-398, 65535},
+	{0, 4173}, {0, 6423}, {0, 4304}, {0, 4334}, {-454, 65535}, {-451, 65535},
+	{-313, 65535}, {0, 5504}, {-376, 65535}, {-231, 65535}, {0, 4353}, {0, 2597},
+	{-226, 65535}, {0, 5632}, {-229, 65535}, {0, 4354}, {-191, 65535}, {0, 6704},
+	{0, 4353}, {0, 4354}, {0, 4357}, {0, 6483}, {0, 6622}, {-241, 65535},
+	{-242, 65535}, {-417, 65535}, {0, 1795}, {-34, 65535}, {-422, 65535}, {-423, 1799},
+	{0, 1799}, {-427, 65535}, {-429, 65535}, {-430, 65535}, {-420, 4228}, {-417, 4228},
+	{-496, 65535}, {0, 1918}, {-278, 65535}, {-320, 65535}, {-322, 65535}, {-324, 65535},
+	{-325, 65535}, {-326, 65535}, {-323, 65535}, {-327, 65535}, {-328, 65535}, {-282, 65535},
+	{-283, 65535}, {-287, 65535}, {-288, 65535}, {-289, 65535}, {-290, 65535}, {-291, 65535},
+	{-285, 65535}, {-286, 65535}, {-339, 65535}, {0, 1920}, {-342, 65535}, {-344, 65535},
+	{-345, 65535}, {-561, 1925}, {-347, 65535}, {-348, 65535}, {-349, 65535}, {-350, 65535},
+	{-595, 1927}, {-539, 4230}, {0, 4233}, {-575, 2046}, {-576, 2050}, {-577, 4},
+	{0, 2052}, {-391, 65535}, {-394, 65535}, {-395, 65535}, {-396, 65535}, {-404, 65535},
+	{-405, 65535}, {-406, 65535}, {-397, 65535}, {0, 6695}, {-401, 65535}, {-407, 65535},
+	{-408, 65535}, {-409, 65535}, {-402, 65535}, {-403, 65535}, {-315, 65535}, {0, 2055},
+	{0, 2174}, {-236, 65535}, {0, 4234}, {0, 4235}, {0, 4240}, {0, 4275},
+	{0, 4290}, {-193, 65535}, {0, 4299}, {0, 4300}, {0, 4302}, {0, 2181},
+	{-218, 65535}, {-220, 769}, {-221, 65535}, {-222, 1026}, {-225, 65535}, {0, 2183},
+	{-205, 65535}, {-207, 1154}, {-210, 1282}, {-211, 65535}, {-212, 65535}, {-213, 65535},
+	{-417, 4331}, {0, 5760}, {0, 4481}, {-419, 65535}, {0, 5888}, {0, 6016},
+	{-243, 65535}, {-277, 65535}, {0, 6261}, {-341, 65535}, {0, 4864}, {0, 928},
+	{0, 1536}, {0, 4451}, {-390, 65535}, {0, 4483}, {0, 2302}, {-410, 65535},
+	{-412, 65535}, {-413, 65535}, {-414, 65535}, {-415, 65535}, {-416, 65535}, {-232, 65535},
+	{0, 4484}, {-235, 65535}, {0, 2725}, {0, 4485}, {0, 4486}, {0, 4356},
+	{0, 4357}, {-230, 65535}, {-199, 65535}, {-200, 65535}, {0, 6459}, {-217, 65535},
+	{0, 6484}, {0, 6418}, {0, 6614}, {-214, 65535}, {-215, 65535}, {-216, 65535},
+	{-204, 65535}, {0, 6710}, {0, 6703}, {0, 6725}, {-42, 65535}, {0, 2304},
+	{-425, 4359}, {-428, 65535}, {0, 2309}, {-279, 65535}, {-343, 65535}, {0, 2311},
+	{0, 4359}, {-360, 4363}, {-379, 65535}, {-453, 65535}, {0, 4368}, {0, 4403},
+	{0, 4419}, {-392, 65535}, {-399, 65535}, {0, 6713}, {0, 4427}, {-237, 65535},
+	{-238, 65535}, {-239, 65535}, {-227, 65535}, {-228, 65535}, {0, 2430}, {-202, 65535},
+	{-219, 65535}, {-223, 65535}, {-224, 65535}, {-206, 65535}, {-208, 65535}, {-209, 65535},
+	{-424, 65535}, {0, 6144}, {-421, 65535}, {-357, 65535}, {0, 4522}, {-359, 65535},
+	{0, 4560}, {0, 4459}, {-355, 65535}, {-356, 65535}, {-411, 65535}, {0, 4478},
+	{-201, 65535}, {0, 6540}, {0, 2432}, {0, 4479}, {0, 4481}, {-380, 65535},
+	{-233, 65535}, {-203, 65535}, {-426, 65535}, {-358, 65535}, {0, 4612}, {0, 2435},
+	{-362, 65535}, {-364, 4483}, {-361, 65535}, {0, 4614}, {0, 4992}, {-363, 65535},
+	{0, 2437}, {-366, 65535}, {-539, 4485}, {-561, 2439}, {-370, 65535}, {-371, 65535},
+	{-372, 65535}, {-373, 65535}, {-595, 2560}, {-365, 65535}, {0, 5120}, {0, 4509},
+	{-367, 65535}, {0, 4486}, {-368, 65535},
+}
+
+var yyLRActions = [...]uint32{
+
+	0xffff0000, 0x1fd8f, 0xffff0000, 0xffff0000, 0x167019d, 0x167019e, 0xd001d, 0x2a202ff,
+	0x2a202fe, 0x3000c, 0x1b0027, 0x36003f, 0x21002c, 0x22002d, 0x3430381, 0x23002e,
+	0x16700c4, 0x16700c5, 0x16700c6, 0x16700c7, 0x16700c8, 0x16700c9, 0x16700ca, 0x16701a2,
+	0x16700cb, 0x16700cc, 0x16700cd, 0x16700ce, 0x16700cf, 0x16700ba, 0x16700d0, 0x16700c2,
+	0x16700bf, 0x16700d1, 0x16700bd, 0x16700d2, 0x16700d3, 0x16700d4, 0x16700d5, 0x16700c3,
+	0x16700d6, 0x16700d7, 0x16700d8, 0x16700d9, 0x16700da, 0x16700db, 0x16700dc, 0x16700dd,
+	0x16700de, 0x16700df, 0x16700e0, 0x16700e1, 0x16700e2, 0x16700e3, 0x16700e4, 0x16700e5,
+	0x16700e6, 0x16700c1, 0x16701a3, 0x16700e7, 0x16700e8, 0x16700e9, 0x16700ea, 0x16700eb,
+	0x16700ec, 0x16700ed, 0x16700ee, 0x16700ef, 0x16700f0, 0x16700f1, 0x16700f2, 0x16700f3,
+	0x16700f4, 0x3430382, 0x16700f5, 0x16700f6, 0x16700be, 0x16700f7, 0x16700f8, 0x16700f9,
+	0x16700fa, 0x16700fb, 0x16701a5, 0x16701a6, 0x16701a4, 0x16700fc, 0x16700fd, 0x16700fe,
+	0x16700ff, 0x1670100, 0x1670101, 0x1670102, 0x1670103, 0x1670104, 0x1670105, 0x1670106,
+	0x1670107, 0x16700c0, 0x1670108, 0x1670109, 0x167010a, 0x167010b, 0x167010c, 0x167010d,
+	0x167010e, 0x167010f, 0x1670110, 0x1670111, 0x1670112, 0x1670113, 0x1670114, 0x1670115,
+	0x16700bc, 0x1670116, 0x16701a7, 0x1670117, 0x1670118, 0x1670119, 0x167011a, 0x167011b,
+	0x167011c, 0x167011d, 0x167011e, 0x167011f, 0x1670120, 0x1670121, 0x1670122, 0x1670123,
+	0x1670124, 0x1670125, 0x1670126, 0x1670127, 0x28e02cd, 0x28e02ce, 0x16701a9, 0x30003a,
+	0x30003b, 0x16701a8, 0x39b03d3, 0x39bfe9e, 0x39bfe9e, 0x36003e, 0x40004d, 0x40004e,
+	0x28e00c4, 0x28e00c5, 0x28e00c6, 0x28e00c7, 0x28e00c8, 0x28e00c9, 0x28e00ca, 0x28e01a2,
+	0x28e00cb, 0x28e00cc, 0x28e00cd, 0x28e00ce, 0x28e00cf, 0x28e00ba, 0x28e00d0, 0x28e00c2,
+	0x28e00bf, 0x28e00d1, 0x28e00bd, 0x28e00d2, 0x28e00d3, 0x28e00d4, 0x28e00d5, 0x28e00c3,
+	0x28e00d6, 0x28e00d7, 0x28e00d8, 0x28e00d9, 0x28e00da, 0x28e00db, 0x28e00dc, 0x28e00dd,
+	0x28e00de, 0x28e00df, 0x28e00e0, 0x28e00e1, 0x28e00e2, 0x28e00e3, 0x28e00e4, 0x28e00e5,
+	0x28e00e6, 0x28e00c1, 0x28e01a3, 0x28e00e7, 0x28e00e8, 0x28e00e9, 0x28e00ea, 0x28e00eb,
+	0x28e00ec, 0x28e00ed, 0x28e00ee, 0x28e00ef, 0x28e00f0, 0x28e00f1, 0x28e00f2, 0x28e00f3,
+	0x28e00f4, 0x4000d, 0x28e00f5, 0x28e00f6, 0x28e00be, 0x28e00f7, 0x28e00f8, 0x28e00f9,
+	0x28e00fa, 0x28e00fb, 0x28e01a5, 0x28e01a6, 0x28e01a4, 0x28e00fc, 0x28e00fd, 0x28e00fe,
+	0x28e00ff, 0x28e0100, 0x28e0101, 0x28e0102, 0x28e0103, 0x28e0104, 0x28e0105, 0x28e0106,
+	0x28e0107, 0x28e00c0, 0x28e0108, 0x28e0109, 0x28e010a, 0x28e010b, 0x28e010c, 0x28e010d,
+	0x28e010e, 0x28e010f, 0x28e0110, 0x28e0111, 0x28e0112, 0x28e0113, 0x28e0114, 0x28e0115,
+	0x28e00bc, 0x28e0116, 0x28e01a7, 0x28e0117, 0x28e0118, 0x28e0119, 0x28e011a, 0x28e011b,
+	0x28e011c, 0x28e011d, 0x28e011e, 0x28e011f, 0x28e0120, 0x28e0121, 0x28e0122, 0x28e0123,
+	0x28e0124, 0x28e0125, 0x28e0126, 0x28e0127, 0x16801ab, 0x16801ac, 0x1360167, 0x430051,
+	0x430052, 0x28e02d0, 0x4b0055, 0x4b004e, 0x9001b, 0x1360168, 0x1360169, 0x136016a,
+	0x16800c4, 0x16800c5, 0x16800c6, 0x16800c7, 0x16800c8, 0x16800c9, 0x16800ca, 0x16801a2,
+	0x16800cb, 0x16800cc, 0x16800cd, 0x16800ce, 0x16800cf, 0x16800ba, 0x16800d0, 0x16800c2,
+	0x16800bf, 0x16800d1, 0x16800bd, 0x16800d2, 0x16800d3, 0x16800d4, 0x16800d5, 0x16800c3,
+	0x16800d6, 0x16800d7, 0x16800d8, 0x16800d9, 0x16800da, 0x16800db, 0x16800dc, 0x16800dd,
+	0x16800de, 0x16800df, 0x16800e0, 0x16800e1, 0x16800e2, 0x16800e3, 0x16800e4, 0x16800e5,
+	0x16800e6, 0x16800c1, 0x16801a3, 0x16800e7, 0x16800e8, 0x16800e9, 0x16800ea, 0x16800eb,
+	0x16800ec, 0x16800ed, 0x16800ee, 0x16800ef, 0x16800f0, 0x16800f1, 0x16800f2, 0x16800f3,
+	0x16800f4, 0x100021, 0x16800f5, 0x16800f6, 0x16800be, 0x16800f7, 0x16800f8, 0x16800f9,
+	0x16800fa, 0x16800fb, 0x16801a5, 0x16801a6, 0x16801a4, 0x16800fc, 0x16800fd, 0x16800fe,
+	0x16800ff, 0x1680100, 0x1680101, 0x1680102, 0x1680103, 0x1680104, 0x1680105, 0x1680106,
+	0x1680107, 0x16800c0, 0x1680108, 0x1680109, 0x168010a, 0x168010b, 0x168010c, 0x168010d,
+	0x168010e, 0x168010f, 0x1680110, 0x1680111, 0x1680112, 0x1680113, 0x1680114, 0x1680115,
+	0x16800bc, 0x1680116, 0x16801a7, 0x1680117, 0x1680118, 0x1680119, 0x168011a, 0x168011b,
+	0x168011c, 0x168011d, 0x168011e, 0x168011f, 0x1680120, 0x1680121, 0x1680122, 0x1680123,
+	0x1680124, 0x1680125, 0x1680126, 0x1680127, 0x16901ab, 0x16901ac, 0x1480167, 0x600090,
+	0x600091, 0xad0157, 0xad0091, 0x1300163, 0x1300164, 0x1480168, 0x1480169, 0x148016a,
+	0x16900c4, 0x16900c5, 0x16900c6, 0x16900c7, 0x16900c8, 0x16900c9, 0x16900ca, 0x16901a2,
+	0x16900cb, 0x16900cc, 0x16900cd, 0x16900ce, 0x16900cf, 0x16900ba, 0x16900d0, 0x16900c2,
+	0x16900bf, 0x16900d1, 0x16900bd, 0x16900d2, 0x16900d3, 0x16900d4, 0x16900d5, 0x16900c3,
+	0x16900d6, 0x16900d7, 0x16900d8, 0x16900d9, 0x16900da, 0x16900db, 0x16900dc, 0x16900dd,
+	0x16900de, 0x16900df, 0x16900e0, 0x16900e1, 0x16900e2, 0x16900e3, 0x16900e4, 0x16900e5,
+	0x16900e6, 0x16900c1, 0x16901a3, 0x16900e7, 0x16900e8, 0x16900e9, 0x16900ea, 0x16900eb,
+	0x16900ec, 0x16900ed, 0x16900ee, 0x16900ef, 0x16900f0, 0x16900f1, 0x16900f2, 0x16900f3,
+	0x16900f4, 0x120022, 0x16900f5, 0x16900f6, 0x16900be, 0x16900f7, 0x16900f8, 0x16900f9,
+	0x16900fa, 0x16900fb, 0x16901a5, 0x16901a6, 0x16901a4, 0x16900fc, 0x16900fd, 0x16900fe,
+	0x16900ff, 0x1690100, 0x1690101, 0x1690102, 0x1690103, 0x1690104, 0x1690105, 0x1690106,
+	0x1690107, 0x16900c0, 0x1690108, 0x1690109, 0x169010a, 0x169010b, 0x169010c, 0x169010d,
+	0x169010e, 0x169010f, 0x1690110, 0x1690111, 0x1690112, 0x1690113, 0x1690114, 0x1690115,
+	0x16900bc, 0x1690116, 0x16901a7, 0x1690117, 0x1690118, 0x1690119, 0x169011a, 0x169011b,
+	0x169011c, 0x169011d, 0x169011e, 0x169011f, 0x1690120, 0x1690121, 0x1690122, 0x1690123,
+	0x1690124, 0x1690125, 0x1690126, 0x1690127, 0x16a01ab, 0x16a01ac, 0x2650167, 0x13f016d,
+	0x13f016e, 0x1440171, 0x1440172, 0x16c01b3, 0x16c01b2, 0x2650168, 0x2650169, 0x265016a,
+	0x16a00c4, 0x16a00c5, 0x16a00c6, 0x16a00c7, 0x16a00c8, 0x16a00c9, 0x16a00ca, 0x16a01a2,
+	0x16a00cb, 0x16a00cc, 0x16a00cd, 0x16a00ce, 0x16a00cf, 0x16a00ba, 0x16a00d0, 0x16a00c2,
+	0x16a00bf, 0x16a00d1, 0x16a00bd, 0x16a00d2, 0x16a00d3, 0x16a00d4, 0x16a00d5, 0x16a00c3,
+	0x16a00d6, 0x16a00d7, 0x16a00d8, 0x16a00d9, 0x16a00da, 0x16a00db, 0x16a00dc, 0x16a00dd,
+	0x16a00de, 0x16a00df, 0x16a00e0, 0x16a00e1, 0x16a00e2, 0x16a00e3, 0x16a00e4, 0x16a00e5,
+	0x16a00e6, 0x16a00c1, 0x16a01a3, 0x16a00e7, 0x16a00e8, 0x16a00e9, 0x16a00ea, 0x16a00eb,
+	0x16a00ec, 0x16a00ed, 0x16a00ee, 0x16a00ef, 0x16a00f0, 0x16a00f1, 0x16a00f2, 0x16a00f3,
+	0x16a00f4, 0x170023, 0x16a00f5, 0x16a00f6, 0x16a00be, 0x16a00f7, 0x16a00f8, 0x16a00f9,
+	0x16a00fa, 0x16a00fb, 0x16a01a5, 0x16a01a6, 0x16a01a4, 0x16a00fc, 0x16a00fd, 0x16a00fe,
+	0x16a00ff, 0x16a0100, 0x16a0101, 0x16a0102, 0x16a0103, 0x16a0104, 0x16a0105, 0x16a0106,
+	0x16a0107, 0x16a00c0, 0x16a0108, 0x16a0109, 0x16a010a, 0x16a010b, 0x16a010c, 0x16a010d,
+	0x16a010e, 0x16a010f, 0x16a0110, 0x16a0111, 0x16a0112, 0x16a0113, 0x16a0114, 0x16a0115,
+	0x16a00bc, 0x16a0116, 0x16a01a7, 0x16a0117, 0x16a0118, 0x16a0119, 0x16a011a, 0x16a011b,
+	0x16a011c, 0x16a011d, 0x16a011e, 0x16a011f, 0x16a0120, 0x16a0121, 0x16a0122, 0x16a0123,
+	0x16a0124, 0x16a0125, 0x16a0126, 0x16a0127, 0x1a801ab, 0x1a801ac, 0x2ed0167, 0x15a0180,
+	0x1790180, 0x15a017f, 0x17901db, 0x18201e5, 0x18201e6, 0x2ed0168, 0x2ed0169, 0x2ed016a,
+	0x1a800c4, 0x1a800c5, 0x1a800c6, 0x1a800c7, 0x1a800c8, 0x1a800c9, 0x1a800ca, 0x1a801a2,
+	0x1a800cb, 0x1a800cc, 0x1a800cd, 0x1a800ce, 0x1a800cf, 0x1a800ba, 0x1a800d0, 0x1a800c2,
+	0x1a800bf, 0x1a800d1, 0x1a800bd, 0x1a800d2, 0x1a800d3, 0x1a800d4, 0x1a800d5, 0x1a800c3,
+	0x1a800d6, 0x1a800d7, 0x1a800d8, 0x1a800d9, 0x1a800da, 0x1a800db, 0x1a800dc, 0x1a800dd,
+	0x1a800de, 0x1a800df, 0x1a800e0, 0x1a800e1, 0x1a800e2, 0x1a800e3, 0x1a800e4, 0x1a800e5,
+	0x1a800e6, 0x1a800c1, 0x1a801a3, 0x1a800e7, 0x1a800e8, 0x1a800e9, 0x1a800ea, 0x1a800eb,
+	0x1a800ec, 0x1a800ed, 0x1a800ee, 0x1a800ef, 0x1a800f0, 0x1a800f1, 0x1a800f2, 0x1a800f3,
+	0x1a800f4, 0x180024, 0x1a800f5, 0x1a800f6, 0x1a800be, 0x1a800f7, 0x1a800f8, 0x1a800f9,
+	0x1a800fa, 0x1a800fb, 0x1a801a5, 0x1a801a6, 0x1a801a4, 0x1a800fc, 0x1a800fd, 0x1a800fe,
+	0x1a800ff, 0x1a80100, 0x1a80101, 0x1a80102, 0x1a80103, 0x1a80104, 0x1a80105, 0x1a80106,
+	0x1a80107, 0x1a800c0, 0x1a80108, 0x1a80109, 0x1a8010a, 0x1a8010b, 0x1a8010c, 0x1a8010d,
+	0x1a8010e, 0x1a8010f, 0x1a80110, 0x1a80111, 0x1a80112, 0x1a80113, 0x1a80114, 0x1a80115,
+	0x1a800bc, 0x1a80116, 0x1a801a7, 0x1a80117, 0x1a80118, 0x1a80119, 0x1a8011a, 0x1a8011b,
+	0x1a8011c, 0x1a8011d, 0x1a8011e, 0x1a8011f, 0x1a80120, 0x1a80121, 0x1a80122, 0x1a80123,
+	0x1a80124, 0x1a80125, 0x1a80126, 0x1a80127, 0x1a901ab, 0x1a901ac, 0x3060167, 0x18f01e9,
+	0x1b001fa, 0x1b00164, 0x1c40207, 0x1c40180, 0x18f01ea, 0x3060168, 0x3060169, 0x306016a,
+	0x1a900c4, 0x1a900c5, 0x1a900c6, 0x1a900c7, 0x1a900c8, 0x1a900c9, 0x1a900ca, 0x1a901a2,
+	0x1a900cb, 0x1a900cc, 0x1a900cd, 0x1a900ce, 0x1a900cf, 0x1a900ba, 0x1a900d0, 0x1a900c2,
+	0x1a900bf, 0x1a900d1, 0x1a900bd, 0x1a900d2, 0x1a900d3, 0x1a900d4, 0x1a900d5, 0x1a900c3,
+	0x1a900d6, 0x1a900d7, 0x1a900d8, 0x1a900d9, 0x1a900da, 0x1a900db, 0x1a900dc, 0x1a900dd,
+	0x1a900de, 0x1a900df, 0x1a900e0, 0x1a900e1, 0x1a900e2, 0x1a900e3, 0x1a900e4, 0x1a900e5,
+	0x1a900e6, 0x1a900c1, 0x1a901a3, 0x1a900e7, 0x1a900e8, 0x1a900e9, 0x1a900ea, 0x1a900eb,
+	0x1a900ec, 0x1a900ed, 0x1a900ee, 0x1a900ef, 0x1a900f0, 0x1a900f1, 0x1a900f2, 0x1a900f3,
+	0x1a900f4, 0x1750010, 0x1a900f5, 0x1a900f6, 0x1a900be, 0x1a900f7, 0x1a900f8, 0x1a900f9,
+	0x1a900fa, 0x1a900fb, 0x1a901a5, 0x1a901a6, 0x1a901a4, 0x1a900fc, 0x1a900fd, 0x1a900fe,
+	0x1a900ff, 0x1a90100, 0x1a90101, 0x1a90102, 0x1a90103, 0x1a90104, 0x1a90105, 0x1a90106,
+	0x1a90107, 0x1a900c0, 0x1a90108, 0x1a90109, 0x1a9010a, 0x1a9010b, 0x1a9010c, 0x1a9010d,
+	0x1a9010e, 0x1a9010f, 0x1a90110, 0x1a90111, 0x1a90112, 0x1a90113, 0x1a90114, 0x1a90115,
+	0x1a900bc, 0x1a90116, 0x1a901a7, 0x1a90117, 0x1a90118, 0x1a90119, 0x1a9011a, 0x1a9011b,
+	0x1a9011c, 0x1a9011d, 0x1a9011e, 0x1a9011f, 0x1a90120, 0x1a90121, 0x1a90122, 0x1a90123,
+	0x1a90124, 0x1a90125, 0x1a90126, 0x1a90127, 0x1ee0243, 0x3bb0167, 0x1c60208, 0x1c60209,
+	0x1dc020c, 0x1dc0209, 0x1f8026e, 0x1f8026c, 0x3bb0168, 0x3bb0169, 0x3bb016a, 0x17501c2,
+	0x1ee00c4, 0x1ee00c5, 0x1ee00c6, 0x1ee00c7, 0x1ee00c8, 0x1ee00c9, 0x1ee00ca, 0x1ee01a2,
+	0x1ee00cb, 0x1ee00cc, 0x1ee00cd, 0x1ee00ce, 0x1ee00cf, 0x1ee00ba, 0x1ee00d0, 0x1ee00c2,
+	0x1ee00bf, 0x1ee00d1, 0x1ee00bd, 0x1ee00d2, 0x1ee00d3, 0x1ee00d4, 0x1ee00d5, 0x1ee00c3,
+	0x1ee00d6, 0x1ee00d7, 0x1ee00d8, 0x1ee00d9, 0x1ee00da, 0x1ee00db, 0x1ee00dc, 0x1ee00dd,
+	0x1ee00de, 0x1ee00df, 0x1ee00e0, 0x1ee00e1, 0x1ee00e2, 0x1ee00e3, 0x1ee00e4, 0x1ee00e5,
+	0x1ee00e6, 0x1ee00c1, 0x1ee01a3, 0x1ee00e7, 0x1ee00e8, 0x1ee00e9, 0x1ee00ea, 0x1ee00eb,
+	0x1ee00ec, 0x1ee00ed, 0x1ee00ee, 0x1ee00ef, 0x1ee00f0, 0x1ee00f1, 0x1ee00f2, 0x1ee00f3,
+	0x1ee00f4, 0x3d103fd, 0x1ee00f5, 0x1ee00f6, 0x1ee00be, 0x1ee00f7, 0x1ee00f8, 0x1ee00f9,
+	0x1ee00fa, 0x1ee00fb, 0x1ee01a5, 0x1ee01a6, 0x1ee01a4, 0x1ee00fc, 0x1ee00fd, 0x1ee00fe,
+	0x1ee00ff, 0x1ee0100, 0x1ee0101, 0x1ee0102, 0x1ee0103, 0x1ee0104, 0x1ee0105, 0x1ee0106,
+	0x1ee0107, 0x1ee00c0, 0x1ee0108, 0x1ee0109, 0x1ee010a, 0x1ee010b, 0x1ee010c, 0x1ee010d,
+	0x1ee010e, 0x1ee010f, 0x1ee0110, 0x1ee0111, 0x1ee0112, 0x1ee0113, 0x1ee0114, 0x1ee0115,
+	0x1ee00bc, 0x1ee0116, 0x1ee01a7, 0x1ee0117, 0x1ee0118, 0x1ee0119, 0x1ee011a, 0x1ee011b,
+	0x1ee011c, 0x1ee011d, 0x1ee011e, 0x1ee011f, 0x1ee0120, 0x1ee0121, 0x1ee0122, 0x1ee0123,
+	0x1ee0124, 0x1ee0125, 0x1ee0126, 0x1ee0127, 0x26c01ab, 0x26c01ac, 0x1ee0241, 0x1d501e9,
+	0x1f6026c, 0x2300299, 0x1f6026b, 0x2300298, 0x1d501ea, 0x2010278, 0x2010279, 0x3d10192,
+	0x26c00c4, 0x26c00c5, 0x26c00c6, 0x26c00c7, 0x26c00c8, 0x26c00c9, 0x26c00ca, 0x26c01a2,
+	0x26c00cb, 0x26c00cc, 0x26c00cd, 0x26c00ce, 0x26c00cf, 0x26c00ba, 0x26c00d0, 0x26c00c2,
+	0x26c00bf, 0x26c00d1, 0x26c00bd, 0x26c00d2, 0x26c00d3, 0x26c00d4, 0x26c00d5, 0x26c00c3,
+	0x26c00d6, 0x26c00d7, 0x26c00d8, 0x26c00d9, 0x26c00da, 0x26c00db, 0x26c00dc, 0x26c00dd,
+	0x26c00de, 0x26c00df, 0x26c00e0, 0x26c00e1, 0x26c00e2, 0x26c00e3, 0x26c00e4, 0x26c00e5,
+	0x26c00e6, 0x26c00c1, 0x26c01a3, 0x26c00e7, 0x26c00e8, 0x26c00e9, 0x26c00ea, 0x26c00eb,
+	0x26c00ec, 0x26c00ed, 0x26c00ee, 0x26c00ef, 0x26c00f0, 0x26c00f1, 0x26c00f2, 0x26c00f3,
+	0x26c00f4, 0x190025, 0x26c00f5, 0x26c00f6, 0x26c00be, 0x26c00f7, 0x26c00f8, 0x26c00f9,
+	0x26c00fa, 0x26c00fb, 0x26c01a5, 0x26c01a6, 0x26c01a4, 0x26c00fc, 0x26c00fd, 0x26c00fe,
+	0x26c00ff, 0x26c0100, 0x26c0101, 0x26c0102, 0x26c0103, 0x26c0104, 0x26c0105, 0x26c0106,
+	0x26c0107, 0x26c00c0, 0x26c0108, 0x26c0109, 0x26c010a, 0x26c010b, 0x26c010c, 0x26c010d,
+	0x26c010e, 0x26c010f, 0x26c0110, 0x26c0111, 0x26c0112, 0x26c0113, 0x26c0114, 0x26c0115,
+	0x26c00bc, 0x26c0116, 0x26c01a7, 0x26c0117, 0x26c0118, 0x26c0119, 0x26c011a, 0x26c011b,
+	0x26c011c, 0x26c011d, 0x26c011e, 0x26c011f, 0x26c0120, 0x26c0121, 0x26c0122, 0x26c0123,
+	0x26c0124, 0x26c0125, 0x26c0126, 0x26c0127, 0x26d01ab, 0x26d01ac, 0x3bd03eb, 0x215028c,
+	0x215028d, 0x218028f, 0x2180290, 0x23b029d, 0x23b029e, 0x3bd03ed, 0x3bd03ee, 0x3bd03ef,
+	0x26d00c4, 0x26d00c5, 0x26d00c6, 0x26d00c7, 0x26d00c8, 0x26d00c9, 0x26d00ca, 0x26d01a2,
+	0x26d00cb, 0x26d00cc, 0x26d00cd, 0x26d00ce, 0x26d00cf, 0x26d00ba, 0x26d00d0, 0x26d00c2,
+	0x26d00bf, 0x26d00d1, 0x26d00bd, 0x26d00d2, 0x26d00d3, 0x26d00d4, 0x26d00d5, 0x26d00c3,
+	0x26d00d6, 0x26d00d7, 0x26d00d8, 0x26d00d9, 0x26d00da, 0x26d00db, 0x26d00dc, 0x26d00dd,
+	0x26d00de, 0x26d00df, 0x26d00e0, 0x26d00e1, 0x26d00e2, 0x26d00e3, 0x26d00e4, 0x26d00e5,
+	0x26d00e6, 0x26d00c1, 0x26d01a3, 0x26d00e7, 0x26d00e8, 0x26d00e9, 0x26d00ea, 0x26d00eb,
+	0x26d00ec, 0x26d00ed, 0x26d00ee, 0x26d00ef, 0x26d00f0, 0x26d00f1, 0x26d00f2, 0x26d00f3,
+	0x26d00f4, 0x1a0026, 0x26d00f5, 0x26d00f6, 0x26d00be, 0x26d00f7, 0x26d00f8, 0x26d00f9,
+	0x26d00fa, 0x26d00fb, 0x26d01a5, 0x26d01a6, 0x26d01a4, 0x26d00fc, 0x26d00fd, 0x26d00fe,
+	0x26d00ff, 0x26d0100, 0x26d0101, 0x26d0102, 0x26d0103, 0x26d0104, 0x26d0105, 0x26d0106,
+	0x26d0107, 0x26d00c0, 0x26d0108, 0x26d0109, 0x26d010a, 0x26d010b, 0x26d010c, 0x26d010d,
+	0x26d010e, 0x26d010f, 0x26d0110, 0x26d0111, 0x26d0112, 0x26d0113, 0x26d0114, 0x26d0115,
+	0x26d00bc, 0x26d0116, 0x26d01a7, 0x26d0117, 0x26d0118, 0x26d0119, 0x26d011a, 0x26d011b,
+	0x26d011c, 0x26d011d, 0x26d011e, 0x26d011f, 0x26d0120, 0x26d0121, 0x26d0122, 0x26d0123,
+	0x26d0124, 0x26d0125, 0x26d0126, 0x26d0127, 0x2b401ab, 0x2b401ac, 0x3c103f2, 0x24502a4,
+	0x24502a5, 0x24902a7, 0x24902a8, 0x25e02b1, 0x25e02b2, 0x3c103ed, 0x3c103ee, 0x3c103ef,
+	0x2b400c4, 0x2b400c5, 0x2b400c6, 0x2b400c7, 0x2b400c8, 0x2b400c9, 0x2b400ca, 0x2b401a2,
+	0x2b400cb, 0x2b400cc, 0x2b400cd, 0x2b400ce, 0x2b400cf, 0x2b400ba, 0x2b400d0, 0x2b400c2,
+	0x2b400bf, 0x2b400d1, 0x2b400bd, 0x2b400d2, 0x2b400d3, 0x2b400d4, 0x2b400d5, 0x2b400c3,
+	0x2b400d6, 0x2b400d7, 0x2b400d8, 0x2b400d9, 0x2b400da, 0x2b400db, 0x2b400dc, 0x2b400dd,
+	0x2b400de, 0x2b400df, 0x2b400e0, 0x2b400e1, 0x2b400e2, 0x2b400e3, 0x2b400e4, 0x2b400e5,
+	0x2b400e6, 0x2b400c1, 0x2b401a3, 0x2b400e7, 0x2b400e8, 0x2b400e9, 0x2b400ea, 0x2b400eb,
+	0x2b400ec, 0x2b400ed, 0x2b400ee, 0x2b400ef, 0x2b400f0, 0x2b400f1, 0x2b400f2, 0x2b400f3,
+	0x2b400f4, 0x1d002a, 0x2b400f5, 0x2b400f6, 0x2b400be, 0x2b400f7, 0x2b400f8, 0x2b400f9,
+	0x2b400fa, 0x2b400fb, 0x2b401a5, 0x2b401a6, 0x2b401a4, 0x2b400fc, 0x2b400fd, 0x2b400fe,
+	0x2b400ff, 0x2b40100, 0x2b40101, 0x2b40102, 0x2b40103, 0x2b40104, 0x2b40105, 0x2b40106,
+	0x2b40107, 0x2b400c0, 0x2b40108, 0x2b40109, 0x2b4010a, 0x2b4010b, 0x2b4010c, 0x2b4010d,
+	0x2b4010e, 0x2b4010f, 0x2b40110, 0x2b40111, 0x2b40112, 0x2b40113, 0x2b40114, 0x2b40115,
+	0x2b400bc, 0x2b40116, 0x2b401a7, 0x2b40117, 0x2b40118, 0x2b40119, 0x2b4011a, 0x2b4011b,
+	0x2b4011c, 0x2b4011d, 0x2b4011e, 0x2b4011f, 0x2b40120, 0x2b40121, 0x2b40122, 0x2b40123,
+	0x2b40124, 0x2b40125, 0x2b40126, 0x2b40127, 0x2d001ab, 0x2d001ac, 0x3c20167, 0x24e02ac,
+	0x1f002b, 0x24e02ab, 0x27a02be, 0x27a02bf, 0x24002f, 0x3c20168, 0x3c20169, 0x3c2016a,
+	0x2d000c4, 0x2d000c5, 0x2d000c6, 0x2d000c7, 0x2d000c8, 0x2d000c9, 0x2d000ca, 0x2d001a2,
+	0x2d000cb, 0x2d000cc, 0x2d000cd, 0x2d000ce, 0x2d000cf, 0x2d000ba, 0x2d000d0, 0x2d000c2,
+	0x2d000bf, 0x2d000d1, 0x2d000bd, 0x2d000d2, 0x2d000d3, 0x2d000d4, 0x2d000d5, 0x2d000c3,
+	0x2d000d6, 0x2d000d7, 0x2d000d8, 0x2d000d9, 0x2d000da, 0x2d000db, 0x2d000dc, 0x2d000dd,
+	0x2d000de, 0x2d000df, 0x2d000e0, 0x2d000e1, 0x2d000e2, 0x2d000e3, 0x2d000e4, 0x2d000e5,
+	0x2d000e6, 0x2d000c1, 0x2d001a3, 0x2d000e7, 0x2d000e8, 0x2d000e9, 0x2d000ea, 0x2d000eb,
+	0x2d000ec, 0x2d000ed, 0x2d000ee, 0x2d000ef, 0x2d000f0, 0x2d000f1, 0x2d000f2, 0x2d000f3,
+	0x2d000f4, 0x250031, 0x2d000f5, 0x2d000f6, 0x2d000be, 0x2d000f7, 0x2d000f8, 0x2d000f9,
+	0x2d000fa, 0x2d000fb, 0x2d001a5, 0x2d001a6, 0x2d001a4, 0x2d000fc, 0x2d000fd, 0x2d000fe,
+	0x2d000ff, 0x2d00100, 0x2d00101, 0x2d00102, 0x2d00103, 0x2d00104, 0x2d00105, 0x2d00106,
+	0x2d00107, 0x2d000c0, 0x2d00108, 0x2d00109, 0x2d0010a, 0x2d0010b, 0x2d0010c, 0x2d0010d,
+	0x2d0010e, 0x2d0010f, 0x2d00110, 0x2d00111, 0x2d00112, 0x2d00113, 0x2d00114, 0x2d00115,
+	0x2d000bc, 0x2d00116, 0x2d001a7, 0x2d00117, 0x2d00118, 0x2d00119, 0x2d0011a, 0x2d0011b,
+	0x2d0011c, 0x2d0011d, 0x2d0011e, 0x2d0011f, 0x2d00120, 0x2d00121, 0x2d00122, 0x2d00123,
+	0x2d00124, 0x2d00125, 0x2d00126, 0x2d00127, 0x3d20243, 0x530047, 0x28302c4, 0x28302c5,
+	0x2c80337, 0x2c80338, 0x2c9033a, 0x2c90339, 0x2d50340, 0x2d50341, 0x260032, 0x530010,
+	0x3d200c4, 0x3d200c5, 0x3d200c6, 0x3d200c7, 0x3d200c8, 0x3d200c9, 0x3d200ca, 0x3d201a2,
+	0x3d200cb, 0x3d200cc, 0x3d200cd, 0x3d200ce, 0x3d200cf, 0x3d200ba, 0x3d200d0, 0x3d200c2,
+	0x3d200bf, 0x3d200d1, 0x3d200bd, 0x3d200d2, 0x3d200d3, 0x3d200d4, 0x3d200d5, 0x3d200c3,
+	0x3d200d6, 0x3d200d7, 0x3d200d8, 0x3d200d9, 0x3d200da, 0x3d200db, 0x3d200dc, 0x3d200dd,
+	0x3d200de, 0x3d200df, 0x3d200e0, 0x3d200e1, 0x3d200e2, 0x3d200e3, 0x3d200e4, 0x3d200e5,
+	0x3d200e6, 0x3d200c1, 0x3d201a3, 0x3d200e7, 0x3d200e8, 0x3d200e9, 0x3d200ea, 0x3d200eb,
+	0x3d200ec, 0x3d200ed, 0x3d200ee, 0x3d200ef, 0x3d200f0, 0x3d200f1, 0x3d200f2, 0x3d200f3,
+	0x3d200f4, 0x270033, 0x3d200f5, 0x3d200f6, 0x3d200be, 0x3d200f7, 0x3d200f8, 0x3d200f9,
+	0x3d200fa, 0x3d200fb, 0x3d201a5, 0x3d201a6, 0x3d201a4, 0x3d200fc, 0x3d200fd, 0x3d200fe,
+	0x3d200ff, 0x3d20100, 0x3d20101, 0x3d20102, 0x3d20103, 0x3d20104, 0x3d20105, 0x3d20106,
+	0x3d20107, 0x3d200c0, 0x3d20108, 0x3d20109, 0x3d2010a, 0x3d2010b, 0x3d2010c, 0x3d2010d,
+	0x3d2010e, 0x3d2010f, 0x3d20110, 0x3d20111, 0x3d20112, 0x3d20113, 0x3d20114, 0x3d20115,
+	0x3d200bc, 0x3d20116, 0x3d201a7, 0x3d20117, 0x3d20118, 0x3d20119, 0x3d2011a, 0x3d2011b,
+	0x3d2011c, 0x3d2011d, 0x3d2011e, 0x3d2011f, 0x3d20120, 0x3d20121, 0x3d20122, 0x3d20123,
+	0x3d20124, 0x3d20125, 0x3d20126, 0x3d20127, 0x2ae0243, 0x2a0034, 0x3d203ff, 0x2da0344,
+	0x2da0345, 0x2e00349, 0x2e00172, 0x2e3034a, 0x2e3034b, 0x2e8034e, 0x2e8034f, 0x2b0035,
+	0x2ae00c4, 0x2ae00c5, 0x2ae00c6, 0x2ae00c7, 0x2ae00c8, 0x2ae00c9, 0x2ae00ca, 0x2ae01a2,
+	0x2ae00cb, 0x2ae00cc, 0x2ae00cd, 0x2ae00ce, 0x2ae00cf, 0x2ae00ba, 0x2ae00d0, 0x2ae00c2,
+	0x2ae00bf, 0x2ae00d1, 0x2ae00bd, 0x2ae00d2, 0x2ae00d3, 0x2ae00d4, 0x2ae00d5, 0x2ae00c3,
+	0x2ae00d6, 0x2ae00d7, 0x2ae00d8, 0x2ae00d9, 0x2ae00da, 0x2ae00db, 0x2ae00dc, 0x2ae00dd,
+	0x2ae00de, 0x2ae00df, 0x2ae00e0, 0x2ae00e1, 0x2ae00e2, 0x2ae00e3, 0x2ae00e4, 0x2ae00e5,
+	0x2ae00e6, 0x2ae00c1, 0x2ae01a3, 0x2ae00e7, 0x2ae00e8, 0x2ae00e9, 0x2ae00ea, 0x2ae00eb,
+	0x2ae00ec, 0x2ae00ed, 0x2ae00ee, 0x2ae00ef, 0x2ae00f0, 0x2ae00f1, 0x2ae00f2, 0x2ae00f3,
+	0x2ae00f4, 0x2c0036, 0x2ae00f5, 0x2ae00f6, 0x2ae00be, 0x2ae00f7, 0x2ae00f8, 0x2ae00f9,
+	0x2ae00fa, 0x2ae00fb, 0x2ae01a5, 0x2ae01a6, 0x2ae01a4, 0x2ae00fc, 0x2ae00fd, 0x2ae00fe,
+	0x2ae00ff, 0x2ae0100, 0x2ae0101, 0x2ae0102, 0x2ae0103, 0x2ae0104, 0x2ae0105, 0x2ae0106,
+	0x2ae0107, 0x2ae00c0, 0x2ae0108, 0x2ae0109, 0x2ae010a, 0x2ae010b, 0x2ae010c, 0x2ae010d,
+	0x2ae010e, 0x2ae010f, 0x2ae0110, 0x2ae0111, 0x2ae0112, 0x2ae0113, 0x2ae0114, 0x2ae0115,
+	0x2ae00bc, 0x2ae0116, 0x2ae01a7, 0x2ae0117, 0x2ae0118, 0x2ae0119, 0x2ae011a, 0x2ae011b,
+	0x2ae011c, 0x2ae011d, 0x2ae011e, 0x2ae011f, 0x2ae0120, 0x2ae0121, 0x2ae0122, 0x2ae0123,
+	0x2ae0124, 0x2ae0125, 0x2ae0126, 0x2ae0127, 0x2a002f3, 0x2effe70, 0x2effe70, 0xa60148,
+	0x302035a, 0x302035b, 0x30c0361, 0x30c0360, 0x30f0364, 0x30f0365, 0x333036d, 0x3330338,
+	0x2a000c4, 0x2a000c5, 0x2a000c6, 0x2a000c7, 0x2a000c8, 0x2a000c9, 0x2a000ca, 0x2a002f8,
+	0x2a000cb, 0x2a000cc, 0x2a000cd, 0x2a000ce, 0x2a000cf, 0x2a002f6, 0x2a000d0, 0xa60147,
+	0x2a002f0, 0x2a000d1, 0x2a002ec, 0x2a000d2, 0x2a000d3, 0x2a000d4, 0x2a000d5, 0x2a002f7,
+	0x2a000d6, 0x2a000d7, 0x2a000d8, 0x2a000d9, 0x2a000da, 0x2a000db, 0x2a000dc, 0x2a000dd,
+	0x2a000de, 0x2a000df, 0x2a000e0, 0x2a000e1, 0x2a000e2, 0x2a000e3, 0x2a000e4, 0x2a000e5,
+	0x2a000e6, 0x2a002f2, 0x2a002f9, 0x2a000e7, 0x2a002ef, 0x2a000e9, 0x2a000ea, 0x2a000eb,
+	0x2a000ec, 0x2a000ed, 0x2a000ee, 0x2a000ef, 0x2a000f0, 0x2a000f1, 0x2a000f2, 0x2a000f3,
+	0x2a000f4, 0x2d0037, 0x2a000f5, 0x2a000f6, 0x2a002ee, 0x2a000f7, 0x2a000f8, 0x2a000f9,
+	0x2a000fa, 0x2a000fb, 0x2a002fb, 0x2a002fc, 0x2a002fa, 0x2a000fc, 0x2a000fd, 0x2a000fe,
+	0x2a000ff, 0x2a00100, 0x2a00101, 0x2a00102, 0x2a00103, 0x2a00104, 0x2a00105, 0x2a00106,
+	0x2a00107, 0x2a002f1, 0x2a00108, 0x2a00109, 0x2a0010a, 0x2a0010b, 0x2a0010c, 0x2a0010d,
+	0x2a0010e, 0x2a0010f, 0x2a00110, 0x2a00111, 0x2a00112, 0x2a00113, 0x2a00114, 0x2a00115,
+	0x2a002eb, 0x2a00116, 0x2a002ea, 0x2a00117, 0x2a00118, 0x2a00119, 0x2a0011a, 0x2a0011b,
+	0x2a0011c, 0x2a0011d, 0x2a0011e, 0x2a0011f, 0x2a00120, 0x2a00121, 0x2a00122, 0x2a00123,
+	0x2a00124, 0x2a00125, 0x2a00126, 0x2a00127, 0x34f02f3, 0x33b0377, 0x33b0338, 0x33c026c,
+	0x2e0038, 0x33c0378, 0x36e03c6, 0x36e0338, 0x37103c8, 0x37103c7, 0x37203c9, 0x37203ca,
+	0x34f00c4, 0x34f00c5, 0x34f00c6, 0x34f00c7, 0x34f00c8, 0x34f00c9, 0x34f00ca, 0x34f02f8,
+	0x34f00cb, 0x34f00cc, 0x34f00cd, 0x34f00ce, 0x34f00cf, 0x34f02f6, 0x34f00d0, 0x29e0240,
+	0x34f02f0, 0x34f00d1, 0x34f02ec, 0x34f00d2, 0x34f00d3, 0x34f00d4, 0x34f00d5, 0x34f02f7,
+	0x34f00d6, 0x34f00d7, 0x34f00d8, 0x34f00d9, 0x34f00da, 0x34f00db, 0x34f00dc, 0x34f00dd,
+	0x34f00de, 0x34f00df, 0x34f00e0, 0x34f00e1, 0x34f00e2, 0x34f00e3, 0x34f00e4, 0x34f00e5,
+	0x34f00e6, 0x34f02f2, 0x34f02f9, 0x34f00e7, 0x34f02ef, 0x34f00e9, 0x34f00ea, 0x34f00eb,
+	0x34f00ec, 0x34f00ed, 0x34f00ee, 0x34f00ef, 0x34f00f0, 0x34f00f1, 0x34f00f2, 0x34f00f3,
+	0x34f00f4, 0x2f0039, 0x34f00f5, 0x34f00f6, 0x34f02ee, 0x34f00f7, 0x34f00f8, 0x34f00f9,
+	0x34f00fa, 0x34f00fb, 0x34f02fb, 0x34f02fc, 0x34f02fa, 0x34f00fc, 0x34f00fd, 0x34f00fe,
+	0x34f00ff, 0x34f0100, 0x34f0101, 0x34f0102, 0x34f0103, 0x34f0104, 0x34f0105, 0x34f0106,
+	0x34f0107, 0x34f02f1, 0x34f0108, 0x34f0109, 0x34f010a, 0x34f010b, 0x34f010c, 0x34f010d,
+	0x34f010e, 0x34f010f, 0x34f0110, 0x34f0111, 0x34f0112, 0x34f0113, 0x34f0114, 0x34f0115,
+	0x34f02eb, 0x34f0116, 0x34f02ea, 0x34f0117, 0x34f0118, 0x34f0119, 0x34f011a, 0x34f011b,
+	0x34f011c, 0x34f011d, 0x34f011e, 0x34f011f, 0x34f0120, 0x34f0121, 0x34f0122, 0x34f0123,
+	0x34f0124, 0x34f0125, 0x34f0126, 0x34f0127, 0x16e0141, 0x37903cd, 0x37903ce, 0x38d03cf,
+	0x38d03d0, 0x29e023f, 0x34003c, 0x2, 0x391fea6, 0x391fea6, 0x396fea1, 0x396fea1,
+	0x16e00c4, 0x16e00c5, 0x16e00c6, 0x16e00c7, 0x16e00c8, 0x16e00c9, 0x16e00ca, 0x4,
+	0x16e00cb, 0x16e00cc, 0x16e00cd, 0x16e00ce, 0x16e00cf, 0x16e00ba, 0x16e00d0, 0x16e00c2,
+	0x16e00bf, 0x16e00d1, 0x16e00bd, 0x16e00d2, 0x16e00d3, 0x16e00d4, 0x16e00d5, 0x16e00c3,
+	0x16e00d6, 0x16e00d7, 0x16e00d8, 0x16e00d9, 0x16e00da, 0x16e00db, 0x16e00dc, 0x16e00dd,
+	0x16e00de, 0x16e00df, 0x16e00e0, 0x16e00e1, 0x16e00e2, 0x16e00e3, 0x16e00e4, 0x16e00e5,
+	0x16e00e6, 0x16e00c1, 0x35003d, 0x16e00e7, 0x16e00e8, 0x16e00e9, 0x16e00ea, 0x16e00eb,
+	0x16e00ec, 0x16e00ed, 0x16e00ee, 0x16e00ef, 0x16e00f0, 0x16e00f1, 0x16e00f2, 0x16e00f3,
+	0x16e00f4, 0x370041, 0x16e00f5, 0x16e00f6, 0x16e00be, 0x16e00f7, 0x16e00f8, 0x16e00f9,
+	0x16e00fa, 0x16e00fb, 0x16e01b9, 0x16e01b8, 0x390048, 0x16e00fc, 0x16e00fd, 0x16e00fe,
+	0x16e00ff, 0x16e0100, 0x16e0101, 0x16e0102, 0x16e0103, 0x16e0104, 0x16e0105, 0x16e0106,
+	0x16e0107, 0x16e00c0, 0x16e0108, 0x16e0109, 0x16e010a, 0x16e010b, 0x16e010c, 0x16e010d,
+	0x16e010e, 0x16e010f, 0x16e0110, 0x16e0111, 0x16e0112, 0x16e0113, 0x16e0114, 0x16e0115,
+	0x16e00bc, 0x16e0116, 0x16e01b7, 0x16e0117, 0x16e0118, 0x16e0119, 0x16e011a, 0x16e011b,
+	0x16e011c, 0x16e011d, 0x16e011e, 0x16e011f, 0x16e0120, 0x16e0121, 0x16e0122, 0x16e0123,
+	0x16e0124, 0x16e0125, 0x16e0126, 0x16e0127, 0x9200b6, 0x399fea0, 0x399fea0, 0x3b0049,
+	0x1ed0240, 0x39afe9f, 0x39afe9f, 0x39c03d4, 0x39c03d5, 0x3ad03de, 0x3ad03dd, 0x3c004a,
+	0x9200c4, 0x9200c5, 0x9200c6, 0x9200c7, 0x9200c8, 0x9200c9, 0x9200ca, 0x1fd0271,
+	0x9200cb, 0x9200cc, 0x9200cd, 0x9200ce, 0x9200cf, 0x9200ba, 0x9200d0, 0x9200c2,
+	0x9200bf, 0x9200d1, 0x9200bd, 0x9200d2, 0x9200d3, 0x9200d4, 0x9200d5, 0x9200c3,
+	0x9200d6, 0x9200d7, 0x9200d8, 0x9200d9, 0x9200da, 0x9200db, 0x9200dc, 0x9200dd,
+	0x9200de, 0x9200df, 0x9200e0, 0x9200e1, 0x9200e2, 0x9200e3, 0x9200e4, 0x9200e5,
+	0x9200e6, 0x9200c1, 0x1fd0272, 0x9200e7, 0x9200e8, 0x9200e9, 0x9200ea, 0x9200eb,
+	0x9200ec, 0x9200ed, 0x9200ee, 0x9200ef, 0x9200f0, 0x9200f1, 0x9200f2, 0x9200f3,
+	0x9200f4, 0x3d0041, 0x9200f5, 0x9200f6, 0x9200be, 0x9200f7, 0x9200f8, 0x9200f9,
+	0x9200fa, 0x9200fb, 0x1fd01b9, 0x1fd01b8, 0x1fd0273, 0x9200fc, 0x9200fd, 0x9200fe,
+	0x9200ff, 0x920100, 0x920101, 0x920102, 0x920103, 0x920104, 0x920105, 0x920106,
+	0x920107, 0x9200c0, 0x920108, 0x920109, 0x92010a, 0x92010b, 0x92010c, 0x92010d,
+	0x92010e, 0x92010f, 0x920110, 0x920111, 0x920112, 0x920113, 0x920114, 0x920115,
+	0x9200bc, 0x920116, 0x1ed023f, 0x920117, 0x920118, 0x920119, 0x92011a, 0x92011b,
+	0x92011c, 0x92011d, 0x92011e, 0x92011f, 0x920120, 0x920121, 0x920122, 0x920123,
+	0x920124, 0x920125, 0x920126, 0x920127, 0x9e00b6, 0x3ae03df, 0x3ae03e0, 0x3f004c,
+	0x2a9030b, 0x9200b8, 0x41004f, 0x1ed023a, 0x3b903e9, 0x3b903ea, 0x3bf03f0, 0x3bf03f1,
+	0x9e00c4, 0x9e00c5, 0x9e00c6, 0x9e00c7, 0x9e00c8, 0x9e00c9, 0x9e00ca, 0x1fe0271,
+	0x9e00cb, 0x9e00cc, 0x9e00cd, 0x9e00ce, 0x9e00cf, 0x9e00ba, 0x9e00d0, 0x9e00c2,
+	0x9e00bf, 0x9e00d1, 0x9e00bd, 0x9e00d2, 0x9e00d3, 0x9e00d4, 0x9e00d5, 0x9e00c3,
+	0x9e00d6, 0x9e00d7, 0x9e00d8, 0x9e00d9, 0x9e00da, 0x9e00db, 0x9e00dc, 0x9e00dd,
+	0x9e00de, 0x9e00df, 0x9e00e0, 0x9e00e1, 0x9e00e2, 0x9e00e3, 0x9e00e4, 0x9e00e5,
+	0x9e00e6, 0x9e00c1, 0x1fe0272, 0x9e00e7, 0x9e00e8, 0x9e00e9, 0x9e00ea, 0x9e00eb,
+	0x9e00ec, 0x9e00ed, 0x9e00ee, 0x9e00ef, 0x9e00f0, 0x9e00f1, 0x9e00f2, 0x9e00f3,
+	0x9e00f4, 0x420050, 0x9e00f5, 0x9e00f6, 0x9e00be, 0x9e00f7, 0x9e00f8, 0x9e00f9,
+	0x9e00fa, 0x9e00fb, 0x1fe01b9, 0x1fe01b8, 0x1fe0273, 0x9e00fc, 0x9e00fd, 0x9e00fe,
+	0x9e00ff, 0x9e0100, 0x9e0101, 0x9e0102, 0x9e0103, 0x9e0104, 0x9e0105, 0x9e0106,
+	0x9e0107, 0x9e00c0, 0x9e0108, 0x9e0109, 0x9e010a, 0x9e010b, 0x9e010c, 0x9e010d,
+	0x9e010e, 0x9e010f, 0x9e0110, 0x9e0111, 0x9e0112, 0x9e0113, 0x9e0114, 0x9e0115,
+	0x9e00bc, 0x9e0116, 0x2a9030a, 0x9e0117, 0x9e0118, 0x9e0119, 0x9e011a, 0x9e011b,
+	0x9e011c, 0x9e011d, 0x9e011e, 0x9e011f, 0x9e0120, 0x9e0121, 0x9e0122, 0x9e0123,
+	0x9e0124, 0x9e0125, 0x9e0126, 0x9e0127, 0x9f00b6, 0x3d60404, 0x3d60405, 0x3f50414,
+	0x3f503ca, 0x9e00b8, 0x450053, 0x2a90308, 0x3f80416, 0x3f803ca, 0x3fb0417, 0x3fb0418,
+	0x9f00c4, 0x9f00c5, 0x9f00c6, 0x9f00c7, 0x9f00c8, 0x9f00c9, 0x9f00ca, 0x1ff0271,
+	0x9f00cb, 0x9f00cc, 0x9f00cd, 0x9f00ce, 0x9f00cf, 0x9f00ba, 0x9f00d0, 0x9f00c2,
+	0x9f00bf, 0x9f00d1, 0x9f00bd, 0x9f00d2, 0x9f00d3, 0x9f00d4, 0x9f00d5, 0x9f00c3,
+	0x9f00d6, 0x9f00d7, 0x9f00d8, 0x9f00d9, 0x9f00da, 0x9f00db, 0x9f00dc, 0x9f00dd,
+	0x9f00de, 0x9f00df, 0x9f00e0, 0x9f00e1, 0x9f00e2, 0x9f00e3, 0x9f00e4, 0x9f00e5,
+	0x9f00e6, 0x9f00c1, 0x1ff0272, 0x9f00e7, 0x9f00e8, 0x9f00e9, 0x9f00ea, 0x9f00eb,
+	0x9f00ec, 0x9f00ed, 0x9f00ee, 0x9f00ef, 0x9f00f0, 0x9f00f1, 0x9f00f2, 0x9f00f3,
+	0x9f00f4, 0x470054, 0x9f00f5, 0x9f00f6, 0x9f00be, 0x9f00f7, 0x9f00f8, 0x9f00f9,
+	0x9f00fa, 0x9f00fb, 0x1ff01b9, 0x1ff01b8, 0x1ff0273, 0x9f00fc, 0x9f00fd, 0x9f00fe,
+	0x9f00ff, 0x9f0100, 0x9f0101, 0x9f0102, 0x9f0103, 0x9f0104, 0x9f0105, 0x9f0106,
+	0x9f0107, 0x9f00c0, 0x9f0108, 0x9f0109, 0x9f010a, 0x9f010b, 0x9f010c, 0x9f010d,
+	0x9f010e, 0x9f010f, 0x9f0110, 0x9f0111, 0x9f0112, 0x9f0113, 0x9f0114, 0x9f0115,
+	0x9f00bc, 0x9f0116, 0x4e0056, 0x9f0117, 0x9f0118, 0x9f0119, 0x9f011a, 0x9f011b,
+	0x9f011c, 0x9f011d, 0x9f011e, 0x9f011f, 0x9f0120, 0x9f0121, 0x9f0122, 0x9f0123,
+	0x9f0124, 0x9f0125, 0x9f0126, 0x9f0127, 0xa000b6, 0x40c0420, 0x40c0421, 0x4220428,
+	0x42203ca, 0x9f00b8, 0x42b042e, 0x42b042f, 0x432043b, 0x432043c, 0x435fe8f, 0x435fe8f,
+	0xa000c4, 0xa000c5, 0xa000c6, 0xa000c7, 0xa000c8, 0xa000c9, 0xa000ca, 0x2000271,
+	0xa000cb, 0xa000cc, 0xa000cd, 0xa000ce, 0xa000cf, 0xa000ba, 0xa000d0, 0xa000c2,
+	0xa000bf, 0xa000d1, 0xa000bd, 0xa000d2, 0xa000d3, 0xa000d4, 0xa000d5, 0xa000c3,
+	0xa000d6, 0xa000d7, 0xa000d8, 0xa000d9, 0xa000da, 0xa000db, 0xa000dc, 0xa000dd,
+	0xa000de, 0xa000df, 0xa000e0, 0xa000e1, 0xa000e2, 0xa000e3, 0xa000e4, 0xa000e5,
+	0xa000e6, 0xa000c1, 0x2000272, 0xa000e7, 0xa000e8, 0xa000e9, 0xa000ea, 0xa000eb,
+	0xa000ec, 0xa000ed, 0xa000ee, 0xa000ef, 0xa000f0, 0xa000f1, 0xa000f2, 0xa000f3,
+	0xa000f4, 0x4f0057, 0xa000f5, 0xa000f6, 0xa000be, 0xa000f7, 0xa000f8, 0xa000f9,
+	0xa000fa, 0xa000fb, 0x20001b9, 0x20001b8, 0x2000273, 0xa000fc, 0xa000fd, 0xa000fe,
+	0xa000ff, 0xa00100, 0xa00101, 0xa00102, 0xa00103, 0xa00104, 0xa00105, 0xa00106,
+	0xa00107, 0xa000c0, 0xa00108, 0xa00109, 0xa0010a, 0xa0010b, 0xa0010c, 0xa0010d,
+	0xa0010e, 0xa0010f, 0xa00110, 0xa00111, 0xa00112, 0xa00113, 0xa00114, 0xa00115,
+	0xa000bc, 0xa00116, 0x520047, 0xa00117, 0xa00118, 0xa00119, 0xa0011a, 0xa0011b,
+	0xa0011c, 0xa0011d, 0xa0011e, 0xa0011f, 0xa00120, 0xa00121, 0xa00122, 0xa00123,
+	0xa00124, 0xa00125, 0xa00126, 0xa00127, 0xa100b6, 0x54005b, 0x35f03b1, 0x43afe8a,
+	0x43afe8a, 0xa000b8, 0x56005c, 0x57005d, 0x5a0052, 0x5b005e, 0x5c005f, 0x5f008f,
+	0xa100c4, 0xa100c5, 0xa100c6, 0xa100c7, 0xa100c8, 0xa100c9, 0xa100ca, 0x35f03b0,
+	0xa100cb, 0xa100cc, 0xa100cd, 0xa100ce, 0xa100cf, 0xa100ba, 0xa100d0, 0xa100c2,
+	0xa100bf, 0xa100d1, 0xa100bd, 0xa100d2, 0xa100d3, 0xa100d4, 0xa100d5, 0xa100c3,
+	0xa100d6, 0xa100d7, 0xa100d8, 0xa100d9, 0xa100da, 0xa100db, 0xa100dc, 0xa100dd,
+	0xa100de, 0xa100df, 0xa100e0, 0xa100e1, 0xa100e2, 0xa100e3, 0xa100e4, 0xa100e5,
+	0xa100e6, 0xa100c1, 0x670092, 0xa100e7, 0xa100e8, 0xa100e9, 0xa100ea, 0xa100eb,
+	0xa100ec, 0xa100ed, 0xa100ee, 0xa100ef, 0xa100f0, 0xa100f1, 0xa100f2, 0xa100f3,
+	0xa100f4, 0x6c009d, 0xa100f5, 0xa100f6, 0xa100be, 0xa100f7, 0xa100f8, 0xa100f9,
+	0xa100fa, 0xa100fb, 0x71009e, 0x72009f, 0x7300a0, 0xa100fc, 0xa100fd, 0xa100fe,
+	0xa100ff, 0xa10100, 0xa10101, 0xa10102, 0xa10103, 0xa10104, 0xa10105, 0xa10106,
+	0xa10107, 0xa100c0, 0xa10108, 0xa10109, 0xa1010a, 0xa1010b, 0xa1010c, 0xa1010d,
+	0xa1010e, 0xa1010f, 0xa10110, 0xa10111, 0xa10112, 0xa10113, 0xa10114, 0xa10115,
+	0xa100bc, 0xa10116, 0x7400a1, 0xa10117, 0xa10118, 0xa10119, 0xa1011a, 0xa1011b,
+	0xa1011c, 0xa1011d, 0xa1011e, 0xa1011f, 0xa10120, 0xa10121, 0xa10122, 0xa10123,
+	0xa10124, 0xa10125, 0xa10126, 0xa10127, 0xa200b6, 0x7500a2, 0x3e003b1, 0x7600a3,
+	0x7700a4, 0xa100b8, 0x7800a5, 0x7900a6, 0x7d00a7, 0x7f00a8, 0x8500a9, 0x8600aa,
+	0xa200c4, 0xa200c5, 0xa200c6, 0xa200c7, 0xa200c8, 0xa200c9, 0xa200ca, 0x3e003b0,
+	0xa200cb, 0xa200cc, 0xa200cd, 0xa200ce, 0xa200cf, 0xa200ba, 0xa200d0, 0xa200c2,
+	0xa200bf, 0xa200d1, 0xa200bd, 0xa200d2, 0xa200d3, 0xa200d4, 0xa200d5, 0xa200c3,
+	0xa200d6, 0xa200d7, 0xa200d8, 0xa200d9, 0xa200da, 0xa200db, 0xa200dc, 0xa200dd,
+	0xa200de, 0xa200df, 0xa200e0, 0xa200e1, 0xa200e2, 0xa200e3, 0xa200e4, 0xa200e5,
+	0xa200e6, 0xa200c1, 0x8700ab, 0xa200e7, 0xa200e8, 0xa200e9, 0xa200ea, 0xa200eb,
+	0xa200ec, 0xa200ed, 0xa200ee, 0xa200ef, 0xa200f0, 0xa200f1, 0xa200f2, 0xa200f3,
+	0xa200f4, 0x8800ac, 0xa200f5, 0xa200f6, 0xa200be, 0xa200f7, 0xa200f8, 0xa200f9,
+	0xa200fa, 0xa200fb, 0x9b0129, 0x9d012a, 0xa50143, 0xa200fc, 0xa200fd, 0xa200fe,
+	0xa200ff, 0xa20100, 0xa20101, 0xa20102, 0xa20103, 0xa20104, 0xa20105, 0xa20106,
+	0xa20107, 0xa200c0, 0xa20108, 0xa20109, 0xa2010a, 0xa2010b, 0xa2010c, 0xa2010d,
+	0xa2010e, 0xa2010f, 0xa20110, 0xa20111, 0xa20112, 0xa20113, 0xa20114, 0xa20115,
+	0xa200bc, 0xa20116, 0xb40158, 0xa20117, 0xa20118, 0xa20119, 0xa2011a, 0xa2011b,
+	0xa2011c, 0xa2011d, 0xa2011e, 0xa2011f, 0xa20120, 0xa20121, 0xa20122, 0xa20123,
+	0xa20124, 0xa20125, 0xa20126, 0xa20127, 0xa900b6, 0xb50159, 0x12b015e, 0x12c015f,
+	0x12d0160, 0xa200b8, 0x12e0161, 0x12f0162, 0x1340165, 0x13500a5, 0x13d016b, 0x13e016c,
+	0xa900c4, 0xa900c5, 0xa900c6, 0xa900c7, 0xa900c8, 0xa900c9, 0xa900ca, 0x141016f,
+	0xa900cb, 0xa900cc, 0xa900cd, 0xa900ce, 0xa900cf, 0xa900ba, 0xa900d0, 0xa900c2,
+	0xa900bf, 0xa900d1, 0xa900bd, 0xa900d2, 0xa900d3, 0xa900d4, 0xa900d5, 0xa900c3,
+	0xa900d6, 0xa900d7, 0xa900d8, 0xa900d9, 0xa900da, 0xa900db, 0xa900dc, 0xa900dd,
+	0xa900de, 0xa900df, 0xa900e0, 0xa900e1, 0xa900e2, 0xa900e3, 0xa900e4, 0xa900e5,
+	0xa900e6, 0xa900c1, 0x1420170, 0xa900e7, 0xa900e8, 0xa900e9, 0xa900ea, 0xa900eb,
+	0xa900ec, 0xa900ed, 0xa900ee, 0xa900ef, 0xa900f0, 0xa900f1, 0xa900f2, 0xa900f3,
+	0xa900f4, 0x1450173, 0xa900f5, 0xa900f6, 0xa900be, 0xa900f7, 0xa900f8, 0xa900f9,
+	0xa900fa, 0xa900fb, 0x1470174, 0x14f0175, 0x1500177, 0xa900fc, 0xa900fd, 0xa900fe,
+	0xa900ff, 0xa90100, 0xa90101, 0xa90102, 0xa90103, 0xa90104, 0xa90105, 0xa90106,
+	0xa90107, 0xa900c0, 0xa90108, 0xa90109, 0xa9010a, 0xa9010b, 0xa9010c, 0xa9010d,
+	0xa9010e, 0xa9010f, 0xa90110, 0xa90111, 0xa90112, 0xa90113, 0xa90114, 0xa90115,
+	0xa900bc, 0xa90116, 0x1510178, 0xa90117, 0xa90118, 0xa90119, 0xa9011a, 0xa9011b,
+	0xa9011c, 0xa9011d, 0xa9011e, 0xa9011f, 0xa90120, 0xa90121, 0xa90122, 0xa90123,
+	0xa90124, 0xa90125, 0xa90126, 0xa90127, 0xaa0152, 0x155017a, 0x156017b, 0x159017d,
+	0x15d0181, 0xa900b8, 0x15f0195, 0x1600195, 0x1610195, 0x162019a, 0x165019c, 0x1720148,
+	0xaa00c4, 0xaa00c5, 0xaa00c6, 0xaa00c7, 0xaa00c8, 0xaa00c9, 0xaa00ca, 0x17401bf,
+	0xaa00cb, 0xaa00cc, 0xaa00cd, 0xaa00ce, 0xaa00cf, 0xaa0150, 0xaa00d0, 0xaa00c2,
+	0xaa00bf, 0xaa00d1, 0xaa00bd, 0xaa00d2, 0xaa00d3, 0xaa00d4, 0xaa00d5, 0xaa00c3,
+	0xaa00d6, 0xaa00d7, 0xaa00d8, 0xaa00d9, 0xaa00da, 0xaa00db, 0xaa00dc, 0xaa00dd,
+	0xaa00de, 0xaa00df, 0xaa00e0, 0xaa00e1, 0xaa00e2, 0xaa00e3, 0xaa00e4, 0xaa00e5,
+	0xaa00e6, 0xaa00c1, 0x17b0010, 0xaa00e7, 0xaa00e8, 0xaa00e9, 0xaa00ea, 0xaa00eb,
+	0xaa00ec, 0xaa00ed, 0xaa00ee, 0xaa00ef, 0xaa00f0, 0xaa00f1, 0xaa00f2, 0xaa00f3,
+	0xaa00f4, 0x17c01de, 0xaa00f5, 0xaa00f6, 0xaa00be, 0xaa00f7, 0xaa00f8, 0xaa00f9,
+	0xaa00fa, 0xaa00fb, 0x17d01df, 0x17e01e0, 0x18101e3, 0xaa00fc, 0xaa00fd, 0xaa00fe,
+	0xaa00ff, 0xaa0100, 0xaa0101, 0xaa0102, 0xaa0103, 0xaa0104, 0xaa0105, 0xaa0106,
+	0xaa0107, 0xaa00c0, 0xaa0108, 0xaa0109, 0xaa010a, 0xaa010b, 0xaa010c, 0xaa010d,
+	0xaa010e, 0xaa010f, 0xaa0110, 0xaa0111, 0xaa0112, 0xaa0113, 0xaa0114, 0xaa0115,
+	0xaa00bc, 0xaa0116, 0x18d01e7, 0xaa0117, 0xaa0118, 0xaa0119, 0xaa011a, 0xaa011b,
+	0xaa011c, 0xaa011d, 0xaa011e, 0xaa011f, 0xaa0120, 0xaa0121, 0xaa0122, 0xaa0123,
+	0xaa0124, 0xaa0125, 0xaa0126, 0xaa0127, 0xab00b6, 0x18e01e8, 0x19001eb, 0x19101ec,
+	0x19201ed, 0xaa0154, 0x19301ee, 0x19401ef, 0x19501f0, 0x19601f1, 0x19701f2, 0x19801f3,
+	0xab00c4, 0xab00c5, 0xab00c6, 0xab00c7, 0xab00c8, 0xab00c9, 0xab00ca, 0x19901f4,
+	0xab00cb, 0xab00cc, 0xab00cd, 0xab00ce, 0xab00cf, 0xab00ba, 0xab00d0, 0xab00c2,
+	0xab00bf, 0xab00d1, 0xab00bd, 0xab00d2, 0xab00d3, 0xab00d4, 0xab00d5, 0xab00c3,
+	0xab00d6, 0xab00d7, 0xab00d8, 0xab00d9, 0xab00da, 0xab00db, 0xab00dc, 0xab00dd,
+	0xab00de, 0xab00df, 0xab00e0, 0xab00e1, 0xab00e2, 0xab00e3, 0xab00e4, 0xab00e5,
+	0xab00e6, 0xab00c1, 0x19a01f5, 0xab00e7, 0xab00e8, 0xab00e9, 0xab00ea, 0xab00eb,
+	0xab00ec, 0xab00ed, 0xab00ee, 0xab00ef, 0xab00f0, 0xab00f1, 0xab00f2, 0xab00f3,
+	0xab00f4, 0x1b101fb, 0xab00f5, 0xab00f6, 0xab00be, 0xab00f7, 0xab00f8, 0xab00f9,
+	0xab00fa, 0xab00fb, 0x1b701fc, 0x1ba01fd, 0x1bb01fe, 0xab00fc, 0xab00fd, 0xab00fe,
+	0xab00ff, 0xab0100, 0xab0101, 0xab0102, 0xab0103, 0xab0104, 0xab0105, 0xab0106,
+	0xab0107, 0xab00c0, 0xab0108, 0xab0109, 0xab010a, 0xab010b, 0xab010c, 0xab010d,
+	0xab010e, 0xab010f, 0xab0110, 0xab0111, 0xab0112, 0xab0113, 0xab0114, 0xab0115,
+	0xab00bc, 0xab0116, 0x1bc01ff, 0xab0117, 0xab0118, 0xab0119, 0xab011a, 0xab011b,
+	0xab011c, 0xab011d, 0xab011e, 0xab011f, 0xab0120, 0xab0121, 0xab0122, 0xab0123,
+	0xab0124, 0xab0125, 0xab0126, 0xab0127, 0xac00b6, 0x1bd0200, 0x1bf0202, 0x1c00203,
+	0x1c10204, 0xab00b8, 0x1c20205, 0x1c30206, 0x1c50021, 0x1d401e8, 0x1d601eb, 0x1d701ee,
+	0xac00c4, 0xac00c5, 0xac00c6, 0xac00c7, 0xac00c8, 0xac00c9, 0xac00ca, 0x1d8020a,
+	0xac00cb, 0xac00cc, 0xac00cd, 0xac00ce, 0xac00cf, 0xac00ba, 0xac00d0, 0xac00c2,
+	0xac00bf, 0xac00d1, 0xac00bd, 0xac00d2, 0xac00d3, 0xac00d4, 0xac00d5, 0xac00c3,
+	0xac00d6, 0xac00d7, 0xac00d8, 0xac00d9, 0xac00da, 0xac00db, 0xac00dc, 0xac00dd,
+	0xac00de, 0xac00df, 0xac00e0, 0xac00e1, 0xac00e2, 0xac00e3, 0xac00e4, 0xac00e5,
+	0xac00e6, 0xac00c1, 0x1d901e7, 0xac00e7, 0xac00e8, 0xac00e9, 0xac00ea, 0xac00eb,
+	0xac00ec, 0xac00ed, 0xac00ee, 0xac00ef, 0xac00f0, 0xac00f1, 0xac00f2, 0xac00f3,
+	0xac00f4, 0x1da020b, 0xac00f5, 0xac00f6, 0xac00be, 0xac00f7, 0xac00f8, 0xac00f9,
+	0xac00fa, 0xac00fb, 0x1dd020d, 0x1de020e, 0x1df0210, 0xac00fc, 0xac00fd, 0xac00fe,
+	0xac00ff, 0xac0100, 0xac0101, 0xac0102, 0xac0103, 0xac0104, 0xac0105, 0xac0106,
+	0xac0107, 0xac00c0, 0xac0108, 0xac0109, 0xac010a, 0xac010b, 0xac010c, 0xac010d,
+	0xac010e, 0xac010f, 0xac0110, 0xac0111, 0xac0112, 0xac0113, 0xac0114, 0xac0115,
+	0xac00bc, 0xac0116, 0x1e00010, 0xac0117, 0xac0118, 0xac0119, 0xac011a, 0xac011b,
+	0xac011c, 0xac011d, 0xac011e, 0xac011f, 0xac0120, 0xac0121, 0xac0122, 0xac0123,
+	0xac0124, 0xac0125, 0xac0126, 0xac0127, 0x12900b6, 0x1e30212, 0x1e40213, 0x1e70217,
+	0x1ec0239, 0xac00b8, 0x1ef0247, 0x1f7026d, 0x1fc026f, 0x20a0282, 0x20b0285, 0x20e0286,
+	0x12900c4, 0x12900c5, 0x12900c6, 0x12900c7, 0x12900c8, 0x12900c9, 0x12900ca, 0x20f0287,
+	0x12900cb, 0x12900cc, 0x12900cd, 0x12900ce, 0x12900cf, 0x12900ba, 0x12900d0, 0x12900c2,
+	0x12900bf, 0x12900d1, 0x12900bd, 0x12900d2, 0x12900d3, 0x12900d4, 0x12900d5, 0x12900c3,
+	0x12900d6, 0x12900d7, 0x12900d8, 0x12900d9, 0x12900da, 0x12900db, 0x12900dc, 0x12900dd,
+	0x12900de, 0x12900df, 0x12900e0, 0x12900e1, 0x12900e2, 0x12900e3, 0x12900e4, 0x12900e5,
+	0x12900e6, 0x12900c1, 0x2100288, 0x12900e7, 0x12900e8, 0x12900e9, 0x12900ea, 0x12900eb,
+	0x12900ec, 0x12900ed, 0x12900ee, 0x12900ef, 0x12900f0, 0x12900f1, 0x12900f2, 0x12900f3,
+	0x12900f4, 0x2110289, 0x12900f5, 0x12900f6, 0x12900be, 0x12900f7, 0x12900f8, 0x12900f9,
+	0x12900fa, 0x12900fb, 0x212028a, 0x2130010, 0x217028e, 0x12900fc, 0x12900fd, 0x12900fe,
+	0x12900ff, 0x1290100, 0x1290101, 0x1290102, 0x1290103, 0x1290104, 0x1290105, 0x1290106,
+	0x1290107, 0x12900c0, 0x1290108, 0x1290109, 0x129010a, 0x129010b, 0x129010c, 0x129010d,
+	0x129010e, 0x129010f, 0x1290110, 0x1290111, 0x1290112, 0x1290113, 0x1290114, 0x1290115,
+	0x12900bc, 0x1290116, 0x21d0291, 0x1290117, 0x1290118, 0x1290119, 0x129011a, 0x129011b,
+	0x129011c, 0x129011d, 0x129011e, 0x129011f, 0x1290120, 0x1290121, 0x1290122, 0x1290123,
+	0x1290124, 0x1290125, 0x1290126, 0x1290127, 0x15800b6, 0x21e0292, 0x22101e7, 0x2220293,
+	0x2230294, 0x12900b8, 0x2240295, 0x2250297, 0x232029b, 0x239029c, 0x23f029f, 0x24002a0,
+	0x15800c4, 0x15800c5, 0x15800c6, 0x15800c7, 0x15800c8, 0x15800c9, 0x15800ca, 0x24202a3,
+	0x15800cb, 0x15800cc, 0x15800cd, 0x15800ce, 0x15800cf, 0x15800ba, 0x15800d0, 0x15800c2,
+	0x15800bf, 0x15800d1, 0x15800bd, 0x15800d2, 0x15800d3, 0x15800d4, 0x15800d5, 0x15800c3,
+	0x15800d6, 0x15800d7, 0x15800d8, 0x15800d9, 0x15800da, 0x15800db, 0x15800dc, 0x15800dd,
+	0x15800de, 0x15800df, 0x15800e0, 0x15800e1, 0x15800e2, 0x15800e3, 0x15800e4, 0x15800e5,
+	0x15800e6, 0x15800c1, 0x24702a6, 0x15800e7, 0x15800e8, 0x15800e9, 0x15800ea, 0x15800eb,
+	0x15800ec, 0x15800ed, 0x15800ee, 0x15800ef, 0x15800f0, 0x15800f1, 0x15800f2, 0x15800f3,
+	0x15800f4, 0x24c02a9, 0x15800f5, 0x15800f6, 0x15800be, 0x15800f7, 0x15800f8, 0x15800f9,
+	0x15800fa, 0x15800fb, 0x24d02aa, 0x25202ad, 0x25302ae, 0x15800fc, 0x15800fd, 0x15800fe,
+	0x15800ff, 0x1580100, 0x1580101, 0x1580102, 0x1580103, 0x1580104, 0x1580105, 0x1580106,
+	0x1580107, 0x15800c0, 0x1580108, 0x1580109, 0x158010a, 0x158010b, 0x158010c, 0x158010d,
+	0x158010e, 0x158010f, 0x1580110, 0x1580111, 0x1580112, 0x1580113, 0x1580114, 0x1580115,
+	0x15800bc, 0x1580116, 0x25402af, 0x1580117, 0x1580118, 0x1580119, 0x158011a, 0x158011b,
+	0x158011c, 0x158011d, 0x158011e, 0x158011f, 0x1580120, 0x1580121, 0x1580122, 0x1580123,
+	0x1580124, 0x1580125, 0x1580126, 0x1580127, 0xa40141, 0x25602b0, 0x26002b3, 0x26102b4,
+	0x26202b5, 0x15800b8, 0x26402b6, 0x26602b8, 0x26702b9, 0x26a02ba, 0x27902bd, 0x27d02c0,
+	0xa400c4, 0xa400c5, 0xa400c6, 0xa400c7, 0xa400c8, 0xa400c9, 0xa400ca, 0x27e02c1,
+	0xa400cb, 0xa400cc, 0xa400cd, 0xa400ce, 0xa400cf, 0xa400ba, 0xa400d0, 0xa400c2,
+	0xa400bf, 0xa400d1, 0xa400bd, 0xa400d2, 0xa400d3, 0xa400d4, 0xa400d5, 0xa400c3,
+	0xa400d6, 0xa400d7, 0xa400d8, 0xa400d9, 0xa400da, 0xa400db, 0xa400dc, 0xa400dd,
+	0xa400de, 0xa400df, 0xa400e0, 0xa400e1, 0xa400e2, 0xa400e3, 0xa400e4, 0xa400e5,
+	0xa400e6, 0xa400c1, 0x27f02c2, 0xa400e7, 0xa400e8, 0xa400e9, 0xa400ea, 0xa400eb,
+	0xa400ec, 0xa400ed, 0xa400ee, 0xa400ef, 0xa400f0, 0xa400f1, 0xa400f2, 0xa400f3,
+	0xa400f4, 0x28202c3, 0xa400f5, 0xa400f6, 0xa400be, 0xa400f7, 0xa400f8, 0xa400f9,
+	0xa400fa, 0xa400fb, 0x28602c6, 0x2870010, 0x28802c9, 0xa400fc, 0xa400fd, 0xa400fe,
+	0xa400ff, 0xa40100, 0xa40101, 0xa40102, 0xa40103, 0xa40104, 0xa40105, 0xa40106,
+	0xa40107, 0xa400c0, 0xa40108, 0xa40109, 0xa4010a, 0xa4010b, 0xa4010c, 0xa4010d,
+	0xa4010e, 0xa4010f, 0xa40110, 0xa40111, 0xa40112, 0xa40113, 0xa40114, 0xa40115,
+	0xa400bc, 0xa40116, 0x28a02ca, 0xa40117, 0xa40118, 0xa40119, 0xa4011a, 0xa4011b,
+	0xa4011c, 0xa4011d, 0xa4011e, 0xa4011f, 0xa40120, 0xa40121, 0xa40122, 0xa40123,
+	0xa40124, 0xa40125, 0xa40126, 0xa40127, 0xb8015b, 0x28b02cb, 0x28d0217, 0x29102d2,
+	0x29202d3, 0x29302d4, 0x2970148, 0x2980297, 0x29c02e5, 0x29f02e7, 0x2a102fd, 0x2a50247,
+	0xb800c4, 0xb800c5, 0xb800c6, 0xb800c7, 0xb800c8, 0xb800c9, 0xb800ca, 0x2aa030c,
+	0xb800cb, 0xb800cc, 0xb800cd, 0xb800ce, 0xb800cf, 0xb800ba, 0xb800d0, 0xb800c2,
+	0xb800bf, 0xb800d1, 0xb800bd, 0xb800d2, 0xb800d3, 0xb800d4, 0xb800d5, 0xb800c3,
+	0xb800d6, 0xb800d7, 0xb800d8, 0xb800d9, 0xb800da, 0xb800db, 0xb800dc, 0xb800dd,
+	0xb800de, 0xb800df, 0xb800e0, 0xb800e1, 0xb800e2, 0xb800e3, 0xb800e4, 0xb800e5,
+	0xb800e6, 0xb800c1, 0x2ab030d, 0xb800e7, 0xb800e8, 0xb800e9, 0xb800ea, 0xb800eb,
+	0xb800ec, 0xb800ed, 0xb800ee, 0xb800ef, 0xb800f0, 0xb800f1, 0xb800f2, 0xb800f3,
+	0xb800f4, 0x2ac030e, 0xb800f5, 0xb800f6, 0xb800be, 0xb800f7, 0xb800f8, 0xb800f9,
+	0xb800fa, 0xb800fb, 0x2af031d, 0x2b00285, 0x2b50329, 0xb800fc, 0xb800fd, 0xb800fe,
+	0xb800ff, 0xb80100, 0xb80101, 0xb80102, 0xb80103, 0xb80104, 0xb80105, 0xb80106,
+	0xb80107, 0xb800c0, 0xb80108, 0xb80109, 0xb8010a, 0xb8010b, 0xb8010c, 0xb8010d,
+	0xb8010e, 0xb8010f, 0xb80110, 0xb80111, 0xb80112, 0xb80113, 0xb80114, 0xb80115,
+	0xb800bc, 0xb80116, 0x2b6032a, 0xb80117, 0xb80118, 0xb80119, 0xb8011a, 0xb8011b,
+	0xb8011c, 0xb8011d, 0xb8011e, 0xb8011f, 0xb80120, 0xb80121, 0xb80122, 0xb80123,
+	0xb80124, 0xb80125, 0xb80126, 0xb80127, 0x154015b, 0x2b9032c, 0x2bc032e, 0x2c10331,
+	0x2c20332, 0x2c302c9, 0x2c50285, 0x2c60335, 0x2c70336, 0x2ca02c9, 0x2d2033d, 0x2d3033e,
+	0x15400c4, 0x15400c5, 0x15400c6, 0x15400c7, 0x15400c8, 0x15400c9, 0x15400ca, 0x2d4033f,
+	0x15400cb, 0x15400cc, 0x15400cd, 0x15400ce, 0x15400cf, 0x15400ba, 0x15400d0, 0x15400c2,
+	0x15400bf, 0x15400d1, 0x15400bd, 0x15400d2, 0x15400d3, 0x15400d4, 0x15400d5, 0x15400c3,
+	0x15400d6, 0x15400d7, 0x15400d8, 0x15400d9, 0x15400da, 0x15400db, 0x15400dc, 0x15400dd,
+	0x15400de, 0x15400df, 0x15400e0, 0x15400e1, 0x15400e2, 0x15400e3, 0x15400e4, 0x15400e5,
+	0x15400e6, 0x15400c1, 0x2d80342, 0x15400e7, 0x15400e8, 0x15400e9, 0x15400ea, 0x15400eb,
+	0x15400ec, 0x15400ed, 0x15400ee, 0x15400ef, 0x15400f0, 0x15400f1, 0x15400f2, 0x15400f3,
+	0x15400f4, 0x2d90343, 0x15400f5, 0x15400f6, 0x15400be, 0x15400f7, 0x15400f8, 0x15400f9,
+	0x15400fa, 0x15400fb, 0x2dc0346, 0x2de0347, 0x2df0348, 0x15400fc, 0x15400fd, 0x15400fe,
+	0x15400ff, 0x1540100, 0x1540101, 0x1540102, 0x1540103, 0x1540104, 0x1540105, 0x1540106,
+	0x1540107, 0x15400c0, 0x1540108, 0x1540109, 0x154010a, 0x154010b, 0x154010c, 0x154010d,
+	0x154010e, 0x154010f, 0x1540110, 0x1540111, 0x1540112, 0x1540113, 0x1540114, 0x1540115,
+	0x15400bc, 0x1540116, 0x2e5034c, 0x1540117, 0x1540118, 0x1540119, 0x154011a, 0x154011b,
+	0x154011c, 0x154011d, 0x154011e, 0x154011f, 0x1540120, 0x1540121, 0x1540122, 0x1540123,
+	0x1540124, 0x1540125, 0x1540126, 0x1540127, 0x16f01ba, 0x2e7034d, 0x2ea0350, 0x2eb0351,
+	0x2ec0352, 0x2ee0354, 0x2f00355, 0x2f10356, 0x2f20357, 0x2ff0358, 0x3000359, 0x309035d,
+	0x16f00c4, 0x16f00c5, 0x16f00c6, 0x16f00c7, 0x16f00c8, 0x16f00c9, 0x16f00ca, 0x30a035e,
+	0x16f00cb, 0x16f00cc, 0x16f00cd, 0x16f00ce, 0x16f00cf, 0x16f00ba, 0x16f00d0, 0x16f00c2,
+	0x16f00bf, 0x16f00d1, 0x16f00bd, 0x16f00d2, 0x16f00d3, 0x16f00d4, 0x16f00d5, 0x16f00c3,
+	0x16f00d6, 0x16f00d7, 0x16f00d8, 0x16f00d9, 0x16f00da, 0x16f00db, 0x16f00dc, 0x16f00dd,
+	0x16f00de, 0x16f00df, 0x16f00e0, 0x16f00e1, 0x16f00e2, 0x16f00e3, 0x16f00e4, 0x16f00e5,
+	0x16f00e6, 0x16f00c1, 0x30b035f, 0x16f00e7, 0x16f00e8, 0x16f00e9, 0x16f00ea, 0x16f00eb,
+	0x16f00ec, 0x16f00ed, 0x16f00ee, 0x16f00ef, 0x16f00f0, 0x16f00f1, 0x16f00f2, 0x16f00f3,
+	0x16f00f4, 0x30d0362, 0x16f00f5, 0x16f00f6, 0x16f00be, 0x16f00f7, 0x16f00f8, 0x16f00f9,
+	0x16f00fa, 0x16f00fb, 0x30e0363, 0x3160366, 0x3170367, 0x16f00fc, 0x16f00fd, 0x16f00fe,
+	0x16f00ff, 0x16f0100, 0x16f0101, 0x16f0102, 0x16f0103, 0x16f0104, 0x16f0105, 0x16f0106,
+	0x16f0107, 0x16f00c0, 0x16f0108, 0x16f0109, 0x16f010a, 0x16f010b, 0x16f010c, 0x16f010d,
+	0x16f010e, 0x16f010f, 0x16f0110, 0x16f0111, 0x16f0112, 0x16f0113, 0x16f0114, 0x16f0115,
+	0x16f00bc, 0x16f0116, 0x3180368, 0x16f0117, 0x16f0118, 0x16f0119, 0x16f011a, 0x16f011b,
+	0x16f011c, 0x16f011d, 0x16f011e, 0x16f011f, 0x16f0120, 0x16f0121, 0x16f0122, 0x16f0123,
+	0x16f0124, 0x16f0125, 0x16f0126, 0x16f0127, 0x17001bc, 0x3190369, 0x31a036a, 0x31b02af,
+	0x31d036b, 0x31e036c, 0x33502c9, 0x337036f, 0x3380371, 0x33a0376, 0x347038a, 0x348038b,
+	0x17000c4, 0x17000c5, 0x17000c6, 0x17000c7, 0x17000c8, 0x17000c9, 0x17000ca, 0x34b02e5,
+	0x17000cb, 0x17000cc, 0x17000cd, 0x17000ce, 0x17000cf, 0x17000ba, 0x17000d0, 0x17000c2,
+	0x17000bf, 0x17000d1, 0x17000bd, 0x17000d2, 0x17000d3, 0x17000d4, 0x17000d5, 0x17000c3,
+	0x17000d6, 0x17000d7, 0x17000d8, 0x17000d9, 0x17000da, 0x17000db, 0x17000dc, 0x17000dd,
+	0x17000de, 0x17000df, 0x17000e0, 0x17000e1, 0x17000e2, 0x17000e3, 0x17000e4, 0x17000e5,
+	0x17000e6, 0x17000c1, 0x34d0240, 0x17000e7, 0x17000e8, 0x17000e9, 0x17000ea, 0x17000eb,
+	0x17000ec, 0x17000ed, 0x17000ee, 0x17000ef, 0x17000f0, 0x17000f1, 0x17000f2, 0x17000f3,
+	0x17000f4, 0x350039f, 0x17000f5, 0x17000f6, 0x17000be, 0x17000f7, 0x17000f8, 0x17000f9,
+	0x17000fa, 0x17000fb, 0x35203a4, 0x35403a5, 0x35603aa, 0x17000fc, 0x17000fd, 0x17000fe,
+	0x17000ff, 0x1700100, 0x1700101, 0x1700102, 0x1700103, 0x1700104, 0x1700105, 0x1700106,
+	0x1700107, 0x17000c0, 0x1700108, 0x1700109, 0x170010a, 0x170010b, 0x170010c, 0x170010d,
+	0x170010e, 0x170010f, 0x1700110, 0x1700111, 0x1700112, 0x1700113, 0x1700114, 0x1700115,
+	0x17000bc, 0x1700116, 0x35703ab, 0x1700117, 0x1700118, 0x1700119, 0x170011a, 0x170011b,
+	0x170011c, 0x170011d, 0x170011e, 0x170011f, 0x1700120, 0x1700121, 0x1700122, 0x1700123,
+	0x1700124, 0x1700125, 0x1700126, 0x1700127, 0x177015b, 0x35e03ad, 0x36303b4, 0x36603b6,
+	0x36703b7, 0x36803b8, 0x37603cb, 0x37703cc, 0x39703d1, 0x39803d2, 0x3b003e1, 0x3b103e2,
+	0x17700c4, 0x17700c5, 0x17700c6, 0x17700c7, 0x17700c8, 0x17700c9, 0x17700ca, 0x3b203e3,
+	0x17700cb, 0x17700cc, 0x17700cd, 0x17700ce, 0x17700cf, 0x17700ba, 0x17700d0, 0x17700c2,
+	0x17700bf, 0x17700d1, 0x17700bd, 0x17700d2, 0x17700d3, 0x17700d4, 0x17700d5, 0x17701c5,
+	0x17700d6, 0x17700d7, 0x17700d8, 0x17700d9, 0x17700da, 0x17700db, 0x17700dc, 0x17700dd,
+	0x17700de, 0x17700df, 0x17700e0, 0x17700e1, 0x17700e2, 0x17700e3, 0x17700e4, 0x17700e5,
+	0x17700e6, 0x17700c1, 0x3b303e4, 0x17700e7, 0x17700e8, 0x17700e9, 0x17700ea, 0x17700eb,
+	0x17700ec, 0x17700ed, 0x17700ee, 0x17700ef, 0x17700f0, 0x17700f1, 0x17700f2, 0x17700f3,
+	0x17700f4, 0x3b403e5, 0x17700f5, 0x17700f6, 0x17700be, 0x17700f7, 0x17700f8, 0x17700f9,
+	0x17700fa, 0x17700fb, 0x3b603e6, 0x3b703e7, 0x3b803e8, 0x17700fc, 0x17700fd, 0x17700fe,
+	0x17700ff, 0x1770100, 0x1770101, 0x1770102, 0x1770103, 0x1770104, 0x1770105, 0x1770106,
+	0x1770107, 0x17700c0, 0x1770108, 0x1770109, 0x177010a, 0x177010b, 0x177010c, 0x177010d,
+	0x177010e, 0x177010f, 0x1770110, 0x1770111, 0x1770112, 0x1770113, 0x1770114, 0x1770115,
+	0x17700bc, 0x1770116, 0x3c603f4, 0x1770117, 0x1770118, 0x1770119, 0x177011a, 0x177011b,
+	0x177011c, 0x177011d, 0x177011e, 0x177011f, 0x1770120, 0x1770121, 0x1770122, 0x1770123,
+	0x1770124, 0x1770125, 0x1770126, 0x1770127, 0x18001e1, 0x3c803f6, 0x3d30402, 0x3d50240,
+	0x3de030b, 0x3e10408, 0x3e20409, 0x3e3040a, 0x3e4040b, 0x3f60415, 0x3fc0419, 0x3fd041a,
+	0x18000c4, 0x18000c5, 0x18000c6, 0x18000c7, 0x18000c8, 0x18000c9, 0x18000ca, 0x400041c,
+	0x18000cb, 0x18000cc, 0x18000cd, 0x18000ce, 0x18000cf, 0x18000ba, 0x18000d0, 0x18000c2,
+	0x18000bf, 0x18000d1, 0x18000bd, 0x18000d2, 0x18000d3, 0x18000d4, 0x18000d5, 0x18000c3,
+	0x18000d6, 0x18000d7, 0x18000d8, 0x18000d9, 0x18000da, 0x18000db, 0x18000dc, 0x18000dd,
+	0x18000de, 0x18000df, 0x18000e0, 0x18000e1, 0x18000e2, 0x18000e3, 0x18000e4, 0x18000e5,
+	0x18000e6, 0x18000c1, 0x401041d, 0x18000e7, 0x18000e8, 0x18000e9, 0x18000ea, 0x18000eb,
+	0x18000ec, 0x18000ed, 0x18000ee, 0x18000ef, 0x18000f0, 0x18000f1, 0x18000f2, 0x18000f3,
+	0x18000f4, 0x40203d1, 0x18000f5, 0x18000f6, 0x18000be, 0x18000f7, 0x18000f8, 0x18000f9,
+	0x18000fa, 0x18000fb, 0x406041f, 0x41803fd, 0x41a0424, 0x18000fc, 0x18000fd, 0x18000fe,
+	0x18000ff, 0x1800100, 0x1800101, 0x1800102, 0x1800103, 0x1800104, 0x1800105, 0x1800106,
+	0x1800107, 0x18000c0, 0x1800108, 0x1800109, 0x180010a, 0x180010b, 0x180010c, 0x180010d,
+	0x180010e, 0x180010f, 0x1800110, 0x1800111, 0x1800112, 0x1800113, 0x1800114, 0x1800115,
+	0x18000bc, 0x1800116, 0x41b0425, 0x1800117, 0x1800118, 0x1800119, 0x180011a, 0x180011b,
+	0x180011c, 0x180011d, 0x180011e, 0x180011f, 0x1800120, 0x1800121, 0x1800122, 0x1800123,
+	0x1800124, 0x1800125, 0x1800126, 0x1800127, 0x29b015b, 0x41f0426, 0x4230429, 0x424042a,
+	0x42a042d, 0x42d0430, 0x42f042d, 0x434043d, 0x43d0192, 0x43f0440, 0xffff0000, 0xffff0000,
+	0x29b00c4, 0x29b00c5, 0x29b00c6, 0x29b00c7, 0x29b00c8, 0x29b00c9, 0x29b00ca, 0xffff0000,
+	0x29b00cb, 0x29b00cc, 0x29b00cd, 0x29b00ce, 0x29b00cf, 0x29b00ba, 0x29b00d0, 0x29b00c2,
+	0x29b00bf, 0x29b00d1, 0x29b00bd, 0x29b00d2, 0x29b00d3, 0x29b00d4, 0x29b00d5, 0x29b00c3,
+	0x29b00d6, 0x29b00d7, 0x29b00d8, 0x29b00d9, 0x29b00da, 0x29b00db, 0x29b00dc, 0x29b00dd,
+	0x29b00de, 0x29b00df, 0x29b00e0, 0x29b00e1, 0x29b00e2, 0x29b00e3, 0x29b00e4, 0x29b00e5,
+	0x29b00e6, 0x29b00c1, 0xffff0000, 0x29b00e7, 0x29b00e8, 0x29b00e9, 0x29b00ea, 0x29b00eb,
+	0x29b00ec, 0x29b00ed, 0x29b00ee, 0x29b00ef, 0x29b00f0, 0x29b00f1, 0x29b00f2, 0x29b00f3,
+	0x29b00f4, 0xffff0000, 0x29b00f5, 0x29b00f6, 0x29b00be, 0x29b00f7, 0x29b00f8, 0x29b00f9,
+	0x29b00fa, 0x29b00fb, 0xffff0000, 0xffff0000, 0xffff0000, 0x29b00fc, 0x29b00fd, 0x29b00fe,
+	0x29b00ff, 0x29b0100, 0x29b0101, 0x29b0102, 0x29b0103, 0x29b0104, 0x29b0105, 0x29b0106,
+	0x29b0107, 0x29b00c0, 0x29b0108, 0x29b0109, 0x29b010a, 0x29b010b, 0x29b010c, 0x29b010d,
+	0x29b010e, 0x29b010f, 0x29b0110, 0x29b0111, 0x29b0112, 0x29b0113, 0x29b0114, 0x29b0115,
+	0x29b00bc, 0x29b0116, 0xffff0000, 0x29b0117, 0x29b0118, 0x29b0119, 0x29b011a, 0x29b011b,
+	0x29b011c, 0x29b011d, 0x29b011e, 0x29b011f, 0x29b0120, 0x29b0121, 0x29b0122, 0x29b0123,
+	0x29b0124, 0x29b0125, 0x29b0126, 0x29b0127, 0x34c02f3, 0xffff0000, 0xffff0000, 0x2000a,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x20006, 0x20007, 0x20008,
+	0x34c00c4, 0x34c00c5, 0x34c00c6, 0x34c00c7, 0x34c00c8, 0x34c00c9, 0x34c00ca, 0x34c02f8,
+	0x34c00cb, 0x34c00cc, 0x34c00cd, 0x34c00ce, 0x34c00cf, 0x34c02f6, 0x34c00d0, 0x34c0398,
+	0xffff0000, 0x34c00d1, 0xffff0000, 0x34c0397, 0x34c00d3, 0x34c00d4, 0x34c00d5, 0x34c02f7,
+	0x34c00d6, 0x34c00d7, 0x34c00d8, 0x34c00d9, 0x34c00da, 0x34c00db, 0x34c00dc, 0x34c00dd,
+	0x34c00de, 0x34c00df, 0x34c00e0, 0x34c00e1, 0x34c00e2, 0x34c00e3, 0x34c00e4, 0x34c00e5,
+	0x34c00e6, 0xffff0000, 0x34c02f9, 0x34c00e7, 0x34c0391, 0x34c00e9, 0x34c00ea, 0x34c00eb,
+	0x34c00ec, 0x34c00ed, 0x34c00ee, 0x34c00ef, 0x34c00f0, 0x34c00f1, 0x34c00f2, 0x34c00f3,
+	0x34c00f4, 0xffff0000, 0x34c00f5, 0x34c0399, 0x20009, 0x34c039a, 0x34c039b, 0x34c00f9,
+	0x34c00fa, 0x34c00fb, 0x34c02fb, 0x34c02fc, 0x34c02fa, 0x34c00fc, 0x34c00fd, 0x34c00fe,
+	0x34c00ff, 0x34c0100, 0x34c0101, 0x34c0102, 0x34c0103, 0x34c0104, 0x34c0105, 0x34c0106,
+	0x34c0107, 0xffff0000, 0x34c0108, 0x34c0109, 0x34c0396, 0x34c010b, 0x34c010c, 0x34c010d,
+	0x34c010e, 0x34c010f, 0x34c0110, 0x34c0111, 0x34c0112, 0x34c0113, 0x34c0114, 0x34c0115,
+	0xffff0000, 0x34c0116, 0x34c01b7, 0x34c0117, 0x34c0118, 0x34c0119, 0x34c011a, 0x34c011b,
+	0x34c011c, 0x34c011d, 0x34c011e, 0x34c011f, 0x34c0120, 0x34c0121, 0x34c0122, 0x34c0123,
+	0x34c0124, 0x34c0125, 0x34c0126, 0x34c0127, 0x3d002f3, 0xffff0000, 0xffff0000, 0xc000a,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xc0006, 0xc0007, 0xc0008,
+	0x3d000c4, 0x3d000c5, 0x3d000c6, 0x3d000c7, 0x3d000c8, 0x3d000c9, 0x3d000ca, 0x3d002f8,
+	0x3d000cb, 0x3d000cc, 0x3d000cd, 0x3d000ce, 0x3d000cf, 0x3d002f6, 0x3d000d0, 0x3d00398,
+	0xffff0000, 0x3d000d1, 0xffff0000, 0x3d00397, 0x3d000d3, 0x3d000d4, 0x3d000d5, 0x3d002f7,
+	0x3d000d6, 0x3d000d7, 0x3d000d8, 0x3d000d9, 0x3d000da, 0x3d000db, 0x3d000dc, 0x3d000dd,
+	0x3d000de, 0x3d000df, 0x3d000e0, 0x3d000e1, 0x3d000e2, 0x3d000e3, 0x3d000e4, 0x3d000e5,
+	0x3d000e6, 0xffff0000, 0x3d002f9, 0x3d000e7, 0x3d00391, 0x3d000e9, 0x3d000ea, 0x3d000eb,
+	0x3d000ec, 0x3d000ed, 0x3d000ee, 0x3d000ef, 0x3d000f0, 0x3d000f1, 0x3d000f2, 0x3d000f3,
+	0x3d000f4, 0xffff0000, 0x3d000f5, 0x3d00399, 0xc0009, 0x3d0039a, 0x3d0039b, 0x3d000f9,
+	0x3d000fa, 0x3d000fb, 0x3d002fb, 0x3d002fc, 0x3d002fa, 0x3d000fc, 0x3d000fd, 0x3d000fe,
+	0x3d000ff, 0x3d00100, 0x3d00101, 0x3d00102, 0x3d00103, 0x3d00104, 0x3d00105, 0x3d00106,
+	0x3d00107, 0xffff0000, 0x3d00108, 0x3d00109, 0x3d00396, 0x3d0010b, 0x3d0010c, 0x3d0010d,
+	0x3d0010e, 0x3d0010f, 0x3d00110, 0x3d00111, 0x3d00112, 0x3d00113, 0x3d00114, 0x3d00115,
+	0xffff0000, 0x3d00116, 0x3d001b7, 0x3d00117, 0x3d00118, 0x3d00119, 0x3d0011a, 0x3d0011b,
+	0x3d0011c, 0x3d0011d, 0x3d0011e, 0x3d0011f, 0x3d00120, 0x3d00121, 0x3d00122, 0x3d00123,
+	0x3d00124, 0x3d00125, 0x3d00126, 0x3d00127, 0x43002f3, 0xffff0000, 0xffff0000, 0x2b8000a,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2b80006, 0x2b80007, 0x2b80008,
+	0x43000c4, 0x43000c5, 0x43000c6, 0x43000c7, 0x43000c8, 0x43000c9, 0x43000ca, 0x43002f8,
+	0x43000cb, 0x43000cc, 0x43000cd, 0x43000ce, 0x43000cf, 0x43002f6, 0x43000d0, 0x4300398,
+	0xffff0000, 0x43000d1, 0xffff0000, 0x4300434, 0x43000d3, 0x43000d4, 0x43000d5, 0x43002f7,
+	0x43000d6, 0x43000d7, 0x43000d8, 0x43000d9, 0x43000da, 0x43000db, 0x43000dc, 0x43000dd,
+	0x43000de, 0x43000df, 0x43000e0, 0x43000e1, 0x43000e2, 0x43000e3, 0x43000e4, 0x43000e5,
+	0x43000e6, 0xffff0000, 0x43002f9, 0x43000e7, 0x4300435, 0x43000e9, 0x43000ea, 0x43000eb,
+	0x43000ec, 0x43000ed, 0x43000ee, 0x43000ef, 0x43000f0, 0x43000f1, 0x43000f2, 0x43000f3,
+	0x43000f4, 0xffff0000, 0x43000f5, 0x4300399, 0x2b80009, 0x430039a, 0x430039b, 0x43000f9,
+	0x43000fa, 0x43000fb, 0x43002fb, 0x43002fc, 0x43002fa, 0x43000fc, 0x43000fd, 0x43000fe,
+	0x43000ff, 0x4300100, 0x4300101, 0x4300102, 0x4300103, 0x4300104, 0x4300105, 0x4300106,
+	0x4300107, 0xffff0000, 0x4300108, 0x4300109, 0x430043a, 0x430010b, 0x430010c, 0x430010d,
+	0x430010e, 0x430010f, 0x4300110, 0x4300111, 0x4300112, 0x4300113, 0x4300114, 0x4300115,
+	0xffff0000, 0x4300116, 0x43001b7, 0x4300117, 0x4300118, 0x4300119, 0x430011a, 0x430011b,
+	0x430011c, 0x430011d, 0x430011e, 0x430011f, 0x4300120, 0x4300121, 0x4300122, 0x4300123,
+	0x4300124, 0x4300125, 0x4300126, 0x4300127, 0x43c02f3, 0xffff0000, 0xffff0000, 0x2ba000a,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2ba0006, 0x2ba0007, 0x2ba0008,
+	0x43c00c4, 0x43c00c5, 0x43c00c6, 0x43c00c7, 0x43c00c8, 0x43c00c9, 0x43c00ca, 0x43c02f8,
+	0x43c00cb, 0x43c00cc, 0x43c00cd, 0x43c00ce, 0x43c00cf, 0x43c02f6, 0x43c00d0, 0x43c0398,
+	0xffff0000, 0x43c00d1, 0xffff0000, 0x43c0434, 0x43c00d3, 0x43c00d4, 0x43c00d5, 0x43c02f7,
+	0x43c00d6, 0x43c00d7, 0x43c00d8, 0x43c00d9, 0x43c00da, 0x43c00db, 0x43c00dc, 0x43c00dd,
+	0x43c00de, 0x43c00df, 0x43c00e0, 0x43c00e1, 0x43c00e2, 0x43c00e3, 0x43c00e4, 0x43c00e5,
+	0x43c00e6, 0xffff0000, 0x43c02f9, 0x43c00e7, 0x43c0435, 0x43c00e9, 0x43c00ea, 0x43c00eb,
+	0x43c00ec, 0x43c00ed, 0x43c00ee, 0x43c00ef, 0x43c00f0, 0x43c00f1, 0x43c00f2, 0x43c00f3,
+	0x43c00f4, 0xffff0000, 0x43c00f5, 0x43c0399, 0x2ba0009, 0x43c039a, 0x43c039b, 0x43c00f9,
+	0x43c00fa, 0x43c00fb, 0x43c02fb, 0x43c02fc, 0x43c02fa, 0x43c00fc, 0x43c00fd, 0x43c00fe,
+	0x43c00ff, 0x43c0100, 0x43c0101, 0x43c0102, 0x43c0103, 0x43c0104, 0x43c0105, 0x43c0106,
+	0x43c0107, 0xffff0000, 0x43c0108, 0x43c0109, 0x43c043a, 0x43c010b, 0x43c010c, 0x43c010d,
+	0x43c010e, 0x43c010f, 0x43c0110, 0x43c0111, 0x43c0112, 0x43c0113, 0x43c0114, 0x43c0115,
+	0xffff0000, 0x43c0116, 0x43c01b7, 0x43c0117, 0x43c0118, 0x43c0119, 0x43c011a, 0x43c011b,
+	0x43c011c, 0x43c011d, 0x43c011e, 0x43c011f, 0x43c0120, 0x43c0121, 0x43c0122, 0x43c0123,
+	0x43c0124, 0x43c0125, 0x43c0126, 0x43c0127, 0x2a602f3, 0xffff0000, 0xffff0000, 0x2c0000a,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2c00006, 0x2c00007, 0x2c00008,
+	0x2a600c4, 0x2a600c5, 0x2a600c6, 0x2a600c7, 0x2a600c8, 0x2a600c9, 0x2a600ca, 0x2a602f8,
+	0x2a600cb, 0x2a600cc, 0x2a600cd, 0x2a600ce, 0x2a600cf, 0x2a602f6, 0x2a600d0, 0xffff0000,
+	0xffff0000, 0x2a600d1, 0xffff0000, 0x2a600d2, 0x2a600d3, 0x2a600d4, 0x2a600d5, 0x2a602f7,
+	0x2a600d6, 0x2a600d7, 0x2a600d8, 0x2a600d9, 0x2a600da, 0x2a600db, 0x2a600dc, 0x2a600dd,
+	0x2a600de, 0x2a600df, 0x2a600e0, 0x2a600e1, 0x2a600e2, 0x2a600e3, 0x2a600e4, 0x2a600e5,
+	0x2a600e6, 0xffff0000, 0x2a602f9, 0x2a600e7, 0x2a600e8, 0x2a600e9, 0x2a600ea, 0x2a600eb,
+	0x2a600ec, 0x2a600ed, 0x2a600ee, 0x2a600ef, 0x2a600f0, 0x2a600f1, 0x2a600f2, 0x2a600f3,
+	0x2a600f4, 0xffff0000, 0x2a600f5, 0x2a600f6, 0x2c00009, 0x2a600f7, 0x2a600f8, 0x2a600f9,
+	0x2a600fa, 0x2a600fb, 0x2a602fb, 0x2a602fc, 0x2a602fa, 0x2a600fc, 0x2a600fd, 0x2a600fe,
+	0x2a600ff, 0x2a60100, 0x2a60101, 0x2a60102, 0x2a60103, 0x2a60104, 0x2a60105, 0x2a60106,
+	0x2a60107, 0xffff0000, 0x2a60108, 0x2a60109, 0x2a6010a, 0x2a6010b, 0x2a6010c, 0x2a6010d,
+	0x2a6010e, 0x2a6010f, 0x2a60110, 0x2a60111, 0x2a60112, 0x2a60113, 0x2a60114, 0x2a60115,
+	0xffff0000, 0x2a60116, 0x2a601b7, 0x2a60117, 0x2a60118, 0x2a60119, 0x2a6011a, 0x2a6011b,
+	0x2a6011c, 0x2a6011d, 0x2a6011e, 0x2a6011f, 0x2a60120, 0x2a60121, 0x2a60122, 0x2a60123,
+	0x2a60124, 0x2a60125, 0x2a60126, 0x2a60127, 0x33902f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x33900c4, 0x33900c5, 0x33900c6, 0x33900c7, 0x33900c8, 0x33900c9, 0x33900ca, 0x33902f8,
+	0x33900cb, 0x33900cc, 0x33900cd, 0x33900ce, 0x33900cf, 0x33902f6, 0x33900d0, 0xffff0000,
+	0xffff0000, 0x33900d1, 0xffff0000, 0x33900d2, 0x33900d3, 0x33900d4, 0x33900d5, 0x33902f7,
+	0x33900d6, 0x33900d7, 0x33900d8, 0x33900d9, 0x33900da, 0x33900db, 0x33900dc, 0x33900dd,
+	0x33900de, 0x33900df, 0x33900e0, 0x33900e1, 0x33900e2, 0x33900e3, 0x33900e4, 0x33900e5,
+	0x33900e6, 0xffff0000, 0x33902f9, 0x33900e7, 0x33900e8, 0x33900e9, 0x33900ea, 0x33900eb,
+	0x33900ec, 0x33900ed, 0x33900ee, 0x33900ef, 0x33900f0, 0x33900f1, 0x33900f2, 0x33900f3,
+	0x33900f4, 0xffff0000, 0x33900f5, 0x33900f6, 0xffff0000, 0x33900f7, 0x33900f8, 0x33900f9,
+	0x33900fa, 0x33900fb, 0x33902fb, 0x33902fc, 0x33902fa, 0x33900fc, 0x33900fd, 0x33900fe,
+	0x33900ff, 0x3390100, 0x3390101, 0x3390102, 0x3390103, 0x3390104, 0x3390105, 0x3390106,
+	0x3390107, 0xffff0000, 0x3390108, 0x3390109, 0x339010a, 0x339010b, 0x339010c, 0x339010d,
+	0x339010e, 0x339010f, 0x3390110, 0x3390111, 0x3390112, 0x3390113, 0x3390114, 0x3390115,
+	0xffff0000, 0x3390116, 0x33901b7, 0x3390117, 0x3390118, 0x3390119, 0x339011a, 0x339011b,
+	0x339011c, 0x339011d, 0x339011e, 0x339011f, 0x3390120, 0x3390121, 0x3390122, 0x3390123,
+	0x3390124, 0x3390125, 0x3390126, 0x3390127, 0x35b02f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x35b00c4, 0x35b00c5, 0x35b00c6, 0x35b00c7, 0x35b00c8, 0x35b00c9, 0x35b00ca, 0x35b02f8,
+	0x35b00cb, 0x35b00cc, 0x35b00cd, 0x35b00ce, 0x35b00cf, 0x35b02f6, 0x35b00d0, 0xffff0000,
+	0xffff0000, 0x35b00d1, 0xffff0000, 0x35b00d2, 0x35b00d3, 0x35b00d4, 0x35b00d5, 0x35b02f7,
+	0x35b00d6, 0x35b00d7, 0x35b00d8, 0x35b00d9, 0x35b00da, 0x35b00db, 0x35b00dc, 0x35b00dd,
+	0x35b00de, 0x35b00df, 0x35b00e0, 0x35b00e1, 0x35b00e2, 0x35b00e3, 0x35b00e4, 0x35b00e5,
+	0x35b00e6, 0xffff0000, 0x35b02f9, 0x35b00e7, 0x35b00e8, 0x35b00e9, 0x35b00ea, 0x35b00eb,
+	0x35b00ec, 0x35b00ed, 0x35b00ee, 0x35b00ef, 0x35b00f0, 0x35b00f1, 0x35b00f2, 0x35b00f3,
+	0x35b00f4, 0xffff0000, 0x35b00f5, 0x35b00f6, 0xffff0000, 0x35b00f7, 0x35b00f8, 0x35b00f9,
+	0x35b00fa, 0x35b00fb, 0x35b02fb, 0x35b02fc, 0x35b02fa, 0x35b00fc, 0x35b00fd, 0x35b00fe,
+	0x35b00ff, 0x35b0100, 0x35b0101, 0x35b0102, 0x35b0103, 0x35b0104, 0x35b0105, 0x35b0106,
+	0x35b0107, 0xffff0000, 0x35b0108, 0x35b0109, 0x35b010a, 0x35b010b, 0x35b010c, 0x35b010d,
+	0x35b010e, 0x35b010f, 0x35b0110, 0x35b0111, 0x35b0112, 0x35b0113, 0x35b0114, 0x35b0115,
+	0xffff0000, 0x35b0116, 0x35b01b7, 0x35b0117, 0x35b0118, 0x35b0119, 0x35b011a, 0x35b011b,
+	0x35b011c, 0x35b011d, 0x35b011e, 0x35b011f, 0x35b0120, 0x35b0121, 0x35b0122, 0x35b0123,
+	0x35b0124, 0x35b0125, 0x35b0126, 0x35b0127, 0x36102f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x36100c4, 0x36100c5, 0x36100c6, 0x36100c7, 0x36100c8, 0x36100c9, 0x36100ca, 0x36102f8,
+	0x36100cb, 0x36100cc, 0x36100cd, 0x36100ce, 0x36100cf, 0x36102f6, 0x36100d0, 0xffff0000,
+	0xffff0000, 0x36100d1, 0xffff0000, 0x36100d2, 0x36100d3, 0x36100d4, 0x36100d5, 0x36102f7,
+	0x36100d6, 0x36100d7, 0x36100d8, 0x36100d9, 0x36100da, 0x36100db, 0x36100dc, 0x36100dd,
+	0x36100de, 0x36100df, 0x36100e0, 0x36100e1, 0x36100e2, 0x36100e3, 0x36100e4, 0x36100e5,
+	0x36100e6, 0xffff0000, 0x36102f9, 0x36100e7, 0x36100e8, 0x36100e9, 0x36100ea, 0x36100eb,
+	0x36100ec, 0x36100ed, 0x36100ee, 0x36100ef, 0x36100f0, 0x36100f1, 0x36100f2, 0x36100f3,
+	0x36100f4, 0xffff0000, 0x36100f5, 0x36100f6, 0xffff0000, 0x36100f7, 0x36100f8, 0x36100f9,
+	0x36100fa, 0x36100fb, 0x36102fb, 0x36102fc, 0x36102fa, 0x36100fc, 0x36100fd, 0x36100fe,
+	0x36100ff, 0x3610100, 0x3610101, 0x3610102, 0x3610103, 0x3610104, 0x3610105, 0x3610106,
+	0x3610107, 0xffff0000, 0x3610108, 0x3610109, 0x361010a, 0x361010b, 0x361010c, 0x361010d,
+	0x361010e, 0x361010f, 0x3610110, 0x3610111, 0x3610112, 0x3610113, 0x3610114, 0x3610115,
+	0xffff0000, 0x3610116, 0x36101b7, 0x3610117, 0x3610118, 0x3610119, 0x361011a, 0x361011b,
+	0x361011c, 0x361011d, 0x361011e, 0x361011f, 0x3610120, 0x3610121, 0x3610122, 0x3610123,
+	0x3610124, 0x3610125, 0x3610126, 0x3610127, 0x3c702f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3c700c4, 0x3c700c5, 0x3c700c6, 0x3c700c7, 0x3c700c8, 0x3c700c9, 0x3c700ca, 0x3c702f8,
+	0x3c700cb, 0x3c700cc, 0x3c700cd, 0x3c700ce, 0x3c700cf, 0x3c702f6, 0x3c700d0, 0xffff0000,
+	0xffff0000, 0x3c700d1, 0xffff0000, 0x3c700d2, 0x3c700d3, 0x3c700d4, 0x3c700d5, 0x3c702f7,
+	0x3c700d6, 0x3c700d7, 0x3c700d8, 0x3c700d9, 0x3c700da, 0x3c700db, 0x3c700dc, 0x3c700dd,
+	0x3c700de, 0x3c700df, 0x3c700e0, 0x3c700e1, 0x3c700e2, 0x3c700e3, 0x3c700e4, 0x3c700e5,
+	0x3c700e6, 0xffff0000, 0x3c702f9, 0x3c700e7, 0x3c700e8, 0x3c700e9, 0x3c700ea, 0x3c700eb,
+	0x3c700ec, 0x3c700ed, 0x3c700ee, 0x3c700ef, 0x3c700f0, 0x3c700f1, 0x3c700f2, 0x3c700f3,
+	0x3c700f4, 0xffff0000, 0x3c700f5, 0x3c700f6, 0xffff0000, 0x3c700f7, 0x3c700f8, 0x3c700f9,
+	0x3c700fa, 0x3c700fb, 0x3c702fb, 0x3c702fc, 0x3c702fa, 0x3c700fc, 0x3c700fd, 0x3c700fe,
+	0x3c700ff, 0x3c70100, 0x3c70101, 0x3c70102, 0x3c70103, 0x3c70104, 0x3c70105, 0x3c70106,
+	0x3c70107, 0xffff0000, 0x3c70108, 0x3c70109, 0x3c7010a, 0x3c7010b, 0x3c7010c, 0x3c7010d,
+	0x3c7010e, 0x3c7010f, 0x3c70110, 0x3c70111, 0x3c70112, 0x3c70113, 0x3c70114, 0x3c70115,
+	0xffff0000, 0x3c70116, 0x3c701b7, 0x3c70117, 0x3c70118, 0x3c70119, 0x3c7011a, 0x3c7011b,
+	0x3c7011c, 0x3c7011d, 0x3c7011e, 0x3c7011f, 0x3c70120, 0x3c70121, 0x3c70122, 0x3c70123,
+	0x3c70124, 0x3c70125, 0x3c70126, 0x3c70127, 0x3ca02f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3ca00c4, 0x3ca00c5, 0x3ca00c6, 0x3ca00c7, 0x3ca00c8, 0x3ca00c9, 0x3ca00ca, 0x3ca02f8,
+	0x3ca00cb, 0x3ca00cc, 0x3ca00cd, 0x3ca00ce, 0x3ca00cf, 0x3ca02f6, 0x3ca00d0, 0xffff0000,
+	0xffff0000, 0x3ca00d1, 0xffff0000, 0x3ca00d2, 0x3ca00d3, 0x3ca00d4, 0x3ca00d5, 0x3ca02f7,
+	0x3ca00d6, 0x3ca00d7, 0x3ca00d8, 0x3ca00d9, 0x3ca00da, 0x3ca00db, 0x3ca00dc, 0x3ca00dd,
+	0x3ca00de, 0x3ca00df, 0x3ca00e0, 0x3ca00e1, 0x3ca00e2, 0x3ca00e3, 0x3ca00e4, 0x3ca00e5,
+	0x3ca00e6, 0xffff0000, 0x3ca02f9, 0x3ca00e7, 0x3ca00e8, 0x3ca00e9, 0x3ca00ea, 0x3ca00eb,
+	0x3ca00ec, 0x3ca00ed, 0x3ca00ee, 0x3ca00ef, 0x3ca00f0, 0x3ca00f1, 0x3ca00f2, 0x3ca00f3,
+	0x3ca00f4, 0xffff0000, 0x3ca00f5, 0x3ca00f6, 0xffff0000, 0x3ca00f7, 0x3ca00f8, 0x3ca00f9,
+	0x3ca00fa, 0x3ca00fb, 0x3ca02fb, 0x3ca02fc, 0x3ca02fa, 0x3ca00fc, 0x3ca00fd, 0x3ca00fe,
+	0x3ca00ff, 0x3ca0100, 0x3ca0101, 0x3ca0102, 0x3ca0103, 0x3ca0104, 0x3ca0105, 0x3ca0106,
+	0x3ca0107, 0xffff0000, 0x3ca0108, 0x3ca0109, 0x3ca010a, 0x3ca010b, 0x3ca010c, 0x3ca010d,
+	0x3ca010e, 0x3ca010f, 0x3ca0110, 0x3ca0111, 0x3ca0112, 0x3ca0113, 0x3ca0114, 0x3ca0115,
+	0xffff0000, 0x3ca0116, 0x3ca01b7, 0x3ca0117, 0x3ca0118, 0x3ca0119, 0x3ca011a, 0x3ca011b,
+	0x3ca011c, 0x3ca011d, 0x3ca011e, 0x3ca011f, 0x3ca0120, 0x3ca0121, 0x3ca0122, 0x3ca0123,
+	0x3ca0124, 0x3ca0125, 0x3ca0126, 0x3ca0127, 0x3cb02f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3cb00c4, 0x3cb00c5, 0x3cb00c6, 0x3cb00c7, 0x3cb00c8, 0x3cb00c9, 0x3cb00ca, 0x3cb02f8,
+	0x3cb00cb, 0x3cb00cc, 0x3cb00cd, 0x3cb00ce, 0x3cb00cf, 0x3cb02f6, 0x3cb00d0, 0xffff0000,
+	0xffff0000, 0x3cb00d1, 0xffff0000, 0x3cb00d2, 0x3cb00d3, 0x3cb00d4, 0x3cb00d5, 0x3cb02f7,
+	0x3cb00d6, 0x3cb00d7, 0x3cb00d8, 0x3cb00d9, 0x3cb00da, 0x3cb00db, 0x3cb00dc, 0x3cb00dd,
+	0x3cb00de, 0x3cb00df, 0x3cb00e0, 0x3cb00e1, 0x3cb00e2, 0x3cb00e3, 0x3cb00e4, 0x3cb00e5,
+	0x3cb00e6, 0xffff0000, 0x3cb02f9, 0x3cb00e7, 0x3cb00e8, 0x3cb00e9, 0x3cb00ea, 0x3cb00eb,
+	0x3cb00ec, 0x3cb00ed, 0x3cb00ee, 0x3cb00ef, 0x3cb00f0, 0x3cb00f1, 0x3cb00f2, 0x3cb00f3,
+	0x3cb00f4, 0xffff0000, 0x3cb00f5, 0x3cb00f6, 0xffff0000, 0x3cb00f7, 0x3cb00f8, 0x3cb00f9,
+	0x3cb00fa, 0x3cb00fb, 0x3cb02fb, 0x3cb02fc, 0x3cb02fa, 0x3cb00fc, 0x3cb00fd, 0x3cb00fe,
+	0x3cb00ff, 0x3cb0100, 0x3cb0101, 0x3cb0102, 0x3cb0103, 0x3cb0104, 0x3cb0105, 0x3cb0106,
+	0x3cb0107, 0xffff0000, 0x3cb0108, 0x3cb0109, 0x3cb010a, 0x3cb010b, 0x3cb010c, 0x3cb010d,
+	0x3cb010e, 0x3cb010f, 0x3cb0110, 0x3cb0111, 0x3cb0112, 0x3cb0113, 0x3cb0114, 0x3cb0115,
+	0xffff0000, 0x3cb0116, 0x3cb01b7, 0x3cb0117, 0x3cb0118, 0x3cb0119, 0x3cb011a, 0x3cb011b,
+	0x3cb011c, 0x3cb011d, 0x3cb011e, 0x3cb011f, 0x3cb0120, 0x3cb0121, 0x3cb0122, 0x3cb0123,
+	0x3cb0124, 0x3cb0125, 0x3cb0126, 0x3cb0127, 0x41502f3, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x41500c4, 0x41500c5, 0x41500c6, 0x41500c7, 0x41500c8, 0x41500c9, 0x41500ca, 0x41502f8,
+	0x41500cb, 0x41500cc, 0x41500cd, 0x41500ce, 0x41500cf, 0x41502f6, 0x41500d0, 0xffff0000,
+	0x1e9022f, 0x41500d1, 0xffff0000, 0x41500d2, 0x41500d3, 0x41500d4, 0x41500d5, 0x41502f7,
+	0x41500d6, 0x41500d7, 0x41500d8, 0x41500d9, 0x41500da, 0x41500db, 0x41500dc, 0x41500dd,
+	0x41500de, 0x41500df, 0x41500e0, 0x41500e1, 0x41500e2, 0x41500e3, 0x41500e4, 0x41500e5,
+	0x41500e6, 0xffff0000, 0x41502f9, 0x41500e7, 0x41500e8, 0x41500e9, 0x41500ea, 0x41500eb,
+	0x41500ec, 0x41500ed, 0x41500ee, 0x41500ef, 0x41500f0, 0x41500f1, 0x41500f2, 0x41500f3,
+	0x41500f4, 0xffff0000, 0x41500f5, 0x41500f6, 0x2950148, 0x41500f7, 0x41500f8, 0x41500f9,
+	0x41500fa, 0x41500fb, 0x41502fb, 0x41502fc, 0x41502fa, 0x41500fc, 0x41500fd, 0x41500fe,
+	0x41500ff, 0x4150100, 0x4150101, 0x4150102, 0x4150103, 0x4150104, 0x4150105, 0x4150106,
+	0x4150107, 0xffff0000, 0x4150108, 0x4150109, 0x415010a, 0x415010b, 0x415010c, 0x415010d,
+	0x415010e, 0x415010f, 0x4150110, 0x4150111, 0x4150112, 0x4150113, 0x4150114, 0x4150115,
+	0x1f50265, 0x4150116, 0x41501b7, 0x4150117, 0x4150118, 0x4150119, 0x415011a, 0x415011b,
+	0x415011c, 0x415011d, 0x415011e, 0x415011f, 0x4150120, 0x4150121, 0x4150122, 0x4150123,
+	0x4150124, 0x4150125, 0x4150126, 0x4150127, 0x33f0224, 0x33f021d, 0xffff0000, 0x1e80224,
+	0x1e8021d, 0xf001a, 0x1f50262, 0x1f50253, 0xffff0000, 0x690094, 0x29502dc, 0x69007a,
+	0x1e9022e, 0x690074, 0x380047, 0x690073, 0x1f5024d, 0x1f5024e, 0x1e90228, 0x1e90227,
+	0x1e90229, 0x1e90226, 0x1e9022a, 0x1e9022b, 0x380010, 0x1e9022c, 0x1e9022d, 0x2b20265,
+	0xffff0000, 0xf0018, 0xffff0000, 0xffff0000, 0x35103a3, 0xffff0000, 0x33f021e, 0xf0017,
+	0x380045, 0x1e8021e, 0x29502df, 0x29502de, 0xf0019, 0x1f50252, 0xffff0000, 0x1f50260,
+	0x1f50266, 0x1f50251, 0x3ce0224, 0x3ce021d, 0x342037f, 0xffff0000, 0x1f50250, 0xffff0000,
+	0x33f0221, 0x2b20262, 0x2b20253, 0x1e80221, 0x1e80222, 0x1f50255, 0xffff0000, 0x1e80223,
+	0xf001f, 0xffff0000, 0xffff0000, 0x2b2024d, 0x2b2024e, 0x1f50256, 0x69007c, 0x69007b,
+	0x1f50264, 0x1f50261, 0x29001a, 0xffff0000, 0x5d0069, 0x5d006a, 0x69009b, 0x5d007a,
+	0xffff0000, 0x5d0074, 0xffff0000, 0x5d0073, 0x3ce021e, 0x1f5026a, 0x1f50268, 0x342037e,
+	0xffff0000, 0x5d0079, 0x5d0076, 0x1f5024c, 0x2b20252, 0x1f50254, 0x2b20260, 0x2b20266,
+	0x2b20251, 0x35103a1, 0x290018, 0x5d006e, 0x5d006d, 0x2b20250, 0x3ce0221, 0xffff0000,
+	0x290017, 0xffff0000, 0x690075, 0xffff0000, 0x2b20255, 0x290019, 0xffff0000, 0x1f50267,
+	0xffff0000, 0x5d0078, 0x690072, 0x3460388, 0x2b20256, 0x342037d, 0x50010, 0x2b20264,
+	0x2b20261, 0x1eb0238, 0xffff0000, 0x8f0069, 0x8f006a, 0xffff0000, 0x8f007a, 0x3460389,
+	0x8f0074, 0x29001f, 0x8f0073, 0x35103a2, 0x2b2026a, 0x2b20268, 0x5d007c, 0x5d007b,
+	0x8f0079, 0x8f0076, 0x2b2024c, 0xffff0000, 0x2b20254, 0xffff0000, 0x5d0067, 0xffff0000,
+	0xffff0000, 0x5001a, 0x8f006e, 0x8f006d, 0x910069, 0x91006a, 0xffff0000, 0x91007a,
+	0x3450148, 0x910074, 0x5d006c, 0x910073, 0xffff0000, 0x3460386, 0x2b20267, 0xffff0000,
+	0x8f0078, 0x910079, 0x910076, 0x1eb0233, 0x1eb0234, 0x1eb0235, 0x3460385, 0x3460387,
+	0xffff0000, 0x50018, 0x5d0075, 0x91006e, 0x91006d, 0x35503a9, 0x15e0195, 0x50017,
+	0x1c0010, 0xffff0000, 0x5d0072, 0xffff0000, 0x50019, 0x8f007c, 0x8f007b, 0x5d0077,
+	0xffff0000, 0x910078, 0x15e0193, 0xffff0000, 0x5e008b, 0x8f0067, 0x5e008a, 0x2940148,
+	0x5e0089, 0x35503a7, 0xffff0000, 0x15e0194, 0x15e0191, 0x1eb0237, 0x5e0079, 0x3eb037f,
+	0x50012, 0x8f006c, 0x3410148, 0x1c001a, 0xffff0000, 0x35503a8, 0x91007c, 0x91007b,
+	0x5e006e, 0x5e006d, 0xffff0000, 0x5e0010, 0x29402d9, 0xffff0000, 0x9100b4, 0x36903bb,
+	0x3ea03bb, 0x8f0075, 0x34502dc, 0xffff0000, 0x15e018e, 0xffff0000, 0x5e0078, 0x34102d9,
+	0x15e018f, 0x8f0072, 0x91006c, 0x1c0018, 0xffff0000, 0x15e0190, 0x8f0077, 0x17801d7,
+	0xffff0000, 0x1c0017, 0x3eb037e, 0x2050280, 0x36903be, 0x3ea03be, 0x1c0019, 0x1780010,
+	0x1780194, 0x1780191, 0x910075, 0x5e008d, 0x5e008c, 0x1eb0236, 0x34502df, 0x34502de,
+	0x3e8031a, 0x3e80317, 0x910072, 0x5e0088, 0xa8008b, 0xffff0000, 0xa8008a, 0x910077,
+	0xa80089, 0xffff0000, 0x1c0012, 0xffff0000, 0x2bf0280, 0xffff0000, 0xa80079, 0x5e006c,
+	0x3eb037d, 0x17801d4, 0x15e0192, 0x1f00253, 0x15e018d, 0x17801d5, 0xffff0000, 0xffff0000,
+	0xa8006e, 0xa8006d, 0x17801d6, 0xa80010, 0x1f0024d, 0x1f0024e, 0x1ea022f, 0x5e0085,
+	0xffff0000, 0x17801d8, 0x3e80316, 0xffff0000, 0xffff0000, 0xffff0000, 0xa80078, 0x5e008e,
+	0x17a01d7, 0x17801da, 0x299022f, 0xffff0000, 0x5e0077, 0xffff0000, 0x20901d7, 0x29402d8,
+	0x17a0010, 0x17a0194, 0x17a0191, 0x205027d, 0x3e8031b, 0x1f00252, 0x2090010, 0x2090194,
+	0x2090191, 0x1f00251, 0x34102d8, 0xa8008d, 0xa8008c, 0xffff0000, 0x1f00250, 0x1780192,
+	0xffff0000, 0x17801d9, 0xffff0000, 0xa80088, 0xffff0000, 0x1f00255, 0xffff0000, 0x36903bd,
+	0x3ea03bd, 0xffff0000, 0x17a01d4, 0x205027e, 0x2bf027d, 0x1f00256, 0x17a01d5, 0xa8006c,
+	0x20901d4, 0x421031a, 0x4210317, 0x17a01d6, 0x20901d5, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x205026a, 0x20901d6, 0x17a01d8, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa80085,
+	0x20901d8, 0x16b0136, 0x17a01da, 0x1f0024c, 0x2bf027e, 0x1f00254, 0xffff0000, 0xa8008e,
+	0x20901da, 0xffff0000, 0x36a03c2, 0xffff0000, 0xa80077, 0xffff0000, 0x16b013b, 0xffff0000,
+	0xffff0000, 0x2bf026a, 0x205027f, 0x4210316, 0xffff0000, 0xffff0000, 0xffff0000, 0x16b013d,
+	0x17a0192, 0x16b0147, 0x17a01d9, 0x1f00248, 0xa30136, 0xffff0000, 0x2090192, 0xffff0000,
+	0x20901d9, 0xffff0000, 0x16b0133, 0x16b013e, 0xffff0000, 0x421031b, 0x6a007a, 0x2a80253,
+	0x6a0074, 0xa3013b, 0x6a0073, 0x2bf027f, 0xffff0000, 0xffff0000, 0x1ea022e, 0x16b0135,
+	0x2a8024d, 0x2a8024e, 0xa3013d, 0x3ec037f, 0x1ea0228, 0x1ea0227, 0x1ea0229, 0x1ea0226,
+	0x1ea022a, 0x1ea022b, 0x299022e, 0x1ea022c, 0x1ea022d, 0xa30133, 0xa3013e, 0x1e60195,
+	0x2990228, 0x2990227, 0x2990229, 0x2990226, 0x299022a, 0x299022b, 0xffff0000, 0x299022c,
+	0x299022d, 0x2a80252, 0xa30135, 0x1e60193, 0x36a03c1, 0x2a80251, 0x1640136, 0xffff0000,
+	0x2900224, 0x290021d, 0x2a80250, 0x16b013c, 0x1e60194, 0x1e60191, 0x3ec037e, 0xffff0000,
+	0x16b0134, 0x2a80255, 0xffff0000, 0x164013b, 0xffff0000, 0x6a007c, 0x6a007b, 0xffff0000,
+	0xffff0000, 0x2a80256, 0x3f103c2, 0xffff0000, 0x164013d, 0x6a009b, 0x2b30327, 0xffff0000,
+	0x36a03c5, 0x36a03c4, 0x2ad031a, 0x2ad0317, 0xffff0000, 0x1e6018e, 0xa3013c, 0x1640133,
+	0x164013e, 0x1e6018f, 0x290021e, 0xa30134, 0x3ec037d, 0x16b0132, 0x1e60190, 0x2a8024c,
+	0xffff0000, 0x2a80254, 0xffff0000, 0x94007a, 0x1640135, 0x940074, 0xffff0000, 0x940073,
+	0xffff0000, 0x6a0075, 0xffff0000, 0x2b30325, 0x2900221, 0x2900222, 0x3a503d9, 0x3a503da,
+	0x2900223, 0x6a0072, 0x3a503dc, 0x3f20388, 0x2ad0316, 0x2b30321, 0x2b30322, 0x2b30323,
+	0xa30132, 0xffff0000, 0xffff0000, 0x2b30326, 0xffff0000, 0x365031a, 0x3650317, 0x3f20389,
+	0x40503d9, 0x40503da, 0xffff0000, 0x1e60192, 0x40503dc, 0x1e6018d, 0x2ad031b, 0x2ad0318,
+	0x164013c, 0x3f30388, 0x2ad0319, 0xffff0000, 0x3f103c1, 0x1640134, 0x3a503db, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f30389, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x94007c, 0x94007b, 0xffff0000, 0x3f20386, 0xffff0000, 0x3650316,
+	0x40503db, 0xffff0000, 0x94009b, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f20385, 0x3f20387,
+	0x3f103c5, 0x3f103c4, 0x1640132, 0xffff0000, 0xffff0000, 0xffff0000, 0x3a503d8, 0xffff0000,
+	0x2b30324, 0x365031b, 0x3650318, 0x3f30386, 0xffff0000, 0x3650319, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f30385, 0x3f30387, 0x940075, 0xffff0000,
+	0x40503d8, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x940072, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000,
+}
+
+var yyLRProds = [...]struct{ n, lhs, base, def int16 }{
+
+	{0, 0, 0, 187}, {3, 84, 0, 1}, {3, 84, 0, 1}, {2, 84, 0, 1},
+	{7, 86, 0, 3}, {3, 87, 0, 11}, {3, 87, 0, 11}, {1, 13, 0, 15},
+	{6, 13, 0, 15}, {1, 13, 0, 15}, {2, 13, 0, 15}, {7, 13, 0, 15},
+	{2, 13, 0, 15}, {1, 88, 0, 17}, {1, 88, 0, 17}, {1, 88, 0, 17},
+	{6, 89, 1, 19}, {6, 89, 1, 19}, {1, 18, 0, 66}, {3, 18, 0, 66},
+	{3, 18, 0, 66}, {5, 90, 0, 20}, {4, 91, 0, 21}, {1, 14, 0, 48},
+	{3, 14, 0, 48}, {3, 92, 0, 22}, {6, 15, 0, 64}, {8, 15, 0, 64},
+	{1, 16, 0, 96}, {1, 16, 0, 96}, {1, 16, 0, 96}, {1, 16, 0, 96},
+	{1, 16, 0, 96}, {1, 16, 0, 96}, {11, 16, 0, 96}, {8, 16, 0, 96},
+	{3, 16, 0, 96}, {3, 16, 0, 96}, {3, 16, 0, 96}, {3, 16, 0, 96},
+	{3, 16, 0, 96}, {3, 16, 0, 96}, {13, 16, 0, 96}, {10, 16, 0, 96},
+	{1, 93, 11, 97}, {2, 93, 11, 97}, {2, 93, 11, 97}, {3, 93, 11, 97},
+	{1, 101, 7, 147}, {1, 101, 7, 147}, {1, 102, 0, 149}, {1, 102, 0, 149},
+	{1, 102, 0, 149}, {1, 102, 0, 149}, {1, 94, 0, 98}, {3, 94, 0, 98},
+	{1, 94, 0, 98}, {1, 94, 0, 98}, {1, 94, 0, 98}, {1, 94, 0, 98},
+	{4, 100, 0, 104}, {1, 22, 13, 304}, {3, 22, 13, 304}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {4, 23, 21, 305}, {4, 23, 21, 305},
+	{3, 107, 0, 313}, {3, 107, 0, 313}, {3, 4, 0, 312}, {3, 5, 2, 111},
+	{4, 105, 0, 112}, {4, 105, 0, 112}, {5, 17, 11, 325}, {1, 24, 0, 513},
+	{3, 24, 0, 513}, {4, 104, 0, 107}, {1, 26, 0, 319}, {3, 26, 0, 319},
+	{3, 26, 0, 319}, {3, 26, 0, 319}, {5, 108, 23, 320}, {5, 108, 23, 320},
+	{5, 108, 23, 320}, {5, 108, 23, 320}, {1, 27, 0, 624}, {1, 27, 0, 624},
+	{1, 27, 0, 624}, {1, 27, 0, 624}, {1, 28, 16, 628}, {1, 28, 16, 628},
+	{1, 19, 0, 67}, {3, 19, 0, 67}, {3, 109, 0, 70}, {6, 109, 0, 70},
+	{1, 20, 0, 125}, {1, 20, 0, 125}, {3, 20, 0, 125}, {1, 21, 0, 127},
+	{1, 21, 0, 127}, {1, 21, 0, 127}, {1, 21, 0, 127}, {1, 21, 0, 127},
+	{3, 21, 0, 127}, {3, 21, 0, 127}, {3, 21, 0, 127}, {3, 21, 0, 127},
+	{3, 21, 0, 127}, {3, 95, 4, 151}, {6, 95, 4, 151}, {1, 33, 0, 113},
+	{1, 33, 0, 113}, {1, 33, 0, 113}, {1, 36, 0, 386}, {3, 36, 0, 386},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {3, 112, 13, 131}, {6, 112, 13, 131},
+	{1, 34, 0, 135}, {1, 34, 0, 135}, {1, 34, 0, 135}, {1, 34, 0, 135},
+	{3, 96, 5, 152}, {6, 96, 5, 152}, {6, 97, 8, 153}, {6, 97, 8, 153},
+	{1, 35, 0, 134}, {1, 35, 0, 134}, {4, 111, 12, 130}, {6, 111, 12, 130},
+	{3, 111, 12, 130}, {6, 111, 12, 130}, {1, 32, 0, 337}, {1, 32, 0, 337},
+	{3, 32, 0, 337}, {1, 37, 5, 454}, {3, 37, 5, 454}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 38, 10, 587},
+	{1, 38, 10, 587}, {1, 38, 10, 587}, {1, 38, 10, 587}, {1, 38, 10, 587},
+	{1, 38, 10, 587}, {1, 38, 10, 587}, {3, 120, 3, 395}, {4, 120, 3, 395},
+	{1, 39, 0, 585}, {3, 39, 0, 585}, {1, 122, 1, 617}, {1, 122, 1, 617},
+	{3, 122, 1, 617}, {1, 122, 1, 617}, {1, 122, 1, 617}, {1, 122, 1, 617},
+	{1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591},
+	{1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591}, {4, 124, 0, 599},
+	{1, 40, 0, 783}, {3, 40, 0, 783}, {1, 131, 2, 784}, {1, 131, 2, 784},
+	{1, 131, 2, 784}, {1, 132, 1, 785}, {1, 132, 1, 785}, {4, 132, 1, 785},
+	{4, 132, 1, 785}, {6, 133, 0, 786}, {1, 41, 0, 1036}, {3, 41, 0, 1036},
+	{4, 135, 0, 788}, {1, 42, 0, 959}, {3, 42, 0, 959}, {1, 136, 3, 960},
+	{3, 136, 3, 960}, {3, 136, 3, 960}, {1, 136, 3, 960}, {1, 136, 3, 960},
+	{1, 136, 3, 960}, {1, 136, 3, 960}, {1, 137, 0, 1004}, {1, 137, 0, 1004},
+	{1, 137, 0, 1004}, {4, 134, 0, 787}, {1, 43, 0, 953}, {3, 43, 0, 953},
+	{1, 138, 3, 954}, {1, 138, 3, 954}, {1, 138, 3, 954}, {3, 138, 3, 954},
+	{3, 138, 3, 954}, {1, 138, 3, 954}, {4, 128, 0, 603}, {7, 128, 0, 603},
+	{7, 128, 0, 603}, {4, 125, 0, 600}, {6, 125, 0, 600}, {4, 126, 0, 601},
+	{6, 126, 0, 601}, {9, 126, 0, 601}, {1, 139, 0, 777}, {4, 139, 0, 777},
+	{1, 44, 0, 942}, {3, 44, 0, 942}, {3, 140, 0, 943}, {3, 140, 0, 943},
+	{3, 127, 0, 602}, {4, 129, 0, 604}, {4, 130, 0, 605}, {11, 103, 0, 150},
+	{8, 103, 0, 150}, {3, 113, 14, 132}, {6, 113, 14, 132}, {6, 98, 9, 154},
+	{3, 110, 5, 129}, {6, 110, 5, 129}, {6, 110, 5, 129}, {5, 85, 6, 466},
+	{6, 85, 6, 466}, {1, 12, 0, 5}, {1, 12, 0, 5}, {1, 12, 0, 5},
+	{4, 12, 0, 5}, {1, 12, 0, 5}, {1, 29, 17, 181}, {1, 29, 17, 181},
+	{3, 29, 17, 181}, {1, 30, 1, 452}, {1, 30, 1, 452}, {3, 30, 1, 452},
+	{3, 30, 1, 452}, {3, 31, 0, 374}, {4, 115, 7, 456}, {1, 45, 0, 536},
+	{3, 45, 0, 536}, {1, 144, 0, 537}, {1, 144, 0, 537}, {1, 144, 0, 537},
+	{4, 145, 0, 538}, {4, 145, 0, 538}, {1, 145, 0, 538}, {1, 145, 0, 538},
+	{1, 145, 0, 538}, {6, 146, 0, 539}, {1, 46, 0, 889}, {3, 46, 0, 889},
+	{4, 148, 0, 543}, {1, 47, 0, 730}, {3, 47, 0, 730}, {3, 149, 1, 731},
+	{1, 149, 1, 731}, {3, 149, 1, 731}, {3, 149, 1, 731}, {1, 48, 0, 900},
+	{1, 48, 0, 900}, {1, 48, 0, 900}, {1, 48, 0, 900}, {1, 48, 0, 900},
+	{2, 106, 0, 311}, {2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358},
+	{2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358},
+	{3, 58, 0, 416}, {3, 58, 0, 416}, {5, 58, 0, 416}, {1, 59, 0, 502},
+	{3, 59, 0, 502}, {1, 1, 2, 505}, {1, 1, 2, 505}, {1, 1, 2, 505},
+	{1, 60, 1, 463}, {4, 60, 1, 463}, {1, 61, 0, 581}, {3, 61, 0, 581},
+	{1, 150, 0, 582}, {4, 150, 0, 582}, {1, 62, 0, 770}, {3, 62, 0, 770},
+	{1, 151, 2, 771}, {1, 151, 2, 771}, {4, 147, 0, 540}, {1, 49, 0, 725},
+	{3, 49, 0, 725}, {1, 153, 1, 726}, {3, 153, 1, 726}, {3, 153, 1, 726},
+	{1, 50, 0, 892}, {1, 50, 0, 892}, {1, 50, 0, 892}, {1, 51, 0, 896},
+	{1, 51, 0, 896}, {4, 117, 19, 458}, {1, 52, 0, 562}, {1, 52, 0, 562},
+	{1, 52, 0, 562}, {1, 52, 0, 562}, {1, 52, 0, 562}, {1, 52, 0, 562},
+	{1, 118, 22, 459}, {6, 118, 22, 459}, {1, 63, 0, 739}, {3, 63, 0, 739},
+	{1, 154, 0, 740}, {4, 154, 0, 740}, {1, 64, 0, 909}, {3, 64, 0, 909},
+	{1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910},
+	{1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910},
+	{1, 159, 3, 917}, {1, 159, 3, 917}, {1, 159, 3, 917}, {4, 159, 3, 917},
+	{4, 159, 3, 917}, {4, 156, 5, 911}, {6, 156, 5, 911}, {4, 157, 6, 912},
+	{1, 160, 0, 1020}, {6, 160, 0, 1020}, {1, 65, 0, 1067}, {3, 65, 0, 1067},
+	{1, 161, 0, 1068}, {4, 161, 0, 1068}, {1, 66, 0, 1074}, {3, 66, 0, 1074},
+	{4, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075},
+	{1, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075}, {3, 6, 5, 884},
+	{2, 152, 1, 885}, {1, 2, 1, 774}, {1, 2, 1, 774}, {3, 158, 2, 914},
+	{5, 158, 2, 914}, {1, 67, 3, 460}, {3, 67, 3, 460}, {4, 67, 3, 460},
+	{1, 68, 0, 571}, {3, 68, 0, 571}, {1, 164, 0, 572}, {1, 164, 0, 572},
+	{1, 166, 1, 574}, {4, 166, 1, 574}, {6, 165, 0, 573}, {1, 69, 0, 924},
+	{3, 69, 0, 924}, {1, 70, 0, 744}, {3, 70, 0, 744}, {3, 167, 3, 745},
+	{3, 167, 3, 745}, {3, 167, 3, 745}, {2, 167, 3, 745}, {5, 167, 3, 745},
+	{1, 167, 3, 745}, {3, 167, 3, 745}, {3, 167, 3, 745}, {3, 167, 3, 745},
+	{1, 71, 0, 928}, {1, 71, 0, 928}, {1, 71, 0, 928}, {1, 72, 0, 934},
+	{1, 72, 0, 934}, {1, 72, 0, 934}, {1, 73, 0, 982}, {3, 73, 0, 982},
+	{1, 74, 0, 983}, {1, 74, 0, 983}, {1, 74, 0, 983}, {1, 74, 0, 983},
+	{1, 74, 0, 983}, {6, 99, 2, 462}, {1, 75, 0, 712}, {4, 75, 0, 712},
+	{3, 75, 0, 712}, {6, 75, 0, 712}, {3, 75, 0, 712}, {1, 168, 0, 880},
+	{4, 168, 0, 880}, {3, 168, 0, 880}, {6, 168, 0, 880}, {1, 76, 1, 882},
+	{3, 76, 1, 882}, {1, 169, 3, 883}, {1, 169, 3, 883}, {4, 116, 10, 457},
+	{5, 116, 10, 457}, {1, 53, 0, 560}, {3, 53, 0, 560}, {0, 55, 0, 662},
+	{3, 55, 0, 662}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549},
+	{1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549},
+	{1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 56, 3, 324},
+	{3, 56, 3, 324}, {5, 119, 23, 461}, {3, 119, 23, 461}, {6, 119, 23, 461},
+	{2, 163, 0, 673}, {0, 77, 0, 674}, {3, 77, 0, 674}, {4, 142, 0, 409},
+	{1, 78, 0, 606}, {3, 78, 0, 606}, {3, 170, 0, 607}, {3, 170, 0, 607},
+	{3, 170, 0, 607}, {1, 170, 0, 607}, {3, 170, 0, 607}, {2, 170, 0, 607},
+	{1, 170, 0, 607}, {3, 170, 0, 607}, {3, 170, 0, 607}, {1, 170, 0, 607},
+	{1, 170, 0, 607}, {3, 171, 0, 611}, {1, 80, 0, 800}, {1, 80, 0, 800},
+	{1, 80, 0, 800}, {1, 80, 0, 800}, {1, 80, 0, 800}, {1, 80, 0, 800},
+	{1, 80, 0, 800}, {4, 143, 0, 449}, {1, 79, 0, 634}, {3, 79, 0, 634},
+	{1, 172, 2, 635}, {3, 172, 2, 635}, {3, 172, 2, 635}, {3, 172, 2, 635},
+	{1, 172, 2, 635}, {4, 25, 0, 465}, {1, 81, 0, 643}, {3, 81, 0, 643},
+	{1, 141, 0, 644}, {4, 82, 2, 544}, {1, 83, 0, 533}, {3, 83, 0, 533},
+	{1, 173, 2, 534}, {3, 173, 2, 534}, {3, 173, 2, 534}, {3, 173, 2, 534},
+	{5, 173, 2, 534}, {1, 3, 1, 578}, {1, 3, 1, 578}, {1, 7, 0, 417},
+	{1, 7, 0, 417}, {1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185},
+	{1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185},
+	{1, 8, 0, 185}, {1, 8, 0, 185}, {1, 9, 0, 756}, {1, 9, 0, 756},
+	{1, 9, 0, 756}, {1, 9, 0, 756}, {1, 9, 0, 756}, {1, 9, 0, 756},
+	{1, 9, 0, 756}, {1, 9, 0, 756}, {1, 10, 0, 429}, {1, 10, 0, 429},
+	{1, 10, 0, 429}, {1, 10, 0, 429}, {1, 10, 0, 429}, {1, 10, 0, 429},
+	{1, 10, 0, 429}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187},
+}
+
+var yyLRGotos = [...]uint32{
+
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x55000e, 0xc001c, 0xffff0000, 0xffff0000, 0x58001e,
+	0x590020, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xd0029, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x550028, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x58001e, 0x590020, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xf004b, 0x550044, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x6d0058, 0x13005a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x550059, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x5e0080, 0xffff0000,
+	0xffff0000, 0x5f0063, 0x600064, 0xffff0000, 0x55007e, 0x610065, 0x620066, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x65009c, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x1000ad,
+	0xffff0000, 0x5e00af, 0x700b7, 0x5f0063, 0x600064, 0x5f00b0, 0x6000b1, 0x610065,
+	0x620066, 0x6100b2, 0x6200b3, 0x650128, 0x5d00ae, 0xffff0000, 0x700b7, 0x700b7,
+	0x700b7, 0x700b7, 0x700b7, 0xffff0000, 0x70142, 0x5013a, 0x6a0146, 0xffff0000,
+	0x5e014a, 0x700b7, 0x80153, 0x700b7, 0x700b7, 0x6e014b, 0x550149, 0x1d012b,
+	0x1d012c, 0x1d012d, 0x1d012e, 0x1d012f, 0x6f014c, 0x70014d, 0x71014e, 0xffff0000,
+	0x7015c, 0x1e015a, 0x1d014f, 0xffff0000, 0x1d0155, 0x1d0156, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x700b7, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x1d015d, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x7015c, 0x1e0179, 0xffff0000, 0xffff0000,
+	0x700b7, 0xffff0000, 0xffff0000, 0x63017e, 0xffff0000, 0xffff0000, 0xffff0000, 0x3c018a,
+	0x52018c, 0x430188, 0x780196, 0x780197, 0x780198, 0x730184, 0x5013a, 0xa019f,
+	0x740185, 0x1d017c, 0x101aa, 0x101ae, 0x101af, 0x5013a, 0x70142, 0x701bb,
+	0x701bd, 0x750186, 0x6a01be, 0x601b5, 0x760187, 0x770189, 0x1101b1, 0x7015c,
+	0x1601b0, 0x17019b, 0x5201d0, 0x5501c0, 0x5201d0, 0x5501c3, 0x1c01b6, 0x2501dc,
+	0x701e2, 0x5501dd, 0x2601d3, 0x6301e4, 0x2601d3, 0x6c01b4, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x3b01f8, 0x101f7, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x63020f, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x550211, 0x3c018a,
+	0x52018c, 0x430188, 0x360231, 0x720214, 0xffff0000, 0x730184, 0xa0244, 0xffff0000,
+	0x740185, 0x7a024a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x750186, 0xffff0000, 0xffff0000, 0x760187, 0x770189, 0x1b0275, 0x1b0276,
+	0x1b0277, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xab027c, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x790281, 0xffff0000, 0x5201d0, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x2601d3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x55028b, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x1f029a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3902b7, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x102bb, 0x102bc,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x5502c7, 0xa02cf, 0xad02cc,
+	0x9002d1, 0xffff0000, 0xffff0000, 0xffff0000, 0x6a02d7, 0x6a02dd, 0xffff0000, 0x6a0146,
+	0x3702e1, 0x3602e2, 0x3802e0, 0x7015c, 0xffff0000, 0xffff0000, 0xa402e6, 0xffff0000,
+	0xb02f5, 0x202ed, 0xffff0000, 0xa30300, 0xffff0000, 0x960301, 0xb02f5, 0x980305,
+	0xffff0000, 0x7a0307, 0xffff0000, 0x60304, 0xffff0000, 0x810315, 0xa0244, 0x3031c,
+	0x8d031e, 0xffff0000, 0xaa031f, 0xffff0000, 0xffff0000, 0xffff0000, 0x10328, 0xffff0000,
+	0xc032b, 0xffff0000, 0xc032d, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xab027c,
+	0xc0330, 0xac032f, 0xffff0000, 0x4b0333, 0xffff0000, 0x8d0334, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x4b033b, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3b033c, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x390353, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x39035c, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x4b036e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xb02f5, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x91037a,
+	0xffff0000, 0x6a02d7, 0x99037b, 0xffff0000, 0xffff0000, 0x6a02dd, 0x950383, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x9a038c, 0xb02f5, 0x980394, 0xa6039d, 0xb02f5,
+	0x202ed, 0x60393, 0xa7039e, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x980305, 0x9703ac, 0xffff0000, 0xffff0000,
+	0x60304, 0xb02f5, 0x203b3, 0xffff0000, 0xffff0000, 0x810315, 0x603b2, 0x8303b5,
+	0xffff0000, 0x6a03bc, 0x6a03c3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x8903f3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5,
+	0x4c03f5, 0xffff0000, 0xb02f5, 0xb02f5, 0x4c03f8, 0xa903f7, 0x9103f9, 0xffff0000,
+	0xb02f5, 0x980394, 0xa0244, 0x303fe, 0x4303fb, 0x60393, 0xa60403, 0x9b03fa,
+	0x9c0400, 0x9d0401, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x8b0406, 0xffff0000,
+	0x8c0407, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x810315, 0x84040d, 0x6a03bc, 0x32040f, 0x320410, 0x8a040e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x6a03c3, 0x300412, 0x300413, 0x880411, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa3041b,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x4a041e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x4c0422, 0xffff0000,
+	0xa00423, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x810315, 0x840427, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa10431,
+	0xb02f5, 0x980438, 0x9e0436, 0x9f0439, 0xffff0000, 0x60437, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x980438, 0x9e0436, 0x9f0439,
+	0x43043f, 0x60437, 0xa2043e, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
 }

@@ -1,0 +1,85 @@
+package main
+
+// leanDriver replaces goyaccDriver. It runs the same LR automaton on the
+// tables yypatch derives from goyacc's (lr.go): one look-up gives a
+// state's action (yyLRStates), one more the action for the lookahead
+// (yyLRActions), one the state after a reduction (yyLRGotos), where
+// goyacc's loop reads yyPact, yyAct, yyChk, yyDef, yyExca, yyR1, yyR2 and
+// yyPgo. It reads a token exactly where goyacc's does (a state that acts
+// without one does not read it), so that the scanner, the actions and a
+// syntax error see what they saw before.
+//
+// What it leaves out: error recovery (lr.go refuses a grammar that shifts
+// goyacc's error token, so that goyacc's recovery would only pop the
+// whole stack: the driver returns at once), yyDebug's tracing, and
+// yyrcvr.char while parsing (Lookahead reports -1; nothing calls it).
+// The new state after a reduction goes into yyVAL.yys before the
+// action runs, so that the action's calls do not need it kept aside.
+const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
+	var yyVAL yySymType
+	var yyDollar []yySymType
+	_ = yyDollar // silence set and not used
+	yyS := yyrcvr.stack[:]
+	yyS[0].yys = 0
+	yyp := 0
+	yytoken := -1 // the lookahead, goyacc's internal number; -1: none
+	yyrcvr.char = -1
+	defer func() {
+		// Make sure we report no lookahead when not parsing.
+		yyrcvr.char = -1
+	}()
+
+	for {
+		yystate := yyS[yyp].yys
+		yyst := yyLRStates[yystate]
+		yya := int(yyst.act)
+		if yyst.base != yyLRNoToken {
+			if yytoken < 0 {
+				yytoken = yylexTok(yylex, &yyrcvr.lval)
+			}
+			if e := yyLRActions[int(yyst.base)+yytoken]; int(e>>16) == yystate {
+				yya = int(int16(e))
+			}
+		}
+		if yya > 0 { // shift, to state yya
+			yyp++
+			if yyp >= len(yyS) {
+				nyys := make([]yySymType, len(yyS)*2)
+				copy(nyys, yyS)
+				yyS = nyys
+			}
+			yyS[yyp] = yyrcvr.lval
+			yyS[yyp].yys = yya
+			yytoken = -1
+			continue
+		}
+		if yya == 0 {
+			yylex.Error(yyErrorMessage(yystate, yytoken))
+			return 1
+		}
+		yyn := -yya // reduce by production yyn, or accept
+		if yyn >= len(yyLRProds) {
+			return 0
+		}
+		yyr := yyLRProds[yyn]
+		yypt := yyp
+		yyp -= int(yyr.n)
+		if yyp+1 >= len(yyS) {
+			nyys := make([]yySymType, len(yyS)*2)
+			copy(nyys, yyS)
+			yyS = nyys
+		}
+		yyVAL = yyS[yyp+1]
+		yyVAL.yys = int(yyr.def)
+		if e := yyLRGotos[int(yyr.base)+yyS[yyp].yys]; int(e>>16) == int(yyr.lhs) {
+			yyVAL.yys = int(uint16(e))
+		}
+		switch yyn {
+`
+
+// The end of Parse: goyacc's, and the lean driver's (the push of the
+// reduction's value, and the end of its loop).
+const (
+	goyaccDriverEnd = "\t}\n\tgoto yystack /* stack new state and value */\n}\n"
+	leanDriverEnd   = "\t\t}\n\t\tyyp++\n\t\tyyS[yyp] = yyVAL\n\t}\n}\n"
+)
