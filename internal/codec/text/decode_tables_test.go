@@ -194,9 +194,9 @@ func TestLeanTables(t *testing.T) {
 			if accept {
 				want = -len(yyLRProds)
 			}
-			got := int(st.act)
-			if st.base != yyLRNoToken {
-				if e := yyLRActions[int(st.base)+tok]; int(e>>16) == s {
+			got := int(int16(st))
+			if st>>16 != yyLRNoToken {
+				if e := yyLRActions[int(st>>16)+tok]; int(e>>16) == s {
 					got = int(int16(e))
 				}
 			} else if int(yyPact[s]) > yyFlag || yyDef[s] == -2 {

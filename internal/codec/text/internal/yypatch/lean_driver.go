@@ -13,15 +13,19 @@ package main
 // goyacc's error token, so that goyacc's recovery would only pop the
 // whole stack: the driver returns at once), yyDebug's tracing, and
 // yyrcvr.char while parsing (Lookahead reports -1; nothing calls it).
-// The new state after a reduction goes into yyVAL.yys before the
-// action runs, so that the action's calls do not need it kept aside.
+// $$ (yyVAL) is a pointer to $1's place on the stack, where the value
+// of the reduction goes, rather than a copy that is stored there after
+// the action: yacc's default $$ = $1 costs nothing, and the new state goes
+// there before the action runs, so that nothing but the stack's top
+// waits across the action's calls. An action must then not read $1 after
+// it has set $$ (checkActions, main.go, refuses one that does).
 const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
-	var yyVAL yySymType
 	var yyDollar []yySymType
 	_ = yyDollar // silence set and not used
 	yyS := yyrcvr.stack[:]
 	yyS[0].yys = 0
 	yyp := 0
+	yystate := 0
 	yytoken := -1 // the lookahead, goyacc's internal number; -1: none
 	yyrcvr.char = -1
 	defer func() {
@@ -30,14 +34,13 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 	}()
 
 	for {
-		yystate := yyS[yyp].yys
 		yyst := yyLRStates[yystate]
-		yya := int(yyst.act)
-		if yyst.base != yyLRNoToken {
+		yya := int(int16(yyst))
+		if yyst>>16 != yyLRNoToken {
 			if yytoken < 0 {
 				yytoken = yylexTok(yylex, &yyrcvr.lval)
 			}
-			if e := yyLRActions[int(yyst.base)+yytoken]; int(e>>16) == yystate {
+			if e := yyLRActions[int(yyst>>16)+yytoken]; int(e>>16) == yystate {
 				yya = int(int16(e))
 			}
 		}
@@ -50,6 +53,7 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 			}
 			yyS[yyp] = yyrcvr.lval
 			yyS[yyp].yys = yya
+			yystate = yya
 			yytoken = -1
 			continue
 		}
@@ -69,7 +73,7 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 			copy(nyys, yyS)
 			yyS = nyys
 		}
-		yyVAL = yyS[yyp+1]
+		yyVAL := &yyS[yyp+1]
 		yyVAL.yys = int(yyr.def)
 		if e := yyLRGotos[int(yyr.base)+yyS[yyp].yys]; int(e>>16) == int(yyr.lhs) {
 			yyVAL.yys = int(uint16(e))
@@ -81,5 +85,5 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 // reduction's value, and the end of its loop).
 const (
 	goyaccDriverEnd = "\t}\n\tgoto yystack /* stack new state and value */\n}\n"
-	leanDriverEnd   = "\t\t}\n\t\tyyp++\n\t\tyyS[yyp] = yyVAL\n\t}\n}\n"
+	leanDriverEnd   = "\t\t}\n\t\tyyp++\n\t\tyystate = yyS[yyp].yys\n\t}\n}\n"
 )

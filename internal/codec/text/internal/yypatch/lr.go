@@ -249,14 +249,14 @@ func derive(t *tables) (*lean, error) {
 func (l *lean) source() []byte {
 	var b bytes.Buffer
 	b.WriteString(leanTablesDoc)
-	b.WriteString("var yyLRStates = [...]struct {\n\tact  int16\n\tbase uint16\n}{\n")
+	b.WriteString("var yyLRStates = [...]uint32{\n")
 	for i, r := range l.states {
 		base := r.base
 		if r.noToken {
 			base = 0xffff
 		}
-		sep(&b, i, 6)
-		fmt.Fprintf(&b, "{%d, %d},", r.dflt, base)
+		sep(&b, i, 8)
+		fmt.Fprintf(&b, "%#x,", uint32(base)<<16|uint32(uint16(r.dflt)))
 	}
 	b.WriteString("\n}\n\nvar yyLRActions = [...]uint32{\n")
 	for i, e := range l.actions {
@@ -290,9 +290,10 @@ func sep(b *bytes.Buffer, i, n int) {
 const leanTablesDoc = `
 // The lean driver's tables (yypatch, lr.go), derived from goyacc's above:
 //
-//   - yyLRStates: per state, the action taken without a lookahead
-//     (base == yyLRNoToken), or else when the lookahead has no entry in
-//     the state's row of yyLRActions, which starts at base.
+//   - yyLRStates: per state, in the low 16 bits the action taken without
+//     a lookahead (if the high 16 bits are yyLRNoToken), or else when the
+//     lookahead has no entry in the state's row of yyLRActions, which
+//     starts where the high 16 bits say.
 //   - yyLRActions: rows packed by displacement; an entry is the state it
 //     belongs to (high 16 bits) and the action (low 16): > 0 shift to
 //     that state, < 0 reduce by minus that production, 0 a syntax error,

@@ -69,7 +69,33 @@ func patch(src []byte) ([]byte, error) {
 	if src, err = applyEdits(src); err != nil {
 		return nil, err
 	}
+	if err := checkActions(src); err != nil {
+		return nil, err
+	}
 	return format.Source(append(src, l.source()...))
+}
+
+// checkActions: in the lean driver $$ (yyVAL) is $1's place on the stack,
+// not a copy of it, so an action must not read $1 after it has set $$.
+// checkActions refuses an action with a line that reads $1 after a line
+// that touches $$ (one line, one statement: Go reads the right side of
+// an assignment before it assigns).
+func checkActions(src []byte) error {
+	body := src[bytes.Index(src, []byte(leanDriver))+len(leanDriver):]
+	body = body[:bytes.Index(body, []byte(leanDriverEnd))]
+	var action []byte // the case line of the action being read
+	set := false      // it has touched $$
+	for l := range bytes.Lines(body) {
+		switch {
+		case bytes.HasPrefix(bytes.TrimSpace(l), []byte("case ")):
+			action, set = bytes.TrimSpace(l), false
+		case set && bytes.Contains(l, []byte("yyDollar[1]")):
+			return fmt.Errorf("action %s reads $1 after it sets $$ (the lean driver keeps them in one place)", action)
+		case bytes.Contains(l, []byte("yyVAL")):
+			set = true
+		}
+	}
+	return nil
 }
 
 // applyEdits returns src with every edit made.

@@ -87,3 +87,14 @@ func TestReadTablesRefusesOtherSource(t *testing.T) {
 		t.Error("readTables of a file without goyacc's tables: no error")
 	}
 }
+
+func TestCheckActions(t *testing.T) {
+	ok := leanDriver + "\t\tcase 1:\n\t\t\tyyVAL.n = yyDollar[1].n + 1\n\t\t\tf(yyDollar[2].n)\n" + leanDriverEnd
+	if err := checkActions([]byte(ok)); err != nil {
+		t.Errorf("$1 read where $$ is set: %v", err)
+	}
+	bad := leanDriver + "\t\tcase 1:\n\t\t\tyyVAL.n = 1\n\t\t\tf(yyDollar[1].n)\n" + leanDriverEnd
+	if err := checkActions([]byte(bad)); err == nil {
+		t.Error("$1 read after $$ is set: no error")
+	}
+}
