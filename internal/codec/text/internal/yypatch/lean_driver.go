@@ -9,6 +9,10 @@ package main
 // without one does not read it), so that the scanner, the actions and a
 // syntax error see what they saw before.
 //
+// A shift to a state that reduces without reading a token is one action,
+// the shift and that reduction (lr.go), so that the loop does not look
+// that state up.
+//
 // What it leaves out: error recovery (lr.go refuses a grammar that shifts
 // goyacc's error token, so that goyacc's recovery would only pop the
 // whole stack: the driver returns at once), yyDebug's tracing, and
@@ -27,11 +31,7 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 	yyp := 0
 	yystate := 0
 	yytoken := -1 // the lookahead, goyacc's internal number; -1: none
-	yyrcvr.char = -1
-	defer func() {
-		// Make sure we report no lookahead when not parsing.
-		yyrcvr.char = -1
-	}()
+	yyrcvr.char = -1 // and so it stays: the loop keeps its lookahead in yytoken
 
 	for {
 		yyst := yyLRStates[yystate]
@@ -53,11 +53,15 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 			}
 			yyS[yyp] = yyrcvr.lval
 			yyS[yyp].yys = yya
-			yystate = yya
 			yytoken = -1
-			continue
-		}
-		if yya == 0 {
+			if yya < len(yyLRStates) {
+				yystate = yya
+				continue
+			}
+			// a state that reduces at once, without a token: reduce by
+			// production yya-len(yyLRStates)
+			yya = len(yyLRStates) - yya
+		} else if yya == 0 {
 			yylex.Error(yyErrorMessage(yystate, yytoken))
 			return 1
 		}

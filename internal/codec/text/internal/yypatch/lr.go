@@ -212,7 +212,7 @@ type lean struct {
 func derive(t *tables) (*lean, error) {
 	ns, nprod := len(t.pact), len(t.r1)
 	accept := -nprod
-	if ns >= 0x7fff || nprod >= 0x7fff || len(t.pgo) >= 0xffff {
+	if ns+nprod >= 0x7fff || len(t.pgo) >= 0xffff {
 		return nil, fmt.Errorf("%d states, %d productions: too many for 16-bit entries", ns, nprod)
 	}
 	l := &lean{lens: t.r2, lhs: t.r1}
@@ -230,6 +230,7 @@ func derive(t *tables) (*lean, error) {
 		}
 		l.states = append(l.states, newRow(s, vals))
 	}
+	fuseShiftReduce(l.states, t.r2)
 	l.actions = pack(l.states, t.ntok+1)
 	for lhs := range t.pgo {
 		vals := make([]int, ns)
@@ -243,6 +244,29 @@ func derive(t *tables) (*lean, error) {
 		return nil, errors.New("packed tables too long for 16-bit offsets")
 	}
 	return l, nil
+}
+
+// fuseShiftReduce turns a shift to a state that reduces without a token
+// into one action: the number of states plus the production. Only where
+// the production pops what was shifted (it is not empty): the state
+// shifted to is then never looked at.
+func fuseShiftReduce(states []row, lens []int) {
+	ns := len(states)
+	fused := func(a int) int {
+		if a > 0 && a < ns && states[a].noToken && states[a].dflt < 0 && -states[a].dflt < len(lens) && lens[-states[a].dflt] > 0 {
+			return ns - states[a].dflt
+		}
+		return a
+	}
+	for i := range states {
+		r := &states[i]
+		for j, v := range r.vals {
+			r.vals[j] = fused(v)
+		}
+		if !r.noToken {
+			r.dflt = fused(r.dflt)
+		}
+	}
 }
 
 // source writes the tables as Go.
@@ -296,8 +320,10 @@ const leanTablesDoc = `
 //     starts where the high 16 bits say.
 //   - yyLRActions: rows packed by displacement; an entry is the state it
 //     belongs to (high 16 bits) and the action (low 16): > 0 shift to
-//     that state, < 0 reduce by minus that production, 0 a syntax error,
-//     -len(yyLRProds) accept.
+//     that state, or if it is len(yyLRStates) or more, shift and reduce by
+//     that minus len(yyLRStates) (the state shifted to would reduce
+//     without reading a token), < 0 reduce by minus that production, 0 a
+//     syntax error, -len(yyLRProds) accept.
 //   - yyLRProds: per production, how many symbols it pops, its
 //     nonterminal, that nonterminal's row in yyLRGotos and the state it
 //     goes to when the uncovered state has no entry there.
