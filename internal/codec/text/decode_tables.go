@@ -113,31 +113,25 @@ func (l kindLexer) Lex(*yySymType) int { return int(l) }
 func (kindLexer) Error(string)         {}
 
 // lrInternal maps a scanner kind to the parser's internal token number
-// as lrToken does, with one look-up in lrInternals. Kinds the scanner
-// does not make (128 up to yyPrivate, and beyond the private ones) land
-// on lrInternals' last entry, which is $unk.
-func lrInternal(k int) int {
-	i := uint(k)
-	if i >= 128 {
-		if i -= yyPrivate; i >= uint(len(lrInternals)-128) {
-			i = uint(len(lrInternals) - 1 - 128)
-		}
-		i += 128
-	}
-	return int(lrInternals[i])
-}
+// as lrToken does, with one look-up in lrInternals. Every kind the
+// scanner makes fits in 16 bits (scanner.last keeps them so).
+func lrInternal(k int) int { return int(lrInternals[uint16(k)]) }
 
-// lrInternals holds lrToken of the characters below 128, then of the
-// kinds from yyPrivate on (far fewer than 255 of them).
-var lrInternals = func() (t [384]uint8) {
+// lrInternals holds lrToken of every kind below 1<<16: the characters
+// below 128 and the kinds from yyPrivate on have their own tokens (far
+// fewer than 255 kinds), the rest are all $unk. A table that large costs
+// no more cache than a small one: a parse reads only the entries of the
+// kinds it meets, a few lines of it.
+var lrInternals = func() (t [1 << 16]uint8) {
+	unk := uint8(lrToken(yyPrivate - 1)) // neither a character nor a kind
 	for i := range t {
-		k := i
-		if i >= 128 {
-			k = yyPrivate + i - 128
+		switch {
+		case i < 128 || i >= yyPrivate && i < yyPrivate+256:
+			t[i] = uint8(lrToken(i))
+		default:
+			t[i] = unk
 		}
-		t[i] = uint8(lrToken(k))
 	}
-	t[len(t)-1] = uint8(lrToken(-1 + yyPrivate)) // neither a character nor a kind
 	return t
 }()
 
