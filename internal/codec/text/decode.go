@@ -173,17 +173,17 @@ func bld(l yyLexer) *decoder { return l.(*decoder) }
 // Lex hands the parser the next token, as goyacc's internal token number:
 // the yyLexer interface needs it, but the parser's loop calls yylexTok.
 func (d *decoder) Lex(lval *yySymType) int {
-	t, _ := yylexTok(d, lval)
-	return t
+	return yylexTok(d, lval)
 }
 
-// yylexTok reads the parser's next token: go generate (internal/yypatch)
-// puts it in place of goyacc's yylex1 in the parser's loop. It maps the
+// yylexTok reads the parser's next token: the parser's loop (the lean
+// driver internal/yypatch puts in place of goyacc's) calls it where
+// goyacc's calls yylex1. It maps the
 // scanner's kind with one table look-up where yylex1 tests ranges, and it
 // does Lex's work itself: one call less per token (the compiler inlines
 // nothing into a function as big as Parse). About 2% of a decode's
 // instructions.
-func yylexTok(l yyLexer, lval *yySymType) (char, token int) {
+func yylexTok(l yyLexer, lval *yySymType) int {
 	d := l.(*decoder)
 	k, s := d.sc.next() // after an error (fail), lexError
 	if k == versionHeader {
@@ -191,8 +191,7 @@ func yylexTok(l yyLexer, lval *yySymType) (char, token int) {
 	}
 	d.ntok++
 	lval.tok = s
-	t := lrInternal(k)
-	return t, t
+	return lrInternal(k)
 }
 
 // header reads the version of a MEGACO/N header.

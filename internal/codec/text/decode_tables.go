@@ -40,44 +40,61 @@ func lrExpected(src []byte, maxDepth, n int) ([]int, lexToken) {
 // (t the end marker) accepting counts as shifting.
 func lrShift(stack []int, t int) ([]int, bool) {
 	for steps := 0; steps < 100000; steps++ {
-		s := stack[len(stack)-1]
-		if n := int(yyPact[s]); n > yyFlag {
-			if m := n + t; m >= 0 && m < yyLast {
-				if a := int(yyAct[m]); int(yyChk[a]) == t {
-					return append(stack, a), true
-				}
-			}
-		}
-		n := int(yyDef[s])
-		if n == -2 {
-			x := 0
-			for !(int(yyExca[x]) == -1 && int(yyExca[x+1]) == s) {
-				x += 2
-			}
-			for x += 2; ; x += 2 {
-				if e := int(yyExca[x]); e < 0 || e == t {
-					break
-				}
-			}
-			if n = int(yyExca[x+1]); n < 0 {
-				return stack, true // accept
-			}
-		}
-		if n == 0 {
+		n, accept := lrAction(stack[len(stack)-1], t)
+		switch {
+		case accept:
+			return stack, true
+		case n > 0:
+			return append(stack, n), true
+		case n == 0:
 			return stack, false
 		}
-		stack = stack[:len(stack)-int(yyR2[n])]
-		lhs := int(yyR1[n])
-		g := int(yyPgo[lhs])
-		next := int(yyAct[g])
-		if j := g + stack[len(stack)-1] + 1; j < yyLast {
-			if a := int(yyAct[j]); int(yyChk[a]) == -lhs {
-				next = a
-			}
-		}
-		stack = append(stack, next)
+		stack = stack[:len(stack)-int(yyR2[-n])]
+		stack = append(stack, lrGoto(stack[len(stack)-1], int(yyR1[-n])))
 	}
 	return stack, false
+}
+
+// lrAction is what goyacc's parser does in state s with token t (its
+// internal number) as goyacc's tables say: shift to state n (n > 0),
+// reduce by production -n (n < 0), fail (0) or accept.
+func lrAction(s, t int) (n int, accept bool) {
+	if n := int(yyPact[s]); n > yyFlag {
+		if m := n + t; m >= 0 && m < yyLast {
+			if a := int(yyAct[m]); int(yyChk[a]) == t {
+				return a, false
+			}
+		}
+	}
+	n = int(yyDef[s])
+	if n == -2 {
+		x := 0
+		for !(int(yyExca[x]) == -1 && int(yyExca[x+1]) == s) {
+			x += 2
+		}
+		for x += 2; ; x += 2 {
+			if e := int(yyExca[x]); e < 0 || e == t {
+				break
+			}
+		}
+		if n = int(yyExca[x+1]); n < 0 {
+			return 0, true
+		}
+	}
+	return -n, false
+}
+
+// lrGoto is the state goyacc's tables go to after a reduction to the
+// nonterminal lhs uncovered state s.
+func lrGoto(s, lhs int) int {
+	g := int(yyPgo[lhs])
+	next := int(yyAct[g])
+	if j := g + s + 1; j < yyLast {
+		if a := int(yyAct[j]); int(yyChk[a]) == -lhs {
+			next = a
+		}
+	}
+	return next
 }
 
 // lrToken maps a scanner kind to the parser's internal token number with
@@ -96,31 +113,25 @@ func (l kindLexer) Lex(*yySymType) int { return int(l) }
 func (kindLexer) Error(string)         {}
 
 // lrInternal maps a scanner kind to the parser's internal token number
-// as lrToken does, with one look-up in lrInternals. Kinds the scanner
-// does not make (128 up to yyPrivate, and beyond the private ones) land
-// on lrInternals' last entry, which is $unk.
-func lrInternal(k int) int {
-	i := uint(k)
-	if i >= 128 {
-		if i -= yyPrivate; i >= uint(len(lrInternals)-128) {
-			i = uint(len(lrInternals) - 1 - 128)
-		}
-		i += 128
-	}
-	return int(lrInternals[i])
-}
+// as lrToken does, with one look-up in lrInternals. Every kind the
+// scanner makes fits in 16 bits (scanner.last keeps them so).
+func lrInternal(k int) int { return int(lrInternals[uint16(k)]) }
 
-// lrInternals holds lrToken of the characters below 128, then of the
-// kinds from yyPrivate on (far fewer than 255 of them).
-var lrInternals = func() (t [384]uint8) {
+// lrInternals holds lrToken of every kind below 1<<16: the characters
+// below 128 and the kinds from yyPrivate on have their own tokens (far
+// fewer than 255 kinds), the rest are all $unk. A table that large costs
+// no more cache than a small one: a parse reads only the entries of the
+// kinds it meets, a few lines of it.
+var lrInternals = func() (t [1 << 16]uint8) {
+	unk := uint8(lrToken(yyPrivate - 1)) // neither a character nor a kind
 	for i := range t {
-		k := i
-		if i >= 128 {
-			k = yyPrivate + i - 128
+		switch {
+		case i < 128 || i >= yyPrivate && i < yyPrivate+256:
+			t[i] = uint8(lrToken(i))
+		default:
+			t[i] = unk
 		}
-		t[i] = uint8(lrToken(k))
 	}
-	t[len(t)-1] = uint8(lrToken(-1 + yyPrivate)) // neither a character nor a kind
 	return t
 }()
 

@@ -174,9 +174,63 @@ func scanKinds(src string) []int {
 // TestLrInternal: the parser's loop maps kinds with lrInternal's table,
 // which must agree with goyacc's own mapping (lrToken) for every kind.
 func TestLrInternal(t *testing.T) {
-	for k := 0; k < yyPrivate+512; k++ {
+	for k := 0; k < len(lrInternals); k++ {
 		if got, want := lrInternal(k), lrToken(k); got != want {
 			t.Fatalf("lrInternal(%d) = %d, lrToken %d", k, got, want)
+		}
+	}
+}
+
+// TestLeanTables: the tables the parser's loop runs on (yypatch derives
+// them from goyacc's at go generate) say, for every state and token and
+// for every state and nonterminal, what goyacc's own tables say; and no
+// state shifts goyacc's error token (the lean driver has no error
+// recovery).
+func TestLeanTables(t *testing.T) {
+	for s := range yyPact {
+		st := yyLRStates[s]
+		for tok := 0; tok <= len(yyToknames); tok++ {
+			want, accept := lrAction(s, tok)
+			if accept {
+				want = -len(yyLRProds)
+			}
+			got := int(int16(st))
+			if st>>16 != yyLRNoToken {
+				if e := yyLRActions[int(st>>16)+tok]; int(e>>16) == s {
+					got = int(int16(e))
+				}
+			} else if int(yyPact[s]) > yyFlag || yyDef[s] == -2 {
+				t.Fatalf("state %d acts without a token, goyacc's reads one", s)
+			}
+			if tok == yyErrCode && want > 0 {
+				t.Fatalf("state %d shifts the error token", s)
+			}
+			if got >= len(yyLRStates) { // shift, then reduce without a token
+				if r, _ := lrAction(want, 0); want <= 0 || int(yyLRStates[want]>>16) != yyLRNoToken || -r != got-len(yyLRStates) || yyR2[-r] == 0 {
+					t.Fatalf("state %d, token %d: lean action shift and reduce by %d, goyacc's %d", s, tok, got-len(yyLRStates), want)
+				}
+				continue
+			}
+			if got != want {
+				t.Fatalf("state %d, token %d: lean action %d, goyacc's %d", s, tok, got, want)
+			}
+		}
+	}
+	if len(yyLRProds) != len(yyR1) {
+		t.Fatalf("%d productions, goyacc has %d", len(yyLRProds), len(yyR1))
+	}
+	for p, r := range yyLRProds {
+		if int(r.n) != int(yyR2[p]) || int(r.lhs) != int(yyR1[p]) {
+			t.Fatalf("production %d: pops %d to %d, goyacc %d to %d", p, r.n, r.lhs, yyR2[p], yyR1[p])
+		}
+		for s := range yyPact {
+			got := int(r.def)
+			if e := yyLRGotos[int(r.base)+s]; int(e>>16) == int(r.lhs) {
+				got = int(uint16(e))
+			}
+			if want := lrGoto(s, int(r.lhs)); got != want {
+				t.Fatalf("production %d from state %d: lean goto %d, goyacc's %d", p, s, got, want)
+			}
 		}
 	}
 }

@@ -1395,3108 +1395,4325 @@ func yyParse(yylex yyLexer) int {
 }
 
 func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
-	var yyn int
-	var yyVAL yySymType
 	var yyDollar []yySymType
 	_ = yyDollar // silence set and not used
 	yyS := yyrcvr.stack[:]
-
-	Nerrs := 0   /* number of errors */
-	Errflag := 0 /* error recovery flag */
+	yyS[0].yys = 0
+	yyp := 0
 	yystate := 0
-	yyrcvr.char = -1
-	yytoken := -1 // yyrcvr.char translated into internal numbering
-	defer func() {
-		// Make sure we report no lookahead when not parsing.
-		yyrcvr.char = -1
-	}()
-	yyp := -1
-	goto yystack
+	yytoken := -1    // the lookahead, goyacc's internal number; -1: none
+	yyrcvr.char = -1 // and so it stays: the loop keeps its lookahead in yytoken
 
-ret0:
-	return 0
-
-ret1:
-	return 1
-
-yystack:
-	/* put a state and value onto the stack */
-	if yyDebug >= 4 {
-		__yyfmt__.Printf("char %v in %v\n", yyTokname(yytoken), yyStatname(yystate))
-	}
-
-	yyp++
-	if yyp >= len(yyS) {
-		nyys := make([]yySymType, len(yyS)*2)
-		copy(nyys, yyS)
-		yyS = nyys
-	}
-	yyS[yyp] = yyVAL
-	yyS[yyp].yys = yystate
-
-yynewstate:
-	yyn = int(yyPact[yystate])
-	if yyn <= yyFlag {
-		goto yydefault /* simple state */
-	}
-	if yyrcvr.char < 0 {
-		yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
-	}
-	yyn += yytoken
-	if yyn < 0 || yyn >= yyLast {
-		goto yydefault
-	}
-	yyn = int(yyAct[yyn])
-	if int(yyChk[yyn]) == yytoken { /* valid shift */
-		yyrcvr.char = -1
-		yytoken = -1
-		yyVAL = yyrcvr.lval
-		yystate = yyn
-		if Errflag > 0 {
-			Errflag--
-		}
-		goto yystack
-	}
-
-yydefault:
-	/* default state action */
-	yyn = int(yyDef[yystate])
-	if yyn == -2 {
-		if yyrcvr.char < 0 {
-			yyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)
-		}
-
-		/* look through exception table */
-		xi := 0
-		for {
-			if yyExca[xi+0] == -1 && int(yyExca[xi+1]) == yystate {
-				break
+	for {
+		yyst := yyLRStates[yystate]
+		yya := int(int16(yyst))
+		if yyst>>16 != yyLRNoToken {
+			if yytoken < 0 {
+				yytoken = yylexTok(yylex, &yyrcvr.lval)
 			}
-			xi += 2
-		}
-		for xi += 2; ; xi += 2 {
-			yyn = int(yyExca[xi+0])
-			if yyn < 0 || yyn == yytoken {
-				break
+			if e := yyLRActions[int(yyst>>16)+yytoken]; int(e>>16) == yystate {
+				yya = int(int16(e))
 			}
 		}
-		yyn = int(yyExca[xi+1])
-		if yyn < 0 {
-			goto ret0
-		}
-	}
-	if yyn == 0 {
-		/* error ... attempt to resume parsing */
-		switch Errflag {
-		case 0: /* brand new error */
-			yylex.Error(yyErrorMessage(yystate, yytoken))
-			Nerrs++
-			if yyDebug >= 1 {
-				__yyfmt__.Printf("%s", yyStatname(yystate))
-				__yyfmt__.Printf(" saw %s\n", yyTokname(yytoken))
+		if yya > 0 { // shift, to state yya
+			yyp++
+			if yyp >= len(yyS) {
+				nyys := make([]yySymType, len(yyS)*2)
+				copy(nyys, yyS)
+				yyS = nyys
 			}
-			fallthrough
-
-		case 1, 2: /* incompletely recovered error ... try again */
-			Errflag = 3
-
-			/* find a state where "error" is a legal shift action */
-			for yyp >= 0 {
-				yyn = int(yyPact[yyS[yyp].yys]) + yyErrCode
-				if yyn >= 0 && yyn < yyLast {
-					yystate = int(yyAct[yyn]) /* simulate a shift of "error" */
-					if int(yyChk[yystate]) == yyErrCode {
-						goto yystack
-					}
-				}
-
-				/* the current p has no shift on "error", pop stack */
-				if yyDebug >= 2 {
-					__yyfmt__.Printf("error recovery pops state %d\n", yyS[yyp].yys)
-				}
-				yyp--
-			}
-			/* there is no state on the stack with an error shift ... abort */
-			goto ret1
-
-		case 3: /* no shift yet; clobber input char */
-			if yyDebug >= 2 {
-				__yyfmt__.Printf("error recovery discards %s\n", yyTokname(yytoken))
-			}
-			if yytoken == yyEofCode {
-				goto ret1
-			}
-			yyrcvr.char = -1
+			yyS[yyp] = yyrcvr.lval
+			yyS[yyp].yys = yya
 			yytoken = -1
-			goto yynewstate /* try again in the same state */
+			if yya < len(yyLRStates) {
+				yystate = yya
+				continue
+			}
+			// a state that reduces at once, without a token: reduce by
+			// production yya-len(yyLRStates)
+			yya = len(yyLRStates) - yya
+		} else if yya == 0 {
+			yylex.Error(yyErrorMessage(yystate, yytoken))
+			return 1
 		}
-	}
-
-	/* reduction by production yyn */
-	if yyDebug >= 2 {
-		__yyfmt__.Printf("reduce %v in:\n\t%v\n", yyn, yyStatname(yystate))
-	}
-
-	yynt := yyn
-	yypt := yyp
-	_ = yypt // guard against "declared and not used"
-
-	yyp -= int(yyR2[yyn])
-	// yyp is now the index of $0. Perform the default action. Iff the
-	// reduced production is ε, $1 is possibly out of range.
-	if yyp+1 >= len(yyS) {
-		nyys := make([]yySymType, len(yyS)*2)
-		copy(nyys, yyS)
-		yyS = nyys
-	}
-	yyVAL = yyS[yyp+1]
-
-	/* consult goto table to find next state */
-	yyn = int(yyR1[yyn])
-	yyg := int(yyPgo[yyn])
-	yyj := yyg + yyS[yyp].yys + 1
-
-	if yyj >= yyLast {
-		yystate = int(yyAct[yyg])
-	} else {
-		yystate = int(yyAct[yyj])
-		if int(yyChk[yystate]) != -yyn {
-			yystate = int(yyAct[yyg])
+		yyn := -yya // reduce by production yyn, or accept
+		if yyn >= len(yyLRProds) {
+			return 0
 		}
-	}
-	// dummy call; replaced with literal code
-	switch yynt {
+		yyr := yyLRProds[yyn]
+		yypt := yyp
+		yyp -= int(yyr.n)
+		if yyp+1 >= len(yyS) {
+			nyys := make([]yySymType, len(yyS)*2)
+			copy(nyys, yyS)
+			yyS = nyys
+		}
+		yyVAL := &yyS[yyp+1]
+		yyVAL.yys = int(yyr.def)
+		if e := yyLRGotos[int(yyr.base)+yyS[yyp].yys]; int(e>>16) == int(yyr.lhs) {
+			yyVAL.yys = int(uint16(e))
+		}
+		switch yyn {
 
-	case 1:
-		yyDollar = yyS[yypt-3 : yypt+1]
+		case 1:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:127
-		{
-			bld(yylex).messageError()
-			bld(yylex).message()
-		}
-	case 2:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).messageError()
+				bld(yylex).message()
+			}
+		case 2:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:129
-		{
-			bld(yylex).transactions(yyDollar[3].n)
-			bld(yylex).message()
-		}
-	case 4:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).transactions(yyDollar[3].n)
+				bld(yylex).message()
+			}
+		case 4:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:136
-		{
-			bld(yylex).authenticationHeader(yyDollar[3].tok, yyDollar[5].tok, yyDollar[7].tok)
-		}
-	case 5:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).authenticationHeader(yyDollar[3].tok, yyDollar[5].tok, yyDollar[7].tok)
+			}
+		case 5:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:143
-		{
-			bld(yylex).messageError()
-			bld(yylex).message()
-		}
-	case 6:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).messageError()
+				bld(yylex).message()
+			}
+		case 6:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:145
-		{
-			bld(yylex).transactions(yyDollar[3].n)
-			bld(yylex).message()
-		}
-	case 7:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactions(yyDollar[3].n)
+				bld(yylex).message()
+			}
+		case 7:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:151
-		{
-			yyVAL.n = 1
-		}
-	case 8:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 8:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:153
-		{
-			bld(yylex).transactionRequest(yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 9:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionRequest(yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 9:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:154
-		{
-			yyVAL.n = 1
-		}
-	case 10:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 10:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:155
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 11:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 11:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:157
-		{
-			bld(yylex).transactionRequest(yyDollar[4].tok, yyDollar[6].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 12:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).transactionRequest(yyDollar[4].tok, yyDollar[6].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 12:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:158
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 16:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 16:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:172
-		{
-			bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 17:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 17:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:174
-		{
-			bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n<<replyShift)
-		}
-	case 18:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionReply(yyDollar[3].tok, yyDollar[5].n<<replyShift)
+			}
+		case 18:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:177
-		{
-			yyVAL.n = replyError
-		}
-	case 19:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = replyError
+			}
+		case 19:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:178
-		{
-			yyVAL.n = replyError | replyImmAck
-		}
-	case 20:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = replyError | replyImmAck
+			}
+		case 20:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:179
-		{
-			yyVAL.n = yyDollar[3].n<<replyShift | replyImmAck
-		}
-	case 21:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n<<replyShift | replyImmAck
+			}
+		case 21:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:183
-		{
-			bld(yylex).transactionPending(yyDollar[3].tok)
-		}
-	case 22:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).transactionPending(yyDollar[3].tok)
+			}
+		case 22:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:187
-		{
-			bld(yylex).transactionResponseAck(yyDollar[3].n)
-		}
-	case 23:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).transactionResponseAck(yyDollar[3].n)
+			}
+		case 23:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:192
-		{
-			bld(yylex).transactionAck(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 24:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).transactionAck(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 24:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:193
-		{
-			bld(yylex).transactionAck(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 25:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).transactionAck(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 25:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:198
-		{
-			bld(yylex).segmentReply(yyDollar[1].tok, yyDollar[3].tok)
-		}
-	case 26:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).segmentReply(yyDollar[1].tok, yyDollar[3].tok)
+			}
+		case 26:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:207
-		{
-			bld(yylex).actionRequest(yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 27:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).actionRequest(yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 27:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:209
-		{
-			bld(yylex).actionRequest(yyDollar[5].tok, yyDollar[7].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 28:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).actionRequest(yyDollar[5].tok, yyDollar[7].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 28:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:215
-		{
-			yyVAL.n = 1
-		}
-	case 29:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 29:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:216
-		{
-			yyVAL.n = 1
-		}
-	case 30:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 30:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:217
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 31:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 31:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:218
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 32:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 32:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:219
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 33:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 33:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:220
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 34:
-		yyDollar = yyS[yypt-11 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 34:
+			yyDollar = yyS[yypt-11 : yypt+1]
 //line grammar.y:222
-		{
-			bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
-			bld(yylex).notifyRequest(yyDollar[3].n, false)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 35:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
+				bld(yylex).notifyRequest(yyDollar[3].n, false)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 35:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:224
-		{
-			bld(yylex).notifyRequest(yyDollar[3].n, true)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = 1
-		}
-	case 36:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[3].n, true)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = 1
+			}
+		case 36:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:225
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 37:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 37:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:226
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 38:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 38:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:227
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 39:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 39:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:228
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 40:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 40:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:229
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 41:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 41:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:230
-		{
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 42:
-		yyDollar = yyS[yypt-13 : yypt+1]
+			{
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 42:
+			yyDollar = yyS[yypt-13 : yypt+1]
 //line grammar.y:232
-		{
-			bld(yylex).observedEvents(yyDollar[9].tok, yyDollar[11].n)
-			bld(yylex).notifyRequest(yyDollar[5].n, false)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 43:
-		yyDollar = yyS[yypt-10 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[9].tok, yyDollar[11].n)
+				bld(yylex).notifyRequest(yyDollar[5].n, false)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 43:
+			yyDollar = yyS[yypt-10 : yypt+1]
 //line grammar.y:234
-		{
-			bld(yylex).notifyRequest(yyDollar[5].n, true)
-			bld(yylex).commandRequest(0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 45:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[5].n, true)
+				bld(yylex).commandRequest(0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 45:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:240
-		{
-			bld(yylex).commandRequest(prefixOptional)
-		}
-	case 46:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixOptional)
+			}
+		case 46:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:241
-		{
-			bld(yylex).commandRequest(prefixWildcard)
-		}
-	case 47:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixWildcard)
+			}
+		case 47:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:242
-		{
-			bld(yylex).commandRequest(prefixOptional | prefixWildcard)
-		}
-	case 55:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).commandRequest(prefixOptional | prefixWildcard)
+			}
+		case 55:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:262
-		{
-			bld(yylex).param(pPriority, yyDollar[3].tok, 0)
-		}
-	case 56:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pPriority, yyDollar[3].tok, 0)
+			}
+		case 56:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:263
-		{
-			bld(yylex).param(pEmergency, yyDollar[1].tok, 1)
-		}
-	case 57:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmergency, yyDollar[1].tok, 1)
+			}
+		case 57:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:264
-		{
-			bld(yylex).param(pEmergency, yyDollar[1].tok, 0)
-		}
-	case 58:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmergency, yyDollar[1].tok, 0)
+			}
+		case 58:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:265
-		{
-			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
-		}
-	case 60:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
+			}
+		case 60:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:273
-		{
-			bld(yylex).contextAudit(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 61:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).contextAudit(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 61:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:276
-		{
-			yyVAL.n = yyDollar[1].n
-		}
-	case 62:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n
+			}
+		case 62:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:277
-		{
-			yyVAL.n = yyDollar[1].n + yyDollar[3].n
-		}
-	case 63:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + yyDollar[3].n
+			}
+		case 63:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:286
-		{
-			bld(yylex).param(pAuditTopology, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 64:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditTopology, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 64:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:287
-		{
-			bld(yylex).param(pAuditEmergency, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 65:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditEmergency, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 65:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:288
-		{
-			bld(yylex).param(pAuditPriority, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 66:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditPriority, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 66:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:289
-		{
-			bld(yylex).param(pAuditIEPS, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 67:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditIEPS, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 67:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:290
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 68:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 68:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:291
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 69:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 69:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:292
-		{
-			bld(yylex).param(pPriority, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 70:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pPriority, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 70:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:293
-		{
-			yyVAL.n = 1
-		}
-	case 71:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 71:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:294
-		{
-			bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 72:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pIEPS, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 72:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:295
-		{
-			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_AndAUDITSelect))
-			yyVAL.n = 1
-		}
-	case 73:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_AndAUDITSelect))
+				yyVAL.n = 1
+			}
+		case 73:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:296
-		{
-			bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_OrAUDITSelect))
-			yyVAL.n = 1
-		}
-	case 74:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pSelectLogic, yyDollar[1].tok, uint32(model.SelectLogic_OrAUDITSelect))
+				yyVAL.n = 1
+			}
+		case 74:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:297
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ContextAttr")
-			yyVAL.n = yyDollar[3].n
-		}
-	case 75:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ContextAttr")
+				yyVAL.n = yyDollar[3].n
+			}
+		case 75:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:298
-		{
-			bld(yylex).contextListInAudit(yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = 1
-		}
-	case 76:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).contextListInAudit(yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = 1
+			}
+		case 76:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:303
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
-			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 1)
-		}
-	case 77:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
+				bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 1)
+			}
+		case 77:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:304
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
-			bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 0)
-		}
-	case 78:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "EmergencyValue")
+				bld(yylex).param(pSelectEmergency, yyDollar[1].tok, 0)
+			}
+		case 78:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:308
-		{
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 79:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 79:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:312
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "IEPSCall")
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 80:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "IEPSCall")
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 80:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:318
-		{
-			bld(yylex).param(pContextProps, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 81:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pContextProps, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 81:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:320
-		{
-			bld(yylex).param(pContextList, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 82:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).param(pContextList, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 82:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:325
-		{
-			yyVAL.n = yyDollar[4].n
-		}
-	case 83:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[4].n
+			}
+		case 83:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:328
-		{
-			bld(yylex).contextID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 84:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).contextID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 84:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:329
-		{
-			bld(yylex).contextID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 85:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).contextID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 85:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:339
-		{
-			bld(yylex).param(pTopology, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 86:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pTopology, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 86:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:342
-		{
-			yyVAL.n = 1
-		}
-	case 87:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 87:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:343
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 88:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 88:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:344
-		{
-			bld(yylex).topologyStream(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n
-		}
-	case 89:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).topologyStream(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n
+			}
+		case 89:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:345
-		{
-			bld(yylex).topologyExtension(yyDollar[3].n)
-			yyVAL.n = yyDollar[1].n
-		}
-	case 90:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyExtension(yyDollar[3].n)
+				yyVAL.n = yyDollar[1].n
+			}
+		case 90:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:350
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 91:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 91:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:352
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 92:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 92:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:354
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 93:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 93:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:356
-		{
-			bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 94:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).topologyTriple(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 94:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:359
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Bothway)
-		}
-	case 95:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Bothway)
+			}
+		case 95:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:360
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Isolate)
-		}
-	case 96:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Isolate)
+			}
+		case 96:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:361
-		{
-			yyVAL.n = int(model.TopologyRequestTopologyDirection_Oneway)
-		}
-	case 97:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.TopologyRequestTopologyDirection_Oneway)
+			}
+		case 97:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:362
-		{
-			yyVAL.n = yyDollar[1].n
-		}
-	case 98:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n
+			}
+		case 98:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:365
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "OnewayExternal")
-			yyVAL.n = directionExternal
-		}
-	case 99:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "OnewayExternal")
+				yyVAL.n = directionExternal
+			}
+		case 99:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:366
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "OnewayBoth")
-			yyVAL.n = directionBoth
-		}
-	case 100:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "OnewayBoth")
+				yyVAL.n = directionBoth
+			}
+		case 100:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:370
-		{
-			yyVAL.n = 1
-		}
-	case 101:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 101:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:371
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 102:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 102:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:378
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "an action reply without braces (Context = ID alone)")
-			bld(yylex).actionReply(yyDollar[3].tok, 0)
-		}
-	case 103:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "an action reply without braces (Context = ID alone)")
+				bld(yylex).actionReply(yyDollar[3].tok, 0)
+			}
+		case 103:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:379
-		{
-			bld(yylex).actionReply(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 104:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).actionReply(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 104:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:382
-		{
-			yyVAL.n = replyError
-		}
-	case 105:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = replyError
+			}
+		case 105:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:383
-		{
-			yyVAL.n = yyDollar[1].n << replyShift
-		}
-	case 106:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n << replyShift
+			}
+		case 106:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:384
-		{
-			yyVAL.n = yyDollar[1].n<<replyShift | replyError
-		}
-	case 107:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n<<replyShift | replyError
+			}
+		case 107:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:392
-		{
-			yyVAL.n = 1
-		}
-	case 108:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 108:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:393
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 109:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 109:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:394
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 110:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 110:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:395
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 111:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 111:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:396
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = 1
-		}
-	case 112:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = 1
+			}
+		case 112:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:397
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 113:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 113:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:398
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 114:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 114:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:399
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 115:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 115:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:400
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 116:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 116:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:401
-		{
-			bld(yylex).param(pCommand, span{}, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 117:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pCommand, span{}, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 117:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:407
-		{
-			bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, 0)
-		}
-	case 118:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, 0)
+			}
+		case 118:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:409
-		{
-			bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 119:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammRequest(yyDollar[1].tok, yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 119:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:412
-		{
-			yyVAL.n = int(model.Command_AddReq)
-		}
-	case 120:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_AddReq)
+			}
+		case 120:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:413
-		{
-			yyVAL.n = int(model.Command_MoveReq)
-		}
-	case 121:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_MoveReq)
+			}
+		case 121:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:414
-		{
-			yyVAL.n = int(model.Command_ModReq)
-		}
-	case 122:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.Command_ModReq)
+			}
+		case 122:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:417
-		{
-			yyVAL.n = 1
-		}
-	case 123:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 123:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:418
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 124:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 124:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:421
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_MediaDescriptor, 0)
-		}
-	case 125:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_MediaDescriptor, 0)
+			}
+		case 125:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:422
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_ModemDescriptor, 0)
-		}
-	case 126:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_ModemDescriptor, 0)
+			}
+		case 126:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:423
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_MuxDescriptor, 0)
-		}
-	case 127:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_MuxDescriptor, 0)
+			}
+		case 127:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:424
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_EventsDescriptor, 0)
-		}
-	case 128:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_EventsDescriptor, 0)
+			}
+		case 128:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:425
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_SignalsDescriptor, yyDollar[1].n)
-		}
-	case 129:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_SignalsDescriptor, yyDollar[1].n)
+			}
+		case 129:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:426
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_DigitMapDescriptor, 0)
-		}
-	case 130:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_DigitMapDescriptor, 0)
+			}
+		case 130:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:427
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, yyDollar[1].n)
-		}
-	case 131:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_EventBufferDescriptor, yyDollar[1].n)
+			}
+		case 131:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:428
-		{
-			bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0)
-		}
-	case 132:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammDescriptor(model.AmmDescriptor_AuditDescriptor, 0)
+			}
+		case 132:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:429
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
-			bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, yyDollar[1].n)
-		}
-	case 133:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
+				bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, yyDollar[1].n)
+			}
+		case 133:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:430
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
-			bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, 0)
-		}
-	case 134:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a command")
+				bld(yylex).ammDescriptor(model.AmmDescriptor_StatisticsDescriptor, 0)
+			}
+		case 134:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:435
-		{
-			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, -1)
-		}
-	case 135:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, -1)
+			}
+		case 135:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:436
-		{
-			bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 136:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).ammsReply(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 136:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:439
-		{
-			yyVAL.n = int(model.CommandReply_AddReply)
-		}
-	case 137:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_AddReply)
+			}
+		case 137:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:440
-		{
-			yyVAL.n = int(model.CommandReply_MoveReply)
-		}
-	case 138:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_MoveReply)
+			}
+		case 138:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:441
-		{
-			yyVAL.n = int(model.CommandReply_ModReply)
-		}
-	case 139:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_ModReply)
+			}
+		case 139:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:442
-		{
-			yyVAL.n = int(model.CommandReply_SubtractReply)
-		}
-	case 140:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = int(model.CommandReply_SubtractReply)
+			}
+		case 140:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:447
-		{
-			bld(yylex).subtractRequest(yyDollar[3].n, false)
-		}
-	case 141:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).subtractRequest(yyDollar[3].n, false)
+			}
+		case 141:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:448
-		{
-			bld(yylex).subtractRequest(yyDollar[3].n, true)
-		}
-	case 142:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).subtractRequest(yyDollar[3].n, true)
+			}
+		case 142:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:455
-		{
-			bld(yylex).auditRequest(auditValue, yyDollar[3].n)
-		}
-	case 143:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).auditRequest(auditValue, yyDollar[3].n)
+			}
+		case 143:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:457
-		{
-			bld(yylex).auditRequest(auditCap, yyDollar[3].n)
-		}
-	case 144:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditRequest(auditCap, yyDollar[3].n)
+			}
+		case 144:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:460
-		{
-			yyVAL.n = auditValue
-		}
-	case 145:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditValue
+			}
+		case 145:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:461
-		{
-			yyVAL.n = auditCap
-		}
-	case 146:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = auditCap
+			}
+		case 146:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:470
-		{
-			bld(yylex).contextAuditResult(yyDollar[1].n, yyDollar[4].n)
-		}
-	case 147:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).contextAuditResult(yyDollar[1].n, yyDollar[4].n)
+			}
+		case 147:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:471
-		{
-			bld(yylex).auditReplyError(yyDollar[1].n)
-		}
-	case 148:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).auditReplyError(yyDollar[1].n)
+			}
+		case 148:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:472
-		{
-			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, 0)
-		}
-	case 149:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, 0)
+			}
+		case 149:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:473
-		{
-			bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 150:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditResult(yyDollar[1].n, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 150:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:476
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 151:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 151:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:477
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 152:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 152:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:478
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
-			yyVAL.n = yyDollar[2].n<<1 | 1
-		}
-	case 153:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
+				yyVAL.n = yyDollar[2].n<<1 | 1
+			}
+		case 153:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:481
-		{
-			yyVAL.n = 1
-		}
-	case 154:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 154:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:482
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 155:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 155:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:488
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_MediaDescriptor, 0)
-		}
-	case 156:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_MediaDescriptor, 0)
+			}
+		case 156:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:489
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ModemDescriptor, 0)
-		}
-	case 157:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ModemDescriptor, 0)
+			}
+		case 157:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:490
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_MuxDescriptor, 0)
-		}
-	case 158:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_MuxDescriptor, 0)
+			}
+		case 158:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:491
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_EventsDescriptor, 0)
-		}
-	case 159:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_EventsDescriptor, 0)
+			}
+		case 159:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:492
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_SignalsDescriptor, yyDollar[1].n)
-		}
-	case 160:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_SignalsDescriptor, yyDollar[1].n)
+			}
+		case 160:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:493
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_DigitMapDescriptor, 0)
-		}
-	case 161:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_DigitMapDescriptor, 0)
+			}
+		case 161:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:494
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ObservedEventsDescriptor, 0)
-		}
-	case 162:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ObservedEventsDescriptor, 0)
+			}
+		case 162:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:495
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_EventBufferDescriptor, yyDollar[1].n)
-		}
-	case 163:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_EventBufferDescriptor, yyDollar[1].n)
+			}
+		case 163:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:496
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_StatisticsDescriptor, yyDollar[1].n)
-		}
-	case 164:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_StatisticsDescriptor, yyDollar[1].n)
+			}
+		case 164:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:497
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_PackagesDescriptor, yyDollar[1].n)
-		}
-	case 165:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_PackagesDescriptor, yyDollar[1].n)
+			}
+		case 165:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:498
-		{
-			bld(yylex).auditReturn(model.AuditReturnParameter_ErrorDescriptor, 0)
-		}
-	case 166:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturn(model.AuditReturnParameter_ErrorDescriptor, 0)
+			}
+		case 166:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:499
-		{
-			bld(yylex).auditReturnItem(yyDollar[1].n)
-		}
-	case 167:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditReturnItem(yyDollar[1].n)
+			}
+		case 167:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:505
-		{
-			yyVAL.n = auditMux
-		}
-	case 168:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditMux
+			}
+		case 168:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:506
-		{
-			yyVAL.n = auditModem
-		}
-	case 169:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditModem
+			}
+		case 169:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:507
-		{
-			yyVAL.n = auditMedia
-		}
-	case 170:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditMedia
+			}
+		case 170:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:508
-		{
-			yyVAL.n = auditDigitMap
-		}
-	case 171:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditDigitMap
+			}
+		case 171:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:509
-		{
-			yyVAL.n = auditStatistics
-		}
-	case 172:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditStatistics
+			}
+		case 172:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:510
-		{
-			yyVAL.n = auditObservedEvents
-		}
-	case 173:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = auditObservedEvents
+			}
+		case 173:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:511
-		{
-			yyVAL.n = auditPackages
-		}
-	case 174:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = auditPackages
+			}
+		case 174:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:515
-		{
-			bld(yylex).auditDescriptor(yyDollar[1].tok, 0)
-		}
-	case 175:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).auditDescriptor(yyDollar[1].tok, 0)
+			}
+		case 175:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:516
-		{
-			bld(yylex).auditDescriptor(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 176:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).auditDescriptor(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 176:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:519
-		{
-			yyVAL.n = 1
-		}
-	case 177:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 177:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:520
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 178:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 178:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:526
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, uint32(yyDollar[1].n))
-		}
-	case 179:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, uint32(yyDollar[1].n))
+			}
+		case 179:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:527
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
-		}
-	case 180:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
+			}
+		case 180:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:528
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
-		}
-	case 181:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditSignals)
+			}
+		case 181:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:529
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEventBuffer)
-		}
-	case 182:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEventBuffer)
+			}
+		case 182:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:530
-		{
-			bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEvents)
-		}
-	case 183:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditToken, yyDollar[1].tok, auditEvents)
+			}
+		case 183:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:531
-		{
-			bld(yylex).param(pIndAud, yyDollar[1].tok, 0)
-		}
-	case 184:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pIndAud, yyDollar[1].tok, 0)
+			}
+		case 184:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:538
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudMediaDescriptor)
-		}
-	case 185:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudMediaDescriptor)
+			}
+		case 185:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:539
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudEventsDescriptor)
-		}
-	case 186:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudEventsDescriptor)
+			}
+		case 186:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:540
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudSignalsDescriptor)
-		}
-	case 187:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudSignalsDescriptor)
+			}
+		case 187:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:541
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudDigitMapDescriptor)
-		}
-	case 188:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudDigitMapDescriptor)
+			}
+		case 188:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:542
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudEventBufferDescriptor)
-		}
-	case 189:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudEventBufferDescriptor)
+			}
+		case 189:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:543
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudStatisticsDescriptor)
-		}
-	case 190:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudStatisticsDescriptor)
+			}
+		case 190:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:544
-		{
-			bld(yylex).indAud(model.IndAuditParameter_IndAudPackagesDescriptor)
-		}
-	case 191:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAud(model.IndAuditParameter_IndAudPackagesDescriptor)
+			}
+		case 191:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:549
-		{
-			bld(yylex).indAudMedia(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 192:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudMedia(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 192:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:552
-		{
-			yyVAL.n = 1
-		}
-	case 193:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 193:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:553
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 195:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 195:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:559
-		{
-			bld(yylex).param(pStreamDescriptor, span{}, 0)
-		}
-	case 196:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStreamDescriptor, span{}, 0)
+			}
+		case 196:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:560
-		{
-			bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
-		}
-	case 197:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
+			}
+		case 197:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:566
-		{
-			bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
-		}
-	case 198:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
+			}
+		case 198:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:567
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics audit in a stream")
-			bld(yylex).param(pIndAudStatistics, yyDollar[1].tok, 0)
-		}
-	case 199:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics audit in a stream")
+				bld(yylex).param(pIndAudStatistics, yyDollar[1].tok, 0)
+			}
+		case 199:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:568
-		{
-			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
-		}
-	case 200:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
+			}
+		case 200:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:569
-		{
-			bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
-		}
-	case 201:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudLocalRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
+			}
+		case 201:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:576
-		{
-			bld(yylex).indAudStream(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 202:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudStream(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 202:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:579
-		{
-			yyVAL.n = 1
-		}
-	case 203:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 203:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:580
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 204:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 204:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:585
-		{
-			bld(yylex).indAudLocalControl(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 205:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudLocalControl(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 205:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:588
-		{
-			yyVAL.n = 1
-		}
-	case 206:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 206:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:589
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 207:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 207:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:594
-		{
-			bld(yylex).param(pAuditMode, yyDollar[1].tok, 0)
-		}
-	case 208:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditMode, yyDollar[1].tok, 0)
+			}
+		case 208:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:595
-		{
-			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 209:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 209:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:596
-		{
-			bld(yylex).noInequality(yyDollar[1].tok, "Mode")
-		}
-	case 210:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noInequality(yyDollar[1].tok, "Mode")
+			}
+		case 210:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:597
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-		}
-	case 211:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+			}
+		case 211:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:598
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 212:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 212:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:599
-		{
-			bld(yylex).param(pAuditReserveValue, yyDollar[1].tok, 0)
-		}
-	case 213:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditReserveValue, yyDollar[1].tok, 0)
+			}
+		case 213:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:600
-		{
-			bld(yylex).param(pAuditReserveGroup, yyDollar[1].tok, 0)
-		}
-	case 217:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pAuditReserveGroup, yyDollar[1].tok, 0)
+			}
+		case 217:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:612
-		{
-			bld(yylex).indAudTerminationState(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 218:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudTerminationState(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 218:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:615
-		{
-			yyVAL.n = 1
-		}
-	case 219:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 219:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:616
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 220:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 220:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:621
-		{
-			bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
-		}
-	case 221:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAuditName, yyDollar[1].tok, 0)
+			}
+		case 221:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:622
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 222:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 222:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:623
-		{
-			bld(yylex).param(pAuditServiceState, yyDollar[1].tok, 0)
-		}
-	case 223:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pAuditServiceState, yyDollar[1].tok, 0)
+			}
+		case 223:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:624
-		{
-			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 224:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 224:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:625
-		{
-			bld(yylex).noInequality(yyDollar[1].tok, "ServiceStates")
-		}
-	case 225:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noInequality(yyDollar[1].tok, "ServiceStates")
+			}
+		case 225:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:626
-		{
-			bld(yylex).param(pAuditBuffer, yyDollar[1].tok, 0)
-		}
-	case 226:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pAuditBuffer, yyDollar[1].tok, 0)
+			}
+		case 226:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:633
-		{
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
-		}
-	case 227:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
+			}
+		case 227:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:635
-		{
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, yyDollar[5].tok)
-		}
-	case 228:
-		yyDollar = yyS[yypt-7 : yypt+1]
+			{
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, yyDollar[5].tok)
+			}
+		case 228:
+			yyDollar = yyS[yypt-7 : yypt+1]
 //line grammar.y:637
-		{
-			bld(yylex).noModelField(yyDollar[5].tok, "an event parameter name in an EventBuffer audit")
-			bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
-		}
-	case 229:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[5].tok, "an event parameter name in an EventBuffer audit")
+				bld(yylex).indAudEventBuffer(yyDollar[3].tok, span{})
+			}
+		case 229:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:642
-		{
-			bld(yylex).indAudEvents(span{}, yyDollar[3].tok)
-		}
-	case 230:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudEvents(span{}, yyDollar[3].tok)
+			}
+		case 230:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:643
-		{
-			bld(yylex).indAudEvents(yyDollar[3].tok, yyDollar[5].tok)
-		}
-	case 231:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudEvents(yyDollar[3].tok, yyDollar[5].tok)
+			}
+		case 231:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:650
-		{
-			bld(yylex).indAudSignals()
-		}
-	case 232:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).indAudSignals()
+			}
+		case 232:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:652
-		{
-			bld(yylex).indAudSignalList(yyDollar[5].tok, false)
-		}
-	case 233:
-		yyDollar = yyS[yypt-9 : yypt+1]
+			{
+				bld(yylex).indAudSignalList(yyDollar[5].tok, false)
+			}
+		case 233:
+			yyDollar = yyS[yypt-9 : yypt+1]
 //line grammar.y:654
-		{
-			bld(yylex).indAudSignalList(yyDollar[5].tok, true)
-		}
-	case 234:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudSignalList(yyDollar[5].tok, true)
+			}
+		case 234:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:659
-		{
-			bld(yylex).indAudSignal(yyDollar[1].tok, 0)
-		}
-	case 235:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudSignal(yyDollar[1].tok, 0)
+			}
+		case 235:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:660
-		{
-			bld(yylex).indAudSignal(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 236:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).indAudSignal(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 236:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:663
-		{
-			yyVAL.n = 1
-		}
-	case 237:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 237:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:664
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 238:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 238:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:668
-		{
-			bld(yylex).param(pStream, yyDollar[3].tok, 0)
-		}
-	case 239:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[3].tok, 0)
+			}
+		case 239:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:669
-		{
-			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
-		}
-	case 240:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
+			}
+		case 240:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:673
-		{
-			bld(yylex).indAudDigitMap(yyDollar[3].tok)
-		}
-	case 241:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudDigitMap(yyDollar[3].tok)
+			}
+		case 241:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:677
-		{
-			bld(yylex).indAudStatistics(yyDollar[3].tok)
-		}
-	case 242:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).indAudStatistics(yyDollar[3].tok)
+			}
+		case 242:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:681
-		{
-			bld(yylex).indAudPackages()
-		}
-	case 243:
-		yyDollar = yyS[yypt-11 : yypt+1]
+			{
+				bld(yylex).indAudPackages()
+			}
+		case 243:
+			yyDollar = yyS[yypt-11 : yypt+1]
 //line grammar.y:689
-		{
-			bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
-			bld(yylex).notifyRequest(yyDollar[3].n, false)
-		}
-	case 244:
-		yyDollar = yyS[yypt-8 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[7].tok, yyDollar[9].n)
+				bld(yylex).notifyRequest(yyDollar[3].n, false)
+			}
+		case 244:
+			yyDollar = yyS[yypt-8 : yypt+1]
 //line grammar.y:691
-		{
-			bld(yylex).notifyRequest(yyDollar[3].n, true)
-		}
-	case 245:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).notifyRequest(yyDollar[3].n, true)
+			}
+		case 245:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:695
-		{
-			bld(yylex).notifyReply(yyDollar[3].n, false)
-		}
-	case 246:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).notifyReply(yyDollar[3].n, false)
+			}
+		case 246:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:696
-		{
-			bld(yylex).notifyReply(yyDollar[3].n, true)
-		}
-	case 247:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).notifyReply(yyDollar[3].n, true)
+			}
+		case 247:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:702
-		{
-			bld(yylex).serviceChangeRequest(yyDollar[3].n)
-		}
-	case 248:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).serviceChangeRequest(yyDollar[3].n)
+			}
+		case 248:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:708
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyNone)
-		}
-	case 249:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyNone)
+			}
+		case 249:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:710
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyError)
-		}
-	case 250:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyError)
+			}
+		case 250:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:712
-		{
-			bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyParms)
-		}
-	case 251:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).serviceChangeReply(yyDollar[3].n, serviceChangeReplyParms)
+			}
+		case 251:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:716
-		{
-			bld(yylex).errorDescriptor(yyDollar[3].tok, span{}, false)
-		}
-	case 252:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).errorDescriptor(yyDollar[3].tok, span{}, false)
+			}
+		case 252:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:717
-		{
-			bld(yylex).errorDescriptor(yyDollar[3].tok, yyDollar[5].tok, true)
-		}
-	case 253:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).errorDescriptor(yyDollar[3].tok, yyDollar[5].tok, true)
+			}
+		case 253:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:725
-		{
-			bld(yylex).mID(model.MId_Ip4Address, yyDollar[1].tok)
-		}
-	case 254:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_Ip4Address, yyDollar[1].tok)
+			}
+		case 254:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:726
-		{
-			bld(yylex).mID(model.MId_Ip6Address, yyDollar[1].tok)
-		}
-	case 255:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_Ip6Address, yyDollar[1].tok)
+			}
+		case 255:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:727
-		{
-			bld(yylex).mID(model.MId_DomainName, yyDollar[1].tok)
-		}
-	case 256:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_DomainName, yyDollar[1].tok)
+			}
+		case 256:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:728
-		{
-			bld(yylex).mID(model.MId_MtpAddress, yyDollar[3].tok)
-		}
-	case 257:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_MtpAddress, yyDollar[3].tok)
+			}
+		case 257:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:729
-		{
-			bld(yylex).mID(model.MId_DeviceName, yyDollar[1].tok)
-		}
-	case 258:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mID(model.MId_DeviceName, yyDollar[1].tok)
+			}
+		case 258:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:737
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 259:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 259:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:738
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1 << 1
-		}
-	case 260:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1 << 1
+			}
+		case 260:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:739
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
-			yyVAL.n = yyDollar[2].n<<1 | 1
-		}
-	case 261:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a list of termination IDs")
+				yyVAL.n = yyDollar[2].n<<1 | 1
+			}
+		case 261:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:743
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 262:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 262:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:744
-		{
-			bld(yylex).terminationID(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 263:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 263:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:745
-		{
-			bld(yylex).terminationID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 264:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 264:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:746
-		{
-			bld(yylex).terminationID(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 265:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).terminationID(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 265:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:750
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 266:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 266:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:758
-		{
-			bld(yylex).mediaDescriptor(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 267:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).mediaDescriptor(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 267:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:761
-		{
-			yyVAL.n = 1
-		}
-	case 268:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 268:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:762
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 270:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 270:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:767
-		{
-			bld(yylex).param(pStreamDescriptor, span{}, 0)
-		}
-	case 271:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStreamDescriptor, span{}, 0)
+			}
+		case 271:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:768
-		{
-			bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
-		}
-	case 272:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTerminationState, yyDollar[1].tok, 0)
+			}
+		case 272:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:773
-		{
-			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
-		}
-	case 273:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pLocal)
+			}
+		case 273:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:774
-		{
-			bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
-		}
-	case 274:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).localRemote(yyDollar[1].tok, yyDollar[3].tok, pRemote)
+			}
+		case 274:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:775
-		{
-			bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
-		}
-	case 275:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pLocalControl, yyDollar[1].tok, 0)
+			}
+		case 275:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:776
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
-			bld(yylex).param(pStatistics, yyDollar[1].tok, uint32(yyDollar[1].n))
-		}
-	case 276:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
+				bld(yylex).param(pStatistics, yyDollar[1].tok, uint32(yyDollar[1].n))
+			}
+		case 276:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:777
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
-			bld(yylex).param(pStatistics, yyDollar[1].tok, 0)
-		}
-	case 277:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "a Statistics descriptor in a stream")
+				bld(yylex).param(pStatistics, yyDollar[1].tok, 0)
+			}
+		case 277:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:783
-		{
-			bld(yylex).streamDescriptor(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 278:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).streamDescriptor(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 278:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:786
-		{
-			yyVAL.n = 1
-		}
-	case 279:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 279:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:787
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 280:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 280:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:792
-		{
-			bld(yylex).localControl(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 281:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).localControl(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 281:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:795
-		{
-			yyVAL.n = 1
-		}
-	case 282:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 282:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:796
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 283:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 283:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:802
-		{
-			bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 284:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pMode, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 284:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:803
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 285:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 285:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:804
-		{
-			bld(yylex).onOffParam(pReserveValue, yyDollar[3].tok)
-		}
-	case 286:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).onOffParam(pReserveValue, yyDollar[3].tok)
+			}
+		case 286:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:805
-		{
-			bld(yylex).onOffParam(pReserveGroup, yyDollar[3].tok)
-		}
-	case 287:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).onOffParam(pReserveGroup, yyDollar[3].tok)
+			}
+		case 287:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:808
-		{
-			yyVAL.n = int(model.StreamMode_SendOnly)
-		}
-	case 288:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_SendOnly)
+			}
+		case 288:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:809
-		{
-			yyVAL.n = int(model.StreamMode_RecvOnly)
-		}
-	case 289:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_RecvOnly)
+			}
+		case 289:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:810
-		{
-			yyVAL.n = int(model.StreamMode_SendRecv)
-		}
-	case 290:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_SendRecv)
+			}
+		case 290:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:811
-		{
-			yyVAL.n = int(model.StreamMode_Inactive)
-		}
-	case 291:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_Inactive)
+			}
+		case 291:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:812
-		{
-			yyVAL.n = int(model.StreamMode_LoopBack)
-		}
-	case 292:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = int(model.StreamMode_LoopBack)
+			}
+		case 292:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:816
-		{
-			bld(yylex).propertyParm(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 293:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).propertyParm(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 293:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:824
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 294:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 294:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:825
-		{
-			bld(yylex).value(span{yyDollar[2].tok.pos - 1, yyDollar[2].tok.end + 1})
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 295:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(span{yyDollar[2].tok.pos - 1, yyDollar[2].tok.end + 1})
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 295:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:826
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSingle)
-		}
-	case 296:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSingle)
+			}
+		case 296:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:827
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 297:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 297:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:828
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueGreater)
-		}
-	case 298:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueGreater)
+			}
+		case 298:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:829
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueSmaller)
-		}
-	case 299:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueSmaller)
+			}
+		case 299:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:830
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			yyVAL.n = decValueCode(1, valueUnequal)
-		}
-	case 300:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				yyVAL.n = decValueCode(1, valueUnequal)
+			}
+		case 300:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:837
-		{
-			yyVAL.n = decValueCode(yyDollar[2].n, valueAnd)
-		}
-	case 301:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = decValueCode(yyDollar[2].n, valueAnd)
+			}
+		case 301:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:838
-		{
-			yyVAL.n = decValueCode(yyDollar[2].n, valueOr)
-		}
-	case 302:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = decValueCode(yyDollar[2].n, valueOr)
+			}
+		case 302:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:839
-		{
-			bld(yylex).value(yyDollar[2].tok)
-			bld(yylex).value(yyDollar[4].tok)
-			yyVAL.n = decValueCode(2, valueRange)
-		}
-	case 303:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[2].tok)
+				bld(yylex).value(yyDollar[4].tok)
+				yyVAL.n = decValueCode(2, valueRange)
+			}
+		case 303:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:842
-		{
-			bld(yylex).value(yyDollar[1].tok)
-			yyVAL.n = 1
-		}
-	case 304:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[1].tok)
+				yyVAL.n = 1
+			}
+		case 304:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:843
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 306:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 306:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:850
-		{
-			yyVAL.tok = span{yyDollar[1].tok.pos - 1, yyDollar[1].tok.end + 1}
-		}
-	case 308:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.tok = span{yyDollar[1].tok.pos - 1, yyDollar[1].tok.end + 1}
+			}
+		case 308:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:856
-		{
-			yyVAL.n = 0
-		}
-	case 309:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 309:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:857
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 310:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 310:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:860
-		{
-			yyVAL.n = 1
-		}
-	case 311:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 311:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:861
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 312:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 312:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:866
-		{
-			bld(yylex).eventSpec(yyDollar[1].tok, 0)
-		}
-	case 313:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).eventSpec(yyDollar[1].tok, 0)
+			}
+		case 313:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:867
-		{
-			bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 314:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventSpec(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 314:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:870
-		{
-			yyVAL.n = 1
-		}
-	case 315:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 315:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:871
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 316:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 316:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:875
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 317:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 317:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:876
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 318:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 318:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:882
-		{
-			bld(yylex).terminationState(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 319:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).terminationState(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 319:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:885
-		{
-			yyVAL.n = 1
-		}
-	case 320:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 320:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:886
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 321:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 321:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:892
-		{
-			bld(yylex).param(pProperty, span{}, 0)
-		}
-	case 322:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProperty, span{}, 0)
+			}
+		case 322:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:893
-		{
-			bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 323:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pServiceState, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 323:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:894
-		{
-			bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 324:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pBuffer, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 324:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:897
-		{
-			yyVAL.n = int(model.ServiceState_Test)
-		}
-	case 325:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_Test)
+			}
+		case 325:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:898
-		{
-			yyVAL.n = int(model.ServiceState_OutOfSvc)
-		}
-	case 326:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_OutOfSvc)
+			}
+		case 326:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:899
-		{
-			yyVAL.n = int(model.ServiceState_InSvc)
-		}
-	case 327:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceState_InSvc)
+			}
+		case 327:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:903
-		{
-			yyVAL.n = bld(yylex).off(yyDollar[1].tok)
-		}
-	case 328:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = bld(yylex).off(yyDollar[1].tok)
+			}
+		case 328:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:904
-		{
-			yyVAL.n = int(model.EventBufferControl_LockStep)
-		}
-	case 329:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = int(model.EventBufferControl_LockStep)
+			}
+		case 329:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:908
-		{
-			bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
-		}
-	case 330:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).muxDescriptor(yyDollar[3].n, yyDollar[4].n)
+			}
+		case 330:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:913
-		{
-			yyVAL.n = int(model.MuxType_H221)
-		}
-	case 331:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H221)
+			}
+		case 331:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:914
-		{
-			yyVAL.n = int(model.MuxType_H223)
-		}
-	case 332:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H223)
+			}
+		case 332:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:915
-		{
-			yyVAL.n = int(model.MuxType_H226)
-		}
-	case 333:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_H226)
+			}
+		case 333:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:916
-		{
-			yyVAL.n = int(model.MuxType_V76)
-		}
-	case 334:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.MuxType_V76)
+			}
+		case 334:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:917
-		{
-			bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
-			yyVAL.n = int(model.MuxType_Nx64k)
-		}
-	case 335:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(2, yyDollar[1].tok, "Nx64Kservice")
+				yyVAL.n = int(model.MuxType_Nx64k)
+			}
+		case 335:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:918
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
-			yyVAL.n = 0
-		}
-	case 336:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension mux type")
+				yyVAL.n = 0
+			}
+		case 336:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:924
-		{
-			bld(yylex).eventsDescriptor(span{}, false, 0)
-		}
-	case 337:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).eventsDescriptor(span{}, false, 0)
+			}
+		case 337:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:926
-		{
-			bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
-		}
-	case 338:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventsDescriptor(yyDollar[3].tok, true, yyDollar[5].n)
+			}
+		case 338:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:929
-		{
-			yyVAL.n = 1
-		}
-	case 339:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 339:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:930
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 340:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 340:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:935
-		{
-			bld(yylex).requestedEvent(yyDollar[1].tok, 0)
-		}
-	case 341:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).requestedEvent(yyDollar[1].tok, 0)
+			}
+		case 341:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:936
-		{
-			bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 342:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).requestedEvent(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 342:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:939
-		{
-			yyVAL.n = 1
-		}
-	case 343:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 343:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:940
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 344:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 344:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:946
-		{
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 345:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 345:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:947
-		{
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 346:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 346:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:948
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 347:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 347:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:949
-		{
-			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
-		}
-	case 348:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
+			}
+		case 348:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:950
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 349:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 349:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:951
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 350:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 350:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:952
-		{
-			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
-		}
-	case 351:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
+			}
+		case 351:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:953
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
-			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
-		}
-	case 352:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
+				bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
+			}
+		case 352:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:960
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
-		}
-	case 353:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NeverNotify, false)
+			}
+		case 353:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:961
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
-		}
-	case 354:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyImmediate, false)
+			}
+		case 354:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:962
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
-		}
-	case 355:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, false)
+			}
+		case 355:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:963
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
-		}
-	case 356:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
+			}
+		case 356:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:964
-		{
-			bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
-		}
-	case 357:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).notifyBehaviour(yyDollar[1].tok, model.NotifyBehaviour_NotifyRegulated, true)
+			}
+		case 357:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:970
-		{
-			bld(yylex).embed(yyDollar[3].n, false)
-		}
-	case 358:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, false)
+			}
+		case 358:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:971
-		{
-			bld(yylex).embed(yyDollar[3].n, true)
-		}
-	case 359:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, true)
+			}
+		case 359:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:974
-		{
-			bld(yylex).embed(-1, true)
-		}
-	case 360:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).embed(-1, true)
+			}
+		case 360:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:980
-		{
-			bld(yylex).secondEvents(span{}, false, 0)
-		}
-	case 361:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).secondEvents(span{}, false, 0)
+			}
+		case 361:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:982
-		{
-			bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
-		}
-	case 362:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).secondEvents(yyDollar[3].tok, true, yyDollar[5].n)
+			}
+		case 362:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:985
-		{
-			yyVAL.n = 1
-		}
-	case 363:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 363:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:986
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 364:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 364:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:991
-		{
-			bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
-		}
-	case 365:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).secondRequestedEvent(yyDollar[1].tok, 0)
+			}
+		case 365:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:992
-		{
-			bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 366:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).secondRequestedEvent(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 366:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:995
-		{
-			yyVAL.n = 1
-		}
-	case 367:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 367:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:996
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 368:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 368:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1001
-		{
-			bld(yylex).embed(yyDollar[3].n, false)
-			bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
-		}
-	case 369:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).embed(yyDollar[3].n, false)
+				bld(yylex).param(pEmbed, yyDollar[1].tok, 0)
+			}
+		case 369:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1002
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 370:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 370:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1003
-		{
-			bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
-		}
-	case 371:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventDM, yyDollar[1].tok, 0)
+			}
+		case 371:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1004
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 372:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 372:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1005
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 373:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 373:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1006
-		{
-			bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
-		}
-	case 374:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyBehaviour, yyDollar[1].tok, 0)
+			}
+		case 374:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1007
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
-			bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
-		}
-	case 375:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ResetEventsDescriptor")
+				bld(yylex).param(pResetEvents, yyDollar[1].tok, 0)
+			}
+		case 375:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1011
-		{
-			yyVAL.tok = yyDollar[3].tok
-		}
-	case 376:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				yyVAL.tok = yyDollar[3].tok
+			}
+		case 376:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1015
-		{
-			bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 379:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).eventParameter(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 379:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1025
-		{
-			bld(yylex).eventDM(yyDollar[3].tok, false)
-		}
-	case 380:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).eventDM(yyDollar[3].tok, false)
+			}
+		case 380:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1026
-		{
-			bld(yylex).eventDM(span{}, true)
-		}
-	case 381:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).eventDM(span{}, true)
+			}
+		case 381:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1032
-		{
-			yyVAL.n = 0
-		}
-	case 382:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 382:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1033
-		{
-			yyVAL.n = 0
-		}
-	case 383:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 383:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1034
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 384:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 384:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1037
-		{
-			yyVAL.n = 1
-		}
-	case 385:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 385:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1038
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 387:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 387:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1043
-		{
-			bld(yylex).signalRequest()
-		}
-	case 388:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).signalRequest()
+			}
+		case 388:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1048
-		{
-			bld(yylex).signal(yyDollar[1].tok, 0)
-		}
-	case 389:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).signal(yyDollar[1].tok, 0)
+			}
+		case 389:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1049
-		{
-			bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 390:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).signal(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 390:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1055
-		{
-			bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 391:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).signalList(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 391:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1058
-		{
-			yyVAL.n = 1
-		}
-	case 392:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 392:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1059
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 393:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 393:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1062
-		{
-			yyVAL.n = 1
-		}
-	case 394:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 394:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1063
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 395:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 395:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1069
-		{
-			bld(yylex).param(pStream, yyDollar[3].tok, 0)
-		}
-	case 396:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[3].tok, 0)
+			}
+		case 396:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1070
-		{
-			bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 397:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pSignalType, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 397:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1071
-		{
-			bld(yylex).param(pDuration, yyDollar[3].tok, 0)
-		}
-	case 398:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).param(pDuration, yyDollar[3].tok, 0)
+			}
+		case 398:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1072
-		{
-			bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 399:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).sigParameter(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 399:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1074
-		{
-			bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
-		}
-	case 400:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pNotifyCompletion, yyDollar[1].tok, uint32(yyDollar[4].n))
+			}
+		case 400:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1075
-		{
-			bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
-		}
-	case 401:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pKeepActive, yyDollar[1].tok, 0)
+			}
+		case 401:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1076
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
-			bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 402:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "SPADirection")
+				bld(yylex).param(pDirection, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 402:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1077
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
-			bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
-		}
-	case 403:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "SPARequestID")
+				bld(yylex).param(pRequestID, yyDollar[3].tok, 0)
+			}
+		case 403:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1078
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
-			bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
-		}
-	case 404:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "Intersignal")
+				bld(yylex).param(pIntersigDelay, yyDollar[3].tok, 0)
+			}
+		case 404:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1082
-		{
-			yyVAL.n = int(model.SignalType_OnOff)
-		}
-	case 405:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_OnOff)
+			}
+		case 405:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1083
-		{
-			yyVAL.n = int(model.SignalType_TimeOut)
-		}
-	case 406:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_TimeOut)
+			}
+		case 406:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1084
-		{
-			yyVAL.n = int(model.SignalType_Brief)
-		}
-	case 407:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalType_Brief)
+			}
+		case 407:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1088
-		{
-			yyVAL.n = int(model.SignalDirection_External)
-		}
-	case 408:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_External)
+			}
+		case 408:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1089
-		{
-			yyVAL.n = int(model.SignalDirection_Internal)
-		}
-	case 409:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_Internal)
+			}
+		case 409:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1090
-		{
-			yyVAL.n = int(model.SignalDirection_Both)
-		}
-	case 410:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.SignalDirection_Both)
+			}
+		case 410:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1094
-		{
-			yyVAL.n = 1 << yyDollar[1].n
-		}
-	case 411:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1 << yyDollar[1].n
+			}
+		case 411:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1095
-		{
-			yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
-		}
-	case 412:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n | 1<<yyDollar[3].n
+			}
+		case 412:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1100
-		{
-			yyVAL.n = 0
-		}
-	case 413:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 413:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1101
-		{
-			yyVAL.n = 1
-		}
-	case 414:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 414:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1102
-		{
-			yyVAL.n = 2
-		}
-	case 415:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 2
+			}
+		case 415:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1103
-		{
-			yyVAL.n = 3
-		}
-	case 416:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = 3
+			}
+		case 416:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1104
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "Iteration")
-			yyVAL.n = 4
-		}
-	case 417:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "Iteration")
+				yyVAL.n = 4
+			}
+		case 417:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1110
-		{
-			bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 418:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).observedEvents(yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 418:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1116
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
-			yyVAL.n = 1
-		}
-	case 419:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
+				yyVAL.n = 1
+			}
+		case 419:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1118
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = 1
-		}
-	case 420:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = 1
+			}
+		case 420:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1120
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
-			yyVAL.n = 1
-		}
-	case 421:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
+				yyVAL.n = 1
+			}
+		case 421:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1122
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-			yyVAL.n = 1
-		}
-	case 422:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+				yyVAL.n = 1
+			}
+		case 422:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1123
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 423:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 423:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1130
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
-		}
-	case 424:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, 0)
+			}
+		case 424:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1132
-		{
-			bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 425:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).observedEvent(span{}, yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 425:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1134
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
-		}
-	case 426:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, 0)
+			}
+		case 426:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1136
-		{
-			bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
-		}
-	case 427:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).observedEvent(yyDollar[1].tok, yyDollar[3].tok, yyDollar[5].n)
+			}
+		case 427:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1139
-		{
-			yyVAL.n = 1
-		}
-	case 428:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 428:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1140
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 429:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 429:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1144
-		{
-			bld(yylex).param(pStream, yyDollar[1].tok, 0)
-		}
-	case 430:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pStream, yyDollar[1].tok, 0)
+			}
+		case 430:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1145
-		{
-			bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
-		}
-	case 431:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pEventParameter, yyDollar[1].tok, 0)
+			}
+		case 431:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1152
-		{
-			bld(yylex).modemType(yyDollar[3].n)
-			bld(yylex).modemDescriptor(yyDollar[1].tok, 1, yyDollar[4].n)
-		}
-	case 432:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[3].n)
+				bld(yylex).modemDescriptor(yyDollar[1].tok, 1, yyDollar[4].n)
+			}
+		case 432:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1154
-		{
-			bld(yylex).modemDescriptor(yyDollar[1].tok, yyDollar[3].n, yyDollar[5].n)
-		}
-	case 433:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).modemDescriptor(yyDollar[1].tok, yyDollar[3].n, yyDollar[5].n)
+			}
+		case 433:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1157
-		{
-			bld(yylex).modemType(yyDollar[1].n)
-			yyVAL.n = 1
-		}
-	case 434:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[1].n)
+				yyVAL.n = 1
+			}
+		case 434:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1158
-		{
-			bld(yylex).modemType(yyDollar[3].n)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 435:
-		yyDollar = yyS[yypt-0 : yypt+1]
+			{
+				bld(yylex).modemType(yyDollar[3].n)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 435:
+			yyDollar = yyS[yypt-0 : yypt+1]
 //line grammar.y:1161
-		{
-			yyVAL.n = 0
-		}
-	case 436:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 436:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1162
-		{
-			yyVAL.n = yyDollar[2].n
-		}
-	case 437:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[2].n
+			}
+		case 437:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1168
-		{
-			yyVAL.n = int(model.ModemType_V32bis)
-		}
-	case 438:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V32bis)
+			}
+		case 438:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1169
-		{
-			yyVAL.n = int(model.ModemType_V22bis)
-		}
-	case 439:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V22bis)
+			}
+		case 439:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1170
-		{
-			yyVAL.n = int(model.ModemType_V18)
-		}
-	case 440:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V18)
+			}
+		case 440:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1171
-		{
-			yyVAL.n = int(model.ModemType_V22)
-		}
-	case 441:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V22)
+			}
+		case 441:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1172
-		{
-			yyVAL.n = int(model.ModemType_V32)
-		}
-	case 442:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V32)
+			}
+		case 442:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1173
-		{
-			yyVAL.n = int(model.ModemType_V34)
-		}
-	case 443:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V34)
+			}
+		case 443:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1174
-		{
-			yyVAL.n = int(model.ModemType_V90)
-		}
-	case 444:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V90)
+			}
+		case 444:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1175
-		{
-			yyVAL.n = int(model.ModemType_V91)
-		}
-	case 445:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_V91)
+			}
+		case 445:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1176
-		{
-			yyVAL.n = int(model.ModemType_SynchISDN)
-		}
-	case 446:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ModemType_SynchISDN)
+			}
+		case 446:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1177
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
-			yyVAL.n = 0
-		}
-	case 447:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension modem type")
+				yyVAL.n = 0
+			}
+		case 447:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1180
-		{
-			yyVAL.n = 1
-		}
-	case 448:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 448:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1181
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 449:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 449:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1187
-		{
-			bld(yylex).digitMapDescriptor(span{}, true)
-		}
-	case 450:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(span{}, true)
+			}
+		case 450:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1189
-		{
-			bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
-		}
-	case 451:
-		yyDollar = yyS[yypt-6 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(yyDollar[3].tok, false)
+			}
+		case 451:
+			yyDollar = yyS[yypt-6 : yypt+1]
 //line grammar.y:1191
-		{
-			bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
-		}
-	case 452:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).digitMapDescriptor(yyDollar[3].tok, true)
+			}
+		case 452:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1196
-		{
-			bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
-		}
-	case 453:
-		yyDollar = yyS[yypt-0 : yypt+1]
+			{
+				bld(yylex).digitMapValue(yyDollar[1].n, yyDollar[2].tok)
+			}
+		case 453:
+			yyDollar = yyS[yypt-0 : yypt+1]
 //line grammar.y:1199
-		{
-			yyVAL.n = 0
-		}
-	case 454:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 0
+			}
+		case 454:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1200
-		{
-			bld(yylex).param(pTimer, yyDollar[2].tok, 0)
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 455:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTimer, yyDollar[2].tok, 0)
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 455:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1205
-		{
-			bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 456:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).serviceChangeParm(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 456:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1208
-		{
-			yyVAL.n = 1
-		}
-	case 457:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 457:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1209
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 458:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 458:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1216
-		{
-			bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
-		}
-	case 459:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMethod, yyDollar[1].tok, uint32(yyDollar[3].n))
+			}
+		case 459:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1217
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).param(pReason, yyDollar[3].tok, 0)
-		}
-	case 460:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).param(pReason, yyDollar[3].tok, 0)
+			}
+		case 460:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1218
-		{
-			bld(yylex).param(pDelay, yyDollar[3].tok, 0)
-		}
-	case 462:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pDelay, yyDollar[3].tok, 0)
+			}
+		case 462:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1220
-		{
-			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
-		}
-	case 463:
-		yyDollar = yyS[yypt-2 : yypt+1]
+			{
+				bld(yylex).param(pProfile, yyDollar[3].tok, 0)
+			}
+		case 463:
+			yyDollar = yyS[yypt-2 : yypt+1]
 //line grammar.y:1221
-		{
-			bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
-		}
-	case 464:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).extension(yyDollar[1].tok, yyDollar[2].n)
+			}
+		case 464:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1222
-		{
-			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
-		}
-	case 465:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
+			}
+		case 465:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1223
-		{
-			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
-		}
-	case 466:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
+			}
+		case 466:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1224
-		{
-			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
-		}
-	case 467:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pVersion, yyDollar[3].tok, 0)
+			}
+		case 467:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1225
-		{
-			bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
-			bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
-		}
-	case 469:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).need(3, yyDollar[1].tok, "ServiceChangeInc")
+				bld(yylex).param(pIncomplete, yyDollar[1].tok, 0)
+			}
+		case 469:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1230
-		{
-			bld(yylex).param(pAddress, yyDollar[3].tok, 0)
-		}
-	case 470:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pAddress, yyDollar[3].tok, 0)
+			}
+		case 470:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1236
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Failover)
-		}
-	case 471:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Failover)
+			}
+		case 471:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1237
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Forced)
-		}
-	case 472:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Forced)
+			}
+		case 472:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1238
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Graceful)
-		}
-	case 473:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Graceful)
+			}
+		case 473:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1239
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Restart)
-		}
-	case 474:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Restart)
+			}
+		case 474:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1240
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
-		}
-	case 475:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_Disconnected)
+			}
+		case 475:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1241
-		{
-			yyVAL.n = int(model.ServiceChangeMethod_HandOff)
-		}
-	case 476:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = int(model.ServiceChangeMethod_HandOff)
+			}
+		case 476:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1242
-		{
-			bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
-			yyVAL.n = 0
-		}
-	case 477:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).noModelField(yyDollar[1].tok, "an extension ServiceChange method")
+				yyVAL.n = 0
+			}
+		case 477:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1247
-		{
-			bld(yylex).serviceChangeResParm(yyDollar[1].tok, yyDollar[3].n)
-		}
-	case 478:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).serviceChangeResParm(yyDollar[1].tok, yyDollar[3].n)
+			}
+		case 478:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1250
-		{
-			yyVAL.n = 1
-		}
-	case 479:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 479:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1251
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 481:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 481:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1257
-		{
-			bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
-		}
-	case 482:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pMgcID, yyDollar[3].tok, 0)
+			}
+		case 482:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1258
-		{
-			bld(yylex).param(pProfile, yyDollar[3].tok, 0)
-		}
-	case 483:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).param(pProfile, yyDollar[3].tok, 0)
+			}
+		case 483:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1259
-		{
-			bld(yylex).param(pVersion, yyDollar[3].tok, 0)
-		}
-	case 484:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).param(pVersion, yyDollar[3].tok, 0)
+			}
+		case 484:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1260
-		{
-			bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
-		}
-	case 485:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).param(pTimeStamp, yyDollar[1].tok, 0)
+			}
+		case 485:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1265
-		{
-			yyVAL.n = yyDollar[3].n
-		}
-	case 486:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[3].n
+			}
+		case 486:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1268
-		{
-			yyVAL.n = 1
-		}
-	case 487:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 487:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1269
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 488:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 488:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1273
-		{
-			bld(yylex).packagesItem(yyDollar[1].tok)
-		}
-	case 489:
-		yyDollar = yyS[yypt-4 : yypt+1]
+			{
+				bld(yylex).packagesItem(yyDollar[1].tok)
+			}
+		case 489:
+			yyDollar = yyS[yypt-4 : yypt+1]
 //line grammar.y:1278
-		{
-			bld(yylex).statisticsDone(yyDollar[1].tok, yyDollar[3].n)
-			yyVAL.n = yyDollar[3].n
-		}
-	case 490:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				bld(yylex).statisticsDone(yyDollar[1].tok, yyDollar[3].n)
+				yyVAL.n = yyDollar[3].n
+			}
+		case 490:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1281
-		{
-			yyVAL.n = 1
-		}
-	case 491:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				yyVAL.n = 1
+			}
+		case 491:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1282
-		{
-			yyVAL.n = yyDollar[1].n + 1
-		}
-	case 492:
-		yyDollar = yyS[yypt-1 : yypt+1]
+			{
+				yyVAL.n = yyDollar[1].n + 1
+			}
+		case 492:
+			yyDollar = yyS[yypt-1 : yypt+1]
 //line grammar.y:1287
-		{
-			bld(yylex).statistic(yyDollar[1].tok, -1)
-		}
-	case 493:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).statistic(yyDollar[1].tok, -1)
+			}
+		case 493:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1288
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 494:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 494:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1289
-		{
-			bld(yylex).value(span{yyDollar[3].tok.pos - 1, yyDollar[3].tok.end + 1})
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 495:
-		yyDollar = yyS[yypt-3 : yypt+1]
+			{
+				bld(yylex).value(span{yyDollar[3].tok.pos - 1, yyDollar[3].tok.end + 1})
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 495:
+			yyDollar = yyS[yypt-3 : yypt+1]
 //line grammar.y:1290
-		{
-			bld(yylex).value(yyDollar[3].tok)
-			bld(yylex).statistic(yyDollar[1].tok, 1)
-		}
-	case 496:
-		yyDollar = yyS[yypt-5 : yypt+1]
+			{
+				bld(yylex).value(yyDollar[3].tok)
+				bld(yylex).statistic(yyDollar[1].tok, 1)
+			}
+		case 496:
+			yyDollar = yyS[yypt-5 : yypt+1]
 //line grammar.y:1291
-		{
-			bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
+			{
+				bld(yylex).statistic(yyDollar[1].tok, yyDollar[4].n)
+			}
 		}
+		yyp++
+		yystate = yyS[yyp].yys
 	}
-	goto yystack /* stack new state and value */
+}
+
+// The lean driver's tables (yypatch, lr.go), derived from goyacc's above:
+//
+//   - yyLRStates: per state, in the low 16 bits the action taken without
+//     a lookahead (if the high 16 bits are yyLRNoToken), or else when the
+//     lookahead has no entry in the state's row of yyLRActions, which
+//     starts where the high 16 bits say.
+//   - yyLRActions: rows packed by displacement; an entry is the state it
+//     belongs to (high 16 bits) and the action (low 16): > 0 shift to
+//     that state, or if it is len(yyLRStates) or more, shift and reduce by
+//     that minus len(yyLRStates) (the state shifted to would reduce
+//     without reading a token), < 0 reduce by minus that production, 0 a
+//     syntax error, -len(yyLRProds) accept.
+//   - yyLRProds: per production, how many symbols it pops, its
+//     nonterminal, that nonterminal's row in yyLRGotos and the state it
+//     goes to when the uncovered state has no entry there.
+//   - yyLRGotos: rows per nonterminal, entries keyed by the nonterminal.
+
+const yyLRNoToken = 0xffff
+
+var yyLRStates = [...]uint32{
+
+	0x8020000, 0x0, 0x12830000, 0x0, 0x450000, 0x18cf0000, 0xffffff03, 0xffffff02,
+	0xffffff01, 0x860000, 0xfffffeff, 0xfffffffd, 0x13030000, 0x20000, 0xffffffff, 0x1847fffe,
+	0xc50000, 0xfffffff9, 0x1450000, 0xfffffff7, 0xfffffff3, 0xfffffff2, 0xfffffff1, 0x1c50000,
+	0x2450000, 0x3c30000, 0x4450000, 0x60000, 0x19090000, 0x4c40000, 0xfffffff6, 0x5040000,
+	0xfffffff4, 0x80000, 0x90000, 0xb0000, 0x5880000, 0x5c50000, 0x60a0000, 0x5c20000,
+	0xfffffffb, 0x1888fffa, 0x6810000, 0x68b0000, 0x6430000, 0x6c30000, 0x7020000, 0x7430000,
+	0x0, 0xffffffe9, 0xffffffe7, 0xffffff00, 0x7850000, 0x7b40000, 0x60000, 0x82c0000,
+	0x18750000, 0x7cd0000, 0xffffffea, 0x8830000, 0x88b0000, 0x8ac0000, 0xffffff05, 0x8800000,
+	0x70000, 0x8860000, 0x8c20000, 0x800000, 0xffffffee, 0x9020000, 0xffffff9c, 0x9450000,
+	0xffffffeb, 0xffffffe8, 0xfffffffc, 0x830000, 0xffffff04, 0xfffffff8, 0x9d50000, 0xa450000,
+	0xfffffff0, 0xffffffef, 0xa550000, 0x5e80000, 0xa810000, 0xfffffff5, 0xa060000, 0xa050000,
+	0xffffff9b, 0xffffffed, 0xa04ffec, 0xa07ff9a, 0xa8a0000, 0x18bf0000, 0x192c0000, 0xa090000,
+	0x1000000, 0xffffffe4, 0xffffffe3, 0xffffffe2, 0xffffffe1, 0xffffffe0, 0xffffffdf, 0xa360000,
+	0xffffffd4, 0x187f0000, 0x19ee0000, 0xffffffca, 0xa450000, 0xffffffc8, 0xffffffc7, 0xffffffc6,
+	0xffffffc5, 0xa4e0000, 0xa4f0000, 0xa500000, 0xa6e0000, 0xa810000, 0xa810000, 0xa820000,
+	0xa860000, 0xa850000, 0xffffff89, 0xffffff88, 0xffffff87, 0xa850000, 0xffffff98, 0xa85ff97,
+	0xffffff95, 0xffffff94, 0xffffff93, 0xffffff92, 0xffffff91, 0xa8a0000, 0xa8b0000, 0xab60000,
+	0xac50000, 0xffffff70, 0xffffff6f, 0xffffff78, 0xffffff77, 0xffffff76, 0xffffff75, 0x18ee0000,
+	0xffffffe6, 0x19070000, 0x8800000, 0xffffffd3, 0x1a430000, 0xffffffd0, 0xffffffcf, 0xffffffce,
+	0xffffffcd, 0xffffffcc, 0xffffffcb, 0xace0000, 0xffffffd2, 0xb4f0000, 0x9000000, 0x9800000,
+	0xa000000, 0xa800000, 0xb000000, 0x19f00000, 0xe800000, 0xb500000, 0x7030000, 0xffffff99,
+	0x196c0000, 0xb800000, 0xc000000, 0xc800000, 0xd000000, 0x1020000, 0xffffffdc, 0xffffffdb,
+	0xffffffda, 0xffffffd9, 0xffffffd8, 0xffffffd7, 0xaee0000, 0xaff0000, 0xfffffefe, 0xfffffefd,
+	0xf000000, 0xfffffe0d, 0xfffffe0c, 0xfffffe0b, 0xfffffe0a, 0xfffffe09, 0xfffffe08, 0xfffffe07,
+	0xfffffe06, 0xfffffe05, 0xfffffe04, 0xfffffe03, 0xfffffdf3, 0xfffffdf2, 0xfffffdf1, 0xfffffdf0,
+	0xfffffdef, 0xfffffdee, 0xfffffded, 0xfffffdec, 0xfffffdeb, 0xfffffdea, 0xfffffde9, 0xfffffde8,
+	0xfffffde7, 0xfffffde6, 0xfffffde5, 0xfffffde4, 0xfffffde3, 0xfffffde2, 0xfffffde1, 0xfffffde0,
+	0xfffffddf, 0xfffffdde, 0xfffffddd, 0xfffffddc, 0xfffffddb, 0xfffffdda, 0xfffffdd9, 0xfffffdd8,
+	0xfffffdd7, 0xfffffdd6, 0xfffffdd5, 0xfffffdd4, 0xfffffdd3, 0xfffffdd2, 0xfffffdd1, 0xfffffdd0,
+	0xfffffdcf, 0xfffffdce, 0xfffffdcd, 0xfffffdcc, 0xfffffdcb, 0xfffffdca, 0xfffffdc9, 0xfffffdc8,
+	0xfffffdc7, 0xfffffdc6, 0xfffffdc5, 0xfffffdc4, 0xfffffdc3, 0xfffffdc2, 0xfffffdc1, 0xfffffdc0,
+	0xfffffdbf, 0xfffffdbe, 0xfffffdbd, 0xfffffdbc, 0xfffffdbb, 0xfffffdba, 0xfffffdb9, 0xfffffdb8,
+	0xfffffdb7, 0xfffffdb6, 0xfffffdb5, 0xfffffdb4, 0xfffffdb3, 0xfffffdb2, 0xfffffdb1, 0xfffffdb0,
+	0xfffffdaf, 0xfffffdae, 0xfffffdad, 0xfffffdac, 0xfffffdab, 0xfffffdaa, 0xfffffda9, 0xfffffda8,
+	0xfffffda7, 0xfffffda6, 0xfffffda5, 0xfffffda4, 0xfffffda3, 0xfffffda2, 0xfffffda1, 0xfffffda0,
+	0xfffffd9f, 0xfffffd9e, 0xfffffd9d, 0xfffffd9c, 0xfffffd9b, 0xfffffd9a, 0xfffffd99, 0xfffffd98,
+	0xfffffd97, 0xfffffd96, 0xfffffd95, 0xfffffd94, 0xfffffd93, 0xfffffd92, 0xfffffd91, 0xfffffd90,
+	0xffffffd1, 0xd800000, 0xffffffc9, 0xb00ff8b, 0xb01ff74, 0xb020000, 0xb040000, 0xb050000,
+	0x1040000, 0xffffffc3, 0xffffffc1, 0xffffffc0, 0xb08ffbf, 0xb09ffbe, 0x82ffbd, 0xffffffbc,
+	0xffffffbb, 0xffffffba, 0xffffffb9, 0xffffffb8, 0xffffffb7, 0xb080000, 0xb0b0000, 0x1800000,
+	0xffffffaa, 0xb0f0000, 0xb320000, 0xffffffb1, 0x1820000, 0xb420000, 0xfffffe41, 0xb4e0000,
+	0x1020000, 0xffffff96, 0xffffff90, 0xffffff8f, 0xffffff8e, 0xffffff8d, 0xffffff8c, 0xb4dff08,
+	0xb4e0000, 0xb6cff6c, 0xffffff6a, 0xffffff69, 0xf800000, 0xb7fff7a, 0xb80ff0b, 0xffffffe5,
+	0xe000000, 0xbb60000, 0x1ff0000, 0xfffffefb, 0xfffffefa, 0xb820000, 0x191b0000, 0xbf70000,
+	0xbf80000, 0xbf90000, 0xba00000, 0xffffffc4, 0x1a220000, 0xc0a0000, 0xfffffedc, 0x0,
+	0x1000000, 0x1800000, 0x2000000, 0x19d50000, 0x1e70000, 0xffffffab, 0x8000000, 0x10000000,
+	0x10800000, 0xffffffb0, 0xc0b0000, 0xffffffaf, 0xb910000, 0x3220000, 0xffffff6e, 0x11000000,
+	0x19480000, 0x2000000, 0x19810000, 0xc130000, 0xbc30000, 0xbce0000, 0xbcb0000, 0xfffffefc,
+	0x11800000, 0xc030000, 0x2040000, 0xffffff86, 0xffffff84, 0xffffff83, 0xffffff82, 0xffffff81,
+	0xffffff80, 0xffffff7f, 0xffffff7e, 0xffffff7d, 0xffffff7c, 0xbecff7b, 0xbff0000, 0x2830000,
+	0xc020000, 0xc03feb0, 0xc02fe83, 0xc060000, 0xc05fecc, 0xc060000, 0xc060000, 0xc070000,
+	0xc080000, 0xc100000, 0xc340000, 0xffffffc2, 0xffffffb2, 0xfffffedb, 0xfffffeda, 0xfffffed9,
+	0xfffffed8, 0xfffffdfa, 0xfffffdf9, 0xfffffdf8, 0xfffffdf7, 0xfffffdf6, 0xfffffdf5, 0xfffffdf4,
+	0x2800000, 0x3000000, 0xfffffed7, 0xfffffecf, 0xfffffece, 0xfffffecd, 0xfffffed6, 0xfffffed5,
+	0x2810000, 0xc420000, 0xffffffb4, 0xffffffb3, 0xffffffa9, 0xffffffa8, 0xffffffa7, 0xc4e0000,
+	0xffffff9e, 0xffffff9d, 0xc4b0000, 0xc4c0000, 0xc6a0000, 0xc7d0000, 0xfffffe40, 0xd020000,
+	0xc800000, 0xc810000, 0xc840000, 0xc840000, 0x2830000, 0xc88fe03, 0x2ff0000, 0xffffff67,
+	0xffffff65, 0xffffff64, 0xffffff63, 0xffffff62, 0xffffff61, 0xffffff60, 0xffffff5f, 0xffffff5e,
+	0xffffff5d, 0xffffff5c, 0xffffff5b, 0xffffff5a, 0xc87ff57, 0x383ff58, 0xc8aff59, 0xc8bff56,
+	0xc93ff54, 0xcb4ff55, 0xcc3ff53, 0xffffff68, 0x3010000, 0xccb0000, 0xd020000, 0xd500000,
+	0xd4b0000, 0xfffffef9, 0xfffffef8, 0xd010000, 0xcfe0000, 0xffffff8a, 0x1a040000, 0xd830000,
+	0x184a0000, 0x181c0000, 0x19920000, 0x18f50000, 0xd840000, 0x8840000, 0x3800000, 0xd860000,
+	0x196c0000, 0xffffff73, 0xffffff72, 0xffffff71, 0xffffff09, 0x186c0000, 0x3800000, 0xd06fed1,
+	0x3030000, 0xfffffed1, 0xffffffb6, 0xffffffb5, 0xd880000, 0x8800000, 0x9000000, 0x9800000,
+	0xa000000, 0x3860000, 0xffffffad, 0xffffff07, 0xffffff06, 0x19670000, 0xffffff6d, 0xfffffef7,
+	0xffffff6b, 0x19870000, 0xd890000, 0xd8a0000, 0xffffff79, 0xffffff0a, 0xd0b0000, 0xd0f0000,
+	0xd340000, 0xd420000, 0xdce0000, 0xdac0000, 0xffffff85, 0x4000000, 0xfffffe16, 0xd50fe14,
+	0x4020000, 0xfffffef5, 0xfffffef3, 0xfffffef2, 0xfffffef1, 0xd6c0000, 0xd7f0000, 0xfffffeee,
+	0xfffffeed, 0xd80feec, 0xd830000, 0xd820000, 0xd840000, 0xd85fe4d, 0xfffffe4b, 0xfffffe4a,
+	0xfffffe49, 0xfffffe48, 0xfffffe47, 0xfffffe46, 0xfffffe45, 0xfffffe44, 0xfffffe43, 0xfffffe42,
+	0x3810000, 0xfffffe4f, 0xd860000, 0xfffffeb6, 0xfffffeb5, 0xfffffeb4, 0xfffffeb3, 0xfffffeb2,
+	0xfffffeb1, 0xd870000, 0xfffffe82, 0x4040000, 0xfffffe80, 0xfffffe7e, 0xfffffe7d, 0xd8a0000,
+	0xd89fe7c, 0xfffffe3b, 0xd91fe3e, 0xfffffe0f, 0xfffffe0e, 0x4800000, 0xfffffeca, 0xdb4fec8,
+	0xffffff52, 0x4820000, 0xffffff50, 0xffffff4e, 0xdc3ff4d, 0xdccff4b, 0x503ff4a, 0xffffff49,
+	0xffffff59, 0xffffff58, 0xdcdff57, 0xdd0ff56, 0xdecff55, 0xffffff54, 0xdffff53, 0xffffff48,
+	0xffffff47, 0xffffff46, 0xffffff45, 0xffffff44, 0xffffff43, 0xffffff42, 0x4840000, 0xfffffe38,
+	0xe020000, 0xe030000, 0xe040000, 0xfffffe33, 0xe060000, 0x182fe30, 0xe070000, 0xe080000,
+	0xfffffe2d, 0xfffffe2c, 0xe090000, 0xfffffed4, 0x4000000, 0x4800000, 0xfffffed3, 0xfffffe89,
+	0xffffffa6, 0xffffffa2, 0xffffffa1, 0xffffffa0, 0xffffff9f, 0xffffffa5, 0xffffffa4, 0xffffffa3,
+	0xffffffae, 0xe8a0000, 0x5030000, 0xfffffe22, 0xfffffe20, 0xe0b0000, 0xe130000, 0xe360000,
+	0xfffffe1c, 0xffffff66, 0xe430000, 0x57f0000, 0xfffffe1a, 0xfffffe18, 0xece0000, 0xeac0000,
+	0xed00000, 0xffffffdd, 0xe6c0000, 0xe7e0000, 0xfffffe17, 0xf020000, 0x800000, 0xfffffef6,
+	0x19eb0000, 0xf010000, 0xf020000, 0xf050000, 0x193b0000, 0x18480000, 0xfffffe51, 0xf060000,
+	0xe85fe4d, 0x199e0000, 0xfffffeb7, 0x12000000, 0xf080000, 0xfffffe81, 0x79b0000, 0xf090000,
+	0x7000000, 0xe870000, 0x0, 0xfffffe3b, 0xfffffecb, 0xf0b0000, 0x14800000, 0xffffff51,
+	0x19e00000, 0x9040000, 0xf130000, 0xf360000, 0xf450000, 0x1a050000, 0x6800000, 0xf4e0000,
+	0xf4f0000, 0xfffffe39, 0x189b0000, 0x1a3a0000, 0x5000000, 0xf500000, 0xf6e0000, 0xfffffe31,
+	0x13830000, 0xf810000, 0x14030000, 0xfffffed0, 0xefc0000, 0xffffffac, 0xfffffe23, 0x19800000,
+	0x14830000, 0xf830000, 0xf840000, 0xf850000, 0xfffffe1b, 0xf860000, 0xf050000, 0xf050000,
+	0x5810000, 0x585fe5e, 0xf890000, 0xffffff0c, 0xfffffe15, 0xfffffe13, 0xfffffe12, 0xfffffe11,
+	0x5800000, 0xfffffef4, 0xf070000, 0xf080000, 0xf110000, 0x5850000, 0xfffffec1, 0xfffffebf,
+	0xf360000, 0xf450000, 0x6000000, 0xfffffee7, 0xf4e0000, 0xfffffee4, 0xf4f0000, 0xf500000,
+	0x6020000, 0xfffffe50, 0xfffffe4e, 0x6040000, 0xfffffeae, 0xf6cfeac, 0xfffffe7f, 0xf7f0000,
+	0x6060000, 0xfffffe77, 0xf820000, 0xf830000, 0xf840000, 0x2020000, 0xf850000, 0x67efdcf,
+	0xf860000, 0xf870000, 0xf880000, 0xfffffe87, 0xfffffe86, 0xfffffe02, 0xfffffe01, 0xfffffe00,
+	0xfffffdff, 0xfffffdfe, 0xfffffdfd, 0xfffffdfc, 0xfffffdfb, 0xfffffe3f, 0xfffffe3c, 0xf850000,
+	0xf870000, 0xfffffec9, 0x6810000, 0xfffffec6, 0xfffffec4, 0xfffffec3, 0x2820000, 0xffffff4f,
+	0xffffff4c, 0xf880000, 0xf930000, 0xfb4ff16, 0x6840000, 0xfc20000, 0xfcc0000, 0x6850000,
+	0xffffff40, 0xffffff3e, 0xffffff3d, 0xffffff3c, 0xffffff3b, 0xffffff3a, 0xfcd0000, 0xfce0000,
+	0xfee0000, 0xfff0000, 0x10000000, 0x10010000, 0xffffff10, 0x10010000, 0x10020000, 0xfffffe37,
+	0xfffffe36, 0xfffffe2a, 0xfffffe29, 0xfffffe28, 0xfffffe27, 0xfffffe26, 0xfffffe25, 0xfffffe24,
+	0xfffffe35, 0xfffffe34, 0xfffffe32, 0xfffffe2f, 0xfffffe2e, 0xfffffe2b, 0xfffffed2, 0xfffffe21,
+	0xfffffe1f, 0xfffffe1e, 0xfffffe1d, 0x6870000, 0xfffffe19, 0x10860000, 0xffffffd5, 0x1004fe5f,
+	0x10880000, 0x15000000, 0x10890000, 0x6fe0000, 0x6ff0000, 0xfffffef0, 0xfffffeef, 0x18470000,
+	0xfffffec2, 0x19460000, 0x187f0000, 0xa0000, 0xfffffee8, 0x19140000, 0x18bf0000, 0x108a0000,
+	0x108b0000, 0xfffffe4c, 0xfffffeaf, 0x10930000, 0x12800000, 0x10b60000, 0xfffffe7b, 0x7800000,
+	0x10c50000, 0x188c0000, 0x10ce0000, 0xfffffe72, 0x104d0000, 0x19170000, 0x10d00000, 0x10ee0000,
+	0xfffffe3a, 0xfffffe3d, 0xfffffec7, 0x15800000, 0xfffffe88, 0xffffff19, 0x11010000, 0xa250000,
+	0xffffff1e, 0x16000000, 0xffffff1b, 0x11020000, 0xffffff41, 0x1a300000, 0x11010000, 0x11020000,
+	0x11050000, 0x19530000, 0x19de0000, 0xffffff0f, 0xffffff0e, 0xfffffe5f, 0x7030000, 0xffffffde,
+	0xfffffe5a, 0x707fe59, 0x7070000, 0xfffffe55, 0xfffffe53, 0xfffffe52, 0x1084fe5c, 0x1084fe5f,
+	0xfffffe10, 0x77e0000, 0xfffffeea, 0xfffffec0, 0xfffffebe, 0xfffffebc, 0xfffffebb, 0xfffffeba,
+	0xfffffebd, 0xfffffeb9, 0xfffffeb8, 0xfffffee6, 0xfffffee5, 0xfffffee1, 0xfffffee0, 0xfffffedf,
+	0xfffffede, 0xfffffedd, 0xfffffee3, 0xfffffee2, 0xfffffead, 0x7800000, 0xfffffeaa, 0xfffffea8,
+	0xfffffea7, 0x785fdcf, 0xfffffea5, 0xfffffea4, 0xfffffea3, 0xfffffea2, 0x787fdad, 0x1086fde5,
+	0x10890000, 0x7fefdc1, 0x802fdc0, 0x4fdbf, 0x8040000, 0xfffffe79, 0xfffffe76, 0xfffffe75,
+	0xfffffe74, 0xfffffe6c, 0xfffffe6b, 0xfffffe6a, 0xfffffe73, 0x1a270000, 0xfffffe6f, 0xfffffe69,
+	0xfffffe68, 0xfffffe67, 0xfffffe6e, 0xfffffe6d, 0xfffffec5, 0x8070000, 0x87e0000, 0xffffff14,
+	0x108a0000, 0x108b0000, 0x10900000, 0x10b30000, 0x10c20000, 0xffffff3f, 0x10cb0000, 0x10cc0000,
+	0x10ce0000, 0x8850000, 0xffffff26, 0x301ff24, 0xffffff23, 0x402ff22, 0xffffff1f, 0x8870000,
+	0xffffff33, 0x482ff31, 0x502ff2e, 0xffffff2d, 0xffffff2c, 0xffffff2b, 0x10ebfe5f, 0x16800000,
+	0x11810000, 0xfffffe5d, 0x17000000, 0x17800000, 0xffffff0d, 0xfffffeeb, 0x18750000, 0xfffffeab,
+	0x13000000, 0x3a00000, 0x6000000, 0x11630000, 0xfffffe7a, 0x11830000, 0x8fe0000, 0xfffffe66,
+	0xfffffe64, 0xfffffe63, 0xfffffe62, 0xfffffe61, 0xfffffe60, 0xffffff18, 0x11840000, 0xffffff15,
+	0xaa50000, 0x11850000, 0x11860000, 0x11040000, 0x11050000, 0xffffff1a, 0xffffff39, 0xffffff38,
+	0x193b0000, 0xffffff27, 0x19540000, 0x19120000, 0x19d60000, 0xffffff2a, 0xffffff29, 0xffffff28,
+	0xffffff34, 0x1a360000, 0x1a2f0000, 0x1a450000, 0xffffffd6, 0x9000000, 0x1107fe57, 0xfffffe54,
+	0x9050000, 0xfffffee9, 0xfffffea9, 0x9070000, 0x11070000, 0x110bfe98, 0xfffffe85, 0xfffffe3b,
+	0x11100000, 0x11330000, 0x11430000, 0xfffffe78, 0xfffffe71, 0x1a390000, 0x114b0000, 0xffffff13,
+	0xffffff12, 0xffffff11, 0xffffff1d, 0xffffff1c, 0x97e0000, 0xffffff36, 0xffffff25, 0xffffff21,
+	0xffffff20, 0xffffff32, 0xffffff30, 0xffffff2f, 0xfffffe58, 0x18000000, 0xfffffe5b, 0xfffffe9b,
+	0x11aa0000, 0xfffffe99, 0x11d00000, 0x116b0000, 0xfffffe9d, 0xfffffe9c, 0xfffffe65, 0x117e0000,
+	0xffffff37, 0x198c0000, 0x9800000, 0x117f0000, 0x11810000, 0xfffffe84, 0xffffff17, 0xffffff35,
+	0xfffffe56, 0xfffffe9a, 0x12040000, 0x9830000, 0xfffffe96, 0x1183fe94, 0xfffffe97, 0x12060000,
+	0x13800000, 0xfffffe95, 0x9850000, 0xfffffe92, 0x1185fde5, 0x987fdcf, 0xfffffe8e, 0xfffffe8d,
+	0xfffffe8c, 0xfffffe8b, 0xa00fdad, 0xfffffe93, 0x14000000, 0x119d0000, 0xfffffe91, 0x11860000,
+	0xfffffe90,
+}
+
+var yyLRActions = [...]uint32{
+
+	0xffff0000, 0x1fd8f, 0xffff0000, 0xffff0000, 0x1670566, 0x1670567, 0xd001d, 0x2a202ff,
+	0x2a20605, 0x3000c, 0x1b0027, 0x36003f, 0x21002c, 0x22002d, 0x3430588, 0x23002e,
+	0x167064e, 0x167064f, 0x1670650, 0x1670651, 0x1670652, 0x1670653, 0x1670654, 0x1670648,
+	0x1670655, 0x1670656, 0x1670657, 0x1670658, 0x1670659, 0x1670635, 0x167065a, 0x167063d,
+	0x167063a, 0x167065b, 0x1670638, 0x167065c, 0x167065d, 0x167065e, 0x167065f, 0x167063e,
+	0x1670660, 0x1670661, 0x1670662, 0x1670663, 0x1670664, 0x1670665, 0x1670666, 0x1670667,
+	0x1670668, 0x1670669, 0x167066a, 0x167066b, 0x167066c, 0x167066d, 0x167066e, 0x167066f,
+	0x1670670, 0x167063c, 0x1670649, 0x1670671, 0x1670672, 0x1670673, 0x1670674, 0x1670675,
+	0x1670676, 0x1670677, 0x1670678, 0x1670679, 0x167067a, 0x167067b, 0x167067c, 0x167067d,
+	0x167067e, 0x3430589, 0x167067f, 0x1670680, 0x1670639, 0x1670681, 0x1670682, 0x1670683,
+	0x1670684, 0x1670685, 0x167064b, 0x167064c, 0x167064a, 0x1670686, 0x1670687, 0x1670688,
+	0x1670689, 0x167068a, 0x167068b, 0x167068c, 0x167068d, 0x167068e, 0x167068f, 0x1670690,
+	0x1670691, 0x167063b, 0x1670692, 0x1670693, 0x1670694, 0x1670695, 0x1670696, 0x1670697,
+	0x1670698, 0x1670699, 0x167069a, 0x167069b, 0x167069c, 0x167069d, 0x167069e, 0x167069f,
+	0x1670637, 0x16706a0, 0x167064d, 0x16706a1, 0x16706a2, 0x16706a3, 0x16706a4, 0x16706a5,
+	0x16706a6, 0x16706a7, 0x16706a8, 0x16706a9, 0x16706aa, 0x16706ab, 0x16706ac, 0x16706ad,
+	0x16706ae, 0x16706af, 0x16706b0, 0x16706b1, 0x28e062e, 0x28e062f, 0x16701a9, 0x300457,
+	0x30003b, 0x16701a8, 0x39b03d3, 0x39bfe9e, 0x39bfe9e, 0x36053c, 0x400449, 0x40004e,
+	0x28e064e, 0x28e064f, 0x28e0650, 0x28e0651, 0x28e0652, 0x28e0653, 0x28e0654, 0x28e0648,
+	0x28e0655, 0x28e0656, 0x28e0657, 0x28e0658, 0x28e0659, 0x28e0635, 0x28e065a, 0x28e063d,
+	0x28e063a, 0x28e065b, 0x28e0638, 0x28e065c, 0x28e065d, 0x28e065e, 0x28e065f, 0x28e063e,
+	0x28e0660, 0x28e0661, 0x28e0662, 0x28e0663, 0x28e0664, 0x28e0665, 0x28e0666, 0x28e0667,
+	0x28e0668, 0x28e0669, 0x28e066a, 0x28e066b, 0x28e066c, 0x28e066d, 0x28e066e, 0x28e066f,
+	0x28e0670, 0x28e063c, 0x28e0649, 0x28e0671, 0x28e0672, 0x28e0673, 0x28e0674, 0x28e0675,
+	0x28e0676, 0x28e0677, 0x28e0678, 0x28e0679, 0x28e067a, 0x28e067b, 0x28e067c, 0x28e067d,
+	0x28e067e, 0x4000d, 0x28e067f, 0x28e0680, 0x28e0639, 0x28e0681, 0x28e0682, 0x28e0683,
+	0x28e0684, 0x28e0685, 0x28e064b, 0x28e064c, 0x28e064a, 0x28e0686, 0x28e0687, 0x28e0688,
+	0x28e0689, 0x28e068a, 0x28e068b, 0x28e068c, 0x28e068d, 0x28e068e, 0x28e068f, 0x28e0690,
+	0x28e0691, 0x28e063b, 0x28e0692, 0x28e0693, 0x28e0694, 0x28e0695, 0x28e0696, 0x28e0697,
+	0x28e0698, 0x28e0699, 0x28e069a, 0x28e069b, 0x28e069c, 0x28e069d, 0x28e069e, 0x28e069f,
+	0x28e0637, 0x28e06a0, 0x28e064d, 0x28e06a1, 0x28e06a2, 0x28e06a3, 0x28e06a4, 0x28e06a5,
+	0x28e06a6, 0x28e06a7, 0x28e06a8, 0x28e06a9, 0x28e06aa, 0x28e06ab, 0x28e06ac, 0x28e06ad,
+	0x28e06ae, 0x28e06af, 0x28e06b0, 0x28e06b1, 0x1680572, 0x1680573, 0x1360167, 0x430452,
+	0x430052, 0x28e02d0, 0x4b044c, 0x4b004e, 0x9001b, 0x1360168, 0x1360169, 0x136016a,
+	0x168064e, 0x168064f, 0x1680650, 0x1680651, 0x1680652, 0x1680653, 0x1680654, 0x1680648,
+	0x1680655, 0x1680656, 0x1680657, 0x1680658, 0x1680659, 0x1680635, 0x168065a, 0x168063d,
+	0x168063a, 0x168065b, 0x1680638, 0x168065c, 0x168065d, 0x168065e, 0x168065f, 0x168063e,
+	0x1680660, 0x1680661, 0x1680662, 0x1680663, 0x1680664, 0x1680665, 0x1680666, 0x1680667,
+	0x1680668, 0x1680669, 0x168066a, 0x168066b, 0x168066c, 0x168066d, 0x168066e, 0x168066f,
+	0x1680670, 0x168063c, 0x1680649, 0x1680671, 0x1680672, 0x1680673, 0x1680674, 0x1680675,
+	0x1680676, 0x1680677, 0x1680678, 0x1680679, 0x168067a, 0x168067b, 0x168067c, 0x168067d,
+	0x168067e, 0x100021, 0x168067f, 0x1680680, 0x1680639, 0x1680681, 0x1680682, 0x1680683,
+	0x1680684, 0x1680685, 0x168064b, 0x168064c, 0x168064a, 0x1680686, 0x1680687, 0x1680688,
+	0x1680689, 0x168068a, 0x168068b, 0x168068c, 0x168068d, 0x168068e, 0x168068f, 0x1680690,
+	0x1680691, 0x168063b, 0x1680692, 0x1680693, 0x1680694, 0x1680695, 0x1680696, 0x1680697,
+	0x1680698, 0x1680699, 0x168069a, 0x168069b, 0x168069c, 0x168069d, 0x168069e, 0x168069f,
+	0x1680637, 0x16806a0, 0x168064d, 0x16806a1, 0x16806a2, 0x16806a3, 0x16806a4, 0x16806a5,
+	0x16806a6, 0x16806a7, 0x16806a8, 0x16806a9, 0x16806aa, 0x16806ab, 0x16806ac, 0x16806ad,
+	0x16806ae, 0x16806af, 0x16806b0, 0x16806b1, 0x1690572, 0x1690573, 0x1480167, 0x60045b,
+	0x600091, 0xad045c, 0xad0091, 0x130047d, 0x1300164, 0x1480168, 0x1480169, 0x148016a,
+	0x169064e, 0x169064f, 0x1690650, 0x1690651, 0x1690652, 0x1690653, 0x1690654, 0x1690648,
+	0x1690655, 0x1690656, 0x1690657, 0x1690658, 0x1690659, 0x1690635, 0x169065a, 0x169063d,
+	0x169063a, 0x169065b, 0x1690638, 0x169065c, 0x169065d, 0x169065e, 0x169065f, 0x169063e,
+	0x1690660, 0x1690661, 0x1690662, 0x1690663, 0x1690664, 0x1690665, 0x1690666, 0x1690667,
+	0x1690668, 0x1690669, 0x169066a, 0x169066b, 0x169066c, 0x169066d, 0x169066e, 0x169066f,
+	0x1690670, 0x169063c, 0x1690649, 0x1690671, 0x1690672, 0x1690673, 0x1690674, 0x1690675,
+	0x1690676, 0x1690677, 0x1690678, 0x1690679, 0x169067a, 0x169067b, 0x169067c, 0x169067d,
+	0x169067e, 0x120022, 0x169067f, 0x1690680, 0x1690639, 0x1690681, 0x1690682, 0x1690683,
+	0x1690684, 0x1690685, 0x169064b, 0x169064c, 0x169064a, 0x1690686, 0x1690687, 0x1690688,
+	0x1690689, 0x169068a, 0x169068b, 0x169068c, 0x169068d, 0x169068e, 0x169068f, 0x1690690,
+	0x1690691, 0x169063b, 0x1690692, 0x1690693, 0x1690694, 0x1690695, 0x1690696, 0x1690697,
+	0x1690698, 0x1690699, 0x169069a, 0x169069b, 0x169069c, 0x169069d, 0x169069e, 0x169069f,
+	0x1690637, 0x16906a0, 0x169064d, 0x16906a1, 0x16906a2, 0x16906a3, 0x16906a4, 0x16906a5,
+	0x16906a6, 0x16906a7, 0x16906a8, 0x16906a9, 0x16906aa, 0x16906ab, 0x16906ac, 0x16906ad,
+	0x16906ae, 0x16906af, 0x16906b0, 0x16906b1, 0x16a0572, 0x16a0573, 0x2650167, 0x13f0496,
+	0x13f016e, 0x1440491, 0x1440172, 0x16c048e, 0x16c048d, 0x2650168, 0x2650169, 0x265016a,
+	0x16a064e, 0x16a064f, 0x16a0650, 0x16a0651, 0x16a0652, 0x16a0653, 0x16a0654, 0x16a0648,
+	0x16a0655, 0x16a0656, 0x16a0657, 0x16a0658, 0x16a0659, 0x16a0635, 0x16a065a, 0x16a063d,
+	0x16a063a, 0x16a065b, 0x16a0638, 0x16a065c, 0x16a065d, 0x16a065e, 0x16a065f, 0x16a063e,
+	0x16a0660, 0x16a0661, 0x16a0662, 0x16a0663, 0x16a0664, 0x16a0665, 0x16a0666, 0x16a0667,
+	0x16a0668, 0x16a0669, 0x16a066a, 0x16a066b, 0x16a066c, 0x16a066d, 0x16a066e, 0x16a066f,
+	0x16a0670, 0x16a063c, 0x16a0649, 0x16a0671, 0x16a0672, 0x16a0673, 0x16a0674, 0x16a0675,
+	0x16a0676, 0x16a0677, 0x16a0678, 0x16a0679, 0x16a067a, 0x16a067b, 0x16a067c, 0x16a067d,
+	0x16a067e, 0x170023, 0x16a067f, 0x16a0680, 0x16a0639, 0x16a0681, 0x16a0682, 0x16a0683,
+	0x16a0684, 0x16a0685, 0x16a064b, 0x16a064c, 0x16a064a, 0x16a0686, 0x16a0687, 0x16a0688,
+	0x16a0689, 0x16a068a, 0x16a068b, 0x16a068c, 0x16a068d, 0x16a068e, 0x16a068f, 0x16a0690,
+	0x16a0691, 0x16a063b, 0x16a0692, 0x16a0693, 0x16a0694, 0x16a0695, 0x16a0696, 0x16a0697,
+	0x16a0698, 0x16a0699, 0x16a069a, 0x16a069b, 0x16a069c, 0x16a069d, 0x16a069e, 0x16a069f,
+	0x16a0637, 0x16a06a0, 0x16a064d, 0x16a06a1, 0x16a06a2, 0x16a06a3, 0x16a06a4, 0x16a06a5,
+	0x16a06a6, 0x16a06a7, 0x16a06a8, 0x16a06a9, 0x16a06aa, 0x16a06ab, 0x16a06ac, 0x16a06ad,
+	0x16a06ae, 0x16a06af, 0x16a06b0, 0x16a06b1, 0x1a80572, 0x1a80573, 0x2ed0167, 0x15a0180,
+	0x1790180, 0x15a0545, 0x17904d9, 0x18204b7, 0x18201e6, 0x2ed0168, 0x2ed0169, 0x2ed016a,
+	0x1a8064e, 0x1a8064f, 0x1a80650, 0x1a80651, 0x1a80652, 0x1a80653, 0x1a80654, 0x1a80648,
+	0x1a80655, 0x1a80656, 0x1a80657, 0x1a80658, 0x1a80659, 0x1a80635, 0x1a8065a, 0x1a8063d,
+	0x1a8063a, 0x1a8065b, 0x1a80638, 0x1a8065c, 0x1a8065d, 0x1a8065e, 0x1a8065f, 0x1a8063e,
+	0x1a80660, 0x1a80661, 0x1a80662, 0x1a80663, 0x1a80664, 0x1a80665, 0x1a80666, 0x1a80667,
+	0x1a80668, 0x1a80669, 0x1a8066a, 0x1a8066b, 0x1a8066c, 0x1a8066d, 0x1a8066e, 0x1a8066f,
+	0x1a80670, 0x1a8063c, 0x1a80649, 0x1a80671, 0x1a80672, 0x1a80673, 0x1a80674, 0x1a80675,
+	0x1a80676, 0x1a80677, 0x1a80678, 0x1a80679, 0x1a8067a, 0x1a8067b, 0x1a8067c, 0x1a8067d,
+	0x1a8067e, 0x180024, 0x1a8067f, 0x1a80680, 0x1a80639, 0x1a80681, 0x1a80682, 0x1a80683,
+	0x1a80684, 0x1a80685, 0x1a8064b, 0x1a8064c, 0x1a8064a, 0x1a80686, 0x1a80687, 0x1a80688,
+	0x1a80689, 0x1a8068a, 0x1a8068b, 0x1a8068c, 0x1a8068d, 0x1a8068e, 0x1a8068f, 0x1a80690,
+	0x1a80691, 0x1a8063b, 0x1a80692, 0x1a80693, 0x1a80694, 0x1a80695, 0x1a80696, 0x1a80697,
+	0x1a80698, 0x1a80699, 0x1a8069a, 0x1a8069b, 0x1a8069c, 0x1a8069d, 0x1a8069e, 0x1a8069f,
+	0x1a80637, 0x1a806a0, 0x1a8064d, 0x1a806a1, 0x1a806a2, 0x1a806a3, 0x1a806a4, 0x1a806a5,
+	0x1a806a6, 0x1a806a7, 0x1a806a8, 0x1a806a9, 0x1a806aa, 0x1a806ab, 0x1a806ac, 0x1a806ad,
+	0x1a806ae, 0x1a806af, 0x1a806b0, 0x1a806b1, 0x1a90572, 0x1a90573, 0x3060167, 0x18f01e9,
+	0x1b0048b, 0x1b00164, 0x1c4054a, 0x1c40180, 0x18f01ea, 0x3060168, 0x3060169, 0x306016a,
+	0x1a9064e, 0x1a9064f, 0x1a90650, 0x1a90651, 0x1a90652, 0x1a90653, 0x1a90654, 0x1a90648,
+	0x1a90655, 0x1a90656, 0x1a90657, 0x1a90658, 0x1a90659, 0x1a90635, 0x1a9065a, 0x1a9063d,
+	0x1a9063a, 0x1a9065b, 0x1a90638, 0x1a9065c, 0x1a9065d, 0x1a9065e, 0x1a9065f, 0x1a9063e,
+	0x1a90660, 0x1a90661, 0x1a90662, 0x1a90663, 0x1a90664, 0x1a90665, 0x1a90666, 0x1a90667,
+	0x1a90668, 0x1a90669, 0x1a9066a, 0x1a9066b, 0x1a9066c, 0x1a9066d, 0x1a9066e, 0x1a9066f,
+	0x1a90670, 0x1a9063c, 0x1a90649, 0x1a90671, 0x1a90672, 0x1a90673, 0x1a90674, 0x1a90675,
+	0x1a90676, 0x1a90677, 0x1a90678, 0x1a90679, 0x1a9067a, 0x1a9067b, 0x1a9067c, 0x1a9067d,
+	0x1a9067e, 0x1750010, 0x1a9067f, 0x1a90680, 0x1a90639, 0x1a90681, 0x1a90682, 0x1a90683,
+	0x1a90684, 0x1a90685, 0x1a9064b, 0x1a9064c, 0x1a9064a, 0x1a90686, 0x1a90687, 0x1a90688,
+	0x1a90689, 0x1a9068a, 0x1a9068b, 0x1a9068c, 0x1a9068d, 0x1a9068e, 0x1a9068f, 0x1a90690,
+	0x1a90691, 0x1a9063b, 0x1a90692, 0x1a90693, 0x1a90694, 0x1a90695, 0x1a90696, 0x1a90697,
+	0x1a90698, 0x1a90699, 0x1a9069a, 0x1a9069b, 0x1a9069c, 0x1a9069d, 0x1a9069e, 0x1a9069f,
+	0x1a90637, 0x1a906a0, 0x1a9064d, 0x1a906a1, 0x1a906a2, 0x1a906a3, 0x1a906a4, 0x1a906a5,
+	0x1a906a6, 0x1a906a7, 0x1a906a8, 0x1a906a9, 0x1a906aa, 0x1a906ab, 0x1a906ac, 0x1a906ad,
+	0x1a906ae, 0x1a906af, 0x1a906b0, 0x1a906b1, 0x1ee0632, 0x3bb0167, 0x1c604d6, 0x1c60209,
+	0x1dc04c8, 0x1dc0209, 0x1f8056e, 0x1f8026c, 0x3bb0168, 0x3bb0169, 0x3bb016a, 0x17501c2,
+	0x1ee064e, 0x1ee064f, 0x1ee0650, 0x1ee0651, 0x1ee0652, 0x1ee0653, 0x1ee0654, 0x1ee0648,
+	0x1ee0655, 0x1ee0656, 0x1ee0657, 0x1ee0658, 0x1ee0659, 0x1ee0635, 0x1ee065a, 0x1ee063d,
+	0x1ee063a, 0x1ee065b, 0x1ee0638, 0x1ee065c, 0x1ee065d, 0x1ee065e, 0x1ee065f, 0x1ee063e,
+	0x1ee0660, 0x1ee0661, 0x1ee0662, 0x1ee0663, 0x1ee0664, 0x1ee0665, 0x1ee0666, 0x1ee0667,
+	0x1ee0668, 0x1ee0669, 0x1ee066a, 0x1ee066b, 0x1ee066c, 0x1ee066d, 0x1ee066e, 0x1ee066f,
+	0x1ee0670, 0x1ee063c, 0x1ee0649, 0x1ee0671, 0x1ee0672, 0x1ee0673, 0x1ee0674, 0x1ee0675,
+	0x1ee0676, 0x1ee0677, 0x1ee0678, 0x1ee0679, 0x1ee067a, 0x1ee067b, 0x1ee067c, 0x1ee067d,
+	0x1ee067e, 0x3d103fd, 0x1ee067f, 0x1ee0680, 0x1ee0639, 0x1ee0681, 0x1ee0682, 0x1ee0683,
+	0x1ee0684, 0x1ee0685, 0x1ee064b, 0x1ee064c, 0x1ee064a, 0x1ee0686, 0x1ee0687, 0x1ee0688,
+	0x1ee0689, 0x1ee068a, 0x1ee068b, 0x1ee068c, 0x1ee068d, 0x1ee068e, 0x1ee068f, 0x1ee0690,
+	0x1ee0691, 0x1ee063b, 0x1ee0692, 0x1ee0693, 0x1ee0694, 0x1ee0695, 0x1ee0696, 0x1ee0697,
+	0x1ee0698, 0x1ee0699, 0x1ee069a, 0x1ee069b, 0x1ee069c, 0x1ee069d, 0x1ee069e, 0x1ee069f,
+	0x1ee0637, 0x1ee06a0, 0x1ee064d, 0x1ee06a1, 0x1ee06a2, 0x1ee06a3, 0x1ee06a4, 0x1ee06a5,
+	0x1ee06a6, 0x1ee06a7, 0x1ee06a8, 0x1ee06a9, 0x1ee06aa, 0x1ee06ab, 0x1ee06ac, 0x1ee06ad,
+	0x1ee06ae, 0x1ee06af, 0x1ee06b0, 0x1ee06b1, 0x26c0572, 0x26c0573, 0x1ee0241, 0x1d501e9,
+	0x1f6026c, 0x2300299, 0x1f6056d, 0x2300298, 0x1d501ea, 0x2010493, 0x2010279, 0x3d10192,
+	0x26c064e, 0x26c064f, 0x26c0650, 0x26c0651, 0x26c0652, 0x26c0653, 0x26c0654, 0x26c0648,
+	0x26c0655, 0x26c0656, 0x26c0657, 0x26c0658, 0x26c0659, 0x26c0635, 0x26c065a, 0x26c063d,
+	0x26c063a, 0x26c065b, 0x26c0638, 0x26c065c, 0x26c065d, 0x26c065e, 0x26c065f, 0x26c063e,
+	0x26c0660, 0x26c0661, 0x26c0662, 0x26c0663, 0x26c0664, 0x26c0665, 0x26c0666, 0x26c0667,
+	0x26c0668, 0x26c0669, 0x26c066a, 0x26c066b, 0x26c066c, 0x26c066d, 0x26c066e, 0x26c066f,
+	0x26c0670, 0x26c063c, 0x26c0649, 0x26c0671, 0x26c0672, 0x26c0673, 0x26c0674, 0x26c0675,
+	0x26c0676, 0x26c0677, 0x26c0678, 0x26c0679, 0x26c067a, 0x26c067b, 0x26c067c, 0x26c067d,
+	0x26c067e, 0x190025, 0x26c067f, 0x26c0680, 0x26c0639, 0x26c0681, 0x26c0682, 0x26c0683,
+	0x26c0684, 0x26c0685, 0x26c064b, 0x26c064c, 0x26c064a, 0x26c0686, 0x26c0687, 0x26c0688,
+	0x26c0689, 0x26c068a, 0x26c068b, 0x26c068c, 0x26c068d, 0x26c068e, 0x26c068f, 0x26c0690,
+	0x26c0691, 0x26c063b, 0x26c0692, 0x26c0693, 0x26c0694, 0x26c0695, 0x26c0696, 0x26c0697,
+	0x26c0698, 0x26c0699, 0x26c069a, 0x26c069b, 0x26c069c, 0x26c069d, 0x26c069e, 0x26c069f,
+	0x26c0637, 0x26c06a0, 0x26c064d, 0x26c06a1, 0x26c06a2, 0x26c06a3, 0x26c06a4, 0x26c06a5,
+	0x26c06a6, 0x26c06a7, 0x26c06a8, 0x26c06a9, 0x26c06aa, 0x26c06ab, 0x26c06ac, 0x26c06ad,
+	0x26c06ae, 0x26c06af, 0x26c06b0, 0x26c06b1, 0x26d0572, 0x26d0573, 0x3bd03eb, 0x215062a,
+	0x215028d, 0x218054b, 0x2180290, 0x23b05c0, 0x23b029e, 0x3bd0517, 0x3bd0518, 0x3bd0519,
+	0x26d064e, 0x26d064f, 0x26d0650, 0x26d0651, 0x26d0652, 0x26d0653, 0x26d0654, 0x26d0648,
+	0x26d0655, 0x26d0656, 0x26d0657, 0x26d0658, 0x26d0659, 0x26d0635, 0x26d065a, 0x26d063d,
+	0x26d063a, 0x26d065b, 0x26d0638, 0x26d065c, 0x26d065d, 0x26d065e, 0x26d065f, 0x26d063e,
+	0x26d0660, 0x26d0661, 0x26d0662, 0x26d0663, 0x26d0664, 0x26d0665, 0x26d0666, 0x26d0667,
+	0x26d0668, 0x26d0669, 0x26d066a, 0x26d066b, 0x26d066c, 0x26d066d, 0x26d066e, 0x26d066f,
+	0x26d0670, 0x26d063c, 0x26d0649, 0x26d0671, 0x26d0672, 0x26d0673, 0x26d0674, 0x26d0675,
+	0x26d0676, 0x26d0677, 0x26d0678, 0x26d0679, 0x26d067a, 0x26d067b, 0x26d067c, 0x26d067d,
+	0x26d067e, 0x1a0026, 0x26d067f, 0x26d0680, 0x26d0639, 0x26d0681, 0x26d0682, 0x26d0683,
+	0x26d0684, 0x26d0685, 0x26d064b, 0x26d064c, 0x26d064a, 0x26d0686, 0x26d0687, 0x26d0688,
+	0x26d0689, 0x26d068a, 0x26d068b, 0x26d068c, 0x26d068d, 0x26d068e, 0x26d068f, 0x26d0690,
+	0x26d0691, 0x26d063b, 0x26d0692, 0x26d0693, 0x26d0694, 0x26d0695, 0x26d0696, 0x26d0697,
+	0x26d0698, 0x26d0699, 0x26d069a, 0x26d069b, 0x26d069c, 0x26d069d, 0x26d069e, 0x26d069f,
+	0x26d0637, 0x26d06a0, 0x26d064d, 0x26d06a1, 0x26d06a2, 0x26d06a3, 0x26d06a4, 0x26d06a5,
+	0x26d06a6, 0x26d06a7, 0x26d06a8, 0x26d06a9, 0x26d06aa, 0x26d06ab, 0x26d06ac, 0x26d06ad,
+	0x26d06ae, 0x26d06af, 0x26d06b0, 0x26d06b1, 0x2b40572, 0x2b40573, 0x3c103f2, 0x2450576,
+	0x24502a5, 0x24904f0, 0x24902a8, 0x25e0608, 0x25e02b2, 0x3c10517, 0x3c10518, 0x3c10519,
+	0x2b4064e, 0x2b4064f, 0x2b40650, 0x2b40651, 0x2b40652, 0x2b40653, 0x2b40654, 0x2b40648,
+	0x2b40655, 0x2b40656, 0x2b40657, 0x2b40658, 0x2b40659, 0x2b40635, 0x2b4065a, 0x2b4063d,
+	0x2b4063a, 0x2b4065b, 0x2b40638, 0x2b4065c, 0x2b4065d, 0x2b4065e, 0x2b4065f, 0x2b4063e,
+	0x2b40660, 0x2b40661, 0x2b40662, 0x2b40663, 0x2b40664, 0x2b40665, 0x2b40666, 0x2b40667,
+	0x2b40668, 0x2b40669, 0x2b4066a, 0x2b4066b, 0x2b4066c, 0x2b4066d, 0x2b4066e, 0x2b4066f,
+	0x2b40670, 0x2b4063c, 0x2b40649, 0x2b40671, 0x2b40672, 0x2b40673, 0x2b40674, 0x2b40675,
+	0x2b40676, 0x2b40677, 0x2b40678, 0x2b40679, 0x2b4067a, 0x2b4067b, 0x2b4067c, 0x2b4067d,
+	0x2b4067e, 0x1d002a, 0x2b4067f, 0x2b40680, 0x2b40639, 0x2b40681, 0x2b40682, 0x2b40683,
+	0x2b40684, 0x2b40685, 0x2b4064b, 0x2b4064c, 0x2b4064a, 0x2b40686, 0x2b40687, 0x2b40688,
+	0x2b40689, 0x2b4068a, 0x2b4068b, 0x2b4068c, 0x2b4068d, 0x2b4068e, 0x2b4068f, 0x2b40690,
+	0x2b40691, 0x2b4063b, 0x2b40692, 0x2b40693, 0x2b40694, 0x2b40695, 0x2b40696, 0x2b40697,
+	0x2b40698, 0x2b40699, 0x2b4069a, 0x2b4069b, 0x2b4069c, 0x2b4069d, 0x2b4069e, 0x2b4069f,
+	0x2b40637, 0x2b406a0, 0x2b4064d, 0x2b406a1, 0x2b406a2, 0x2b406a3, 0x2b406a4, 0x2b406a5,
+	0x2b406a6, 0x2b406a7, 0x2b406a8, 0x2b406a9, 0x2b406aa, 0x2b406ab, 0x2b406ac, 0x2b406ad,
+	0x2b406ae, 0x2b406af, 0x2b406b0, 0x2b406b1, 0x2d00572, 0x2d00573, 0x3c20167, 0x24e02ac,
+	0x1f002b, 0x24e02ab, 0x27a061e, 0x27a02bf, 0x24002f, 0x3c20168, 0x3c20169, 0x3c2016a,
+	0x2d0064e, 0x2d0064f, 0x2d00650, 0x2d00651, 0x2d00652, 0x2d00653, 0x2d00654, 0x2d00648,
+	0x2d00655, 0x2d00656, 0x2d00657, 0x2d00658, 0x2d00659, 0x2d00635, 0x2d0065a, 0x2d0063d,
+	0x2d0063a, 0x2d0065b, 0x2d00638, 0x2d0065c, 0x2d0065d, 0x2d0065e, 0x2d0065f, 0x2d0063e,
+	0x2d00660, 0x2d00661, 0x2d00662, 0x2d00663, 0x2d00664, 0x2d00665, 0x2d00666, 0x2d00667,
+	0x2d00668, 0x2d00669, 0x2d0066a, 0x2d0066b, 0x2d0066c, 0x2d0066d, 0x2d0066e, 0x2d0066f,
+	0x2d00670, 0x2d0063c, 0x2d00649, 0x2d00671, 0x2d00672, 0x2d00673, 0x2d00674, 0x2d00675,
+	0x2d00676, 0x2d00677, 0x2d00678, 0x2d00679, 0x2d0067a, 0x2d0067b, 0x2d0067c, 0x2d0067d,
+	0x2d0067e, 0x250458, 0x2d0067f, 0x2d00680, 0x2d00639, 0x2d00681, 0x2d00682, 0x2d00683,
+	0x2d00684, 0x2d00685, 0x2d0064b, 0x2d0064c, 0x2d0064a, 0x2d00686, 0x2d00687, 0x2d00688,
+	0x2d00689, 0x2d0068a, 0x2d0068b, 0x2d0068c, 0x2d0068d, 0x2d0068e, 0x2d0068f, 0x2d00690,
+	0x2d00691, 0x2d0063b, 0x2d00692, 0x2d00693, 0x2d00694, 0x2d00695, 0x2d00696, 0x2d00697,
+	0x2d00698, 0x2d00699, 0x2d0069a, 0x2d0069b, 0x2d0069c, 0x2d0069d, 0x2d0069e, 0x2d0069f,
+	0x2d00637, 0x2d006a0, 0x2d0064d, 0x2d006a1, 0x2d006a2, 0x2d006a3, 0x2d006a4, 0x2d006a5,
+	0x2d006a6, 0x2d006a7, 0x2d006a8, 0x2d006a9, 0x2d006aa, 0x2d006ab, 0x2d006ac, 0x2d006ad,
+	0x2d006ae, 0x2d006af, 0x2d006b0, 0x2d006b1, 0x3d20632, 0x530047, 0x2830626, 0x28302c5,
+	0x2c80337, 0x2c80338, 0x2c9033a, 0x2c90339, 0x2d5057f, 0x2d50341, 0x26045a, 0x530010,
+	0x3d2064e, 0x3d2064f, 0x3d20650, 0x3d20651, 0x3d20652, 0x3d20653, 0x3d20654, 0x3d20648,
+	0x3d20655, 0x3d20656, 0x3d20657, 0x3d20658, 0x3d20659, 0x3d20635, 0x3d2065a, 0x3d2063d,
+	0x3d2063a, 0x3d2065b, 0x3d20638, 0x3d2065c, 0x3d2065d, 0x3d2065e, 0x3d2065f, 0x3d2063e,
+	0x3d20660, 0x3d20661, 0x3d20662, 0x3d20663, 0x3d20664, 0x3d20665, 0x3d20666, 0x3d20667,
+	0x3d20668, 0x3d20669, 0x3d2066a, 0x3d2066b, 0x3d2066c, 0x3d2066d, 0x3d2066e, 0x3d2066f,
+	0x3d20670, 0x3d2063c, 0x3d20649, 0x3d20671, 0x3d20672, 0x3d20673, 0x3d20674, 0x3d20675,
+	0x3d20676, 0x3d20677, 0x3d20678, 0x3d20679, 0x3d2067a, 0x3d2067b, 0x3d2067c, 0x3d2067d,
+	0x3d2067e, 0x270541, 0x3d2067f, 0x3d20680, 0x3d20639, 0x3d20681, 0x3d20682, 0x3d20683,
+	0x3d20684, 0x3d20685, 0x3d2064b, 0x3d2064c, 0x3d2064a, 0x3d20686, 0x3d20687, 0x3d20688,
+	0x3d20689, 0x3d2068a, 0x3d2068b, 0x3d2068c, 0x3d2068d, 0x3d2068e, 0x3d2068f, 0x3d20690,
+	0x3d20691, 0x3d2063b, 0x3d20692, 0x3d20693, 0x3d20694, 0x3d20695, 0x3d20696, 0x3d20697,
+	0x3d20698, 0x3d20699, 0x3d2069a, 0x3d2069b, 0x3d2069c, 0x3d2069d, 0x3d2069e, 0x3d2069f,
+	0x3d20637, 0x3d206a0, 0x3d2064d, 0x3d206a1, 0x3d206a2, 0x3d206a3, 0x3d206a4, 0x3d206a5,
+	0x3d206a6, 0x3d206a7, 0x3d206a8, 0x3d206a9, 0x3d206aa, 0x3d206ab, 0x3d206ac, 0x3d206ad,
+	0x3d206ae, 0x3d206af, 0x3d206b0, 0x3d206b1, 0x2ae0632, 0x2a0034, 0x3d203ff, 0x2da0559,
+	0x2da0345, 0x2e005f5, 0x2e00172, 0x2e30592, 0x2e3034b, 0x2e805c6, 0x2e8034f, 0x2b0035,
+	0x2ae064e, 0x2ae064f, 0x2ae0650, 0x2ae0651, 0x2ae0652, 0x2ae0653, 0x2ae0654, 0x2ae0648,
+	0x2ae0655, 0x2ae0656, 0x2ae0657, 0x2ae0658, 0x2ae0659, 0x2ae0635, 0x2ae065a, 0x2ae063d,
+	0x2ae063a, 0x2ae065b, 0x2ae0638, 0x2ae065c, 0x2ae065d, 0x2ae065e, 0x2ae065f, 0x2ae063e,
+	0x2ae0660, 0x2ae0661, 0x2ae0662, 0x2ae0663, 0x2ae0664, 0x2ae0665, 0x2ae0666, 0x2ae0667,
+	0x2ae0668, 0x2ae0669, 0x2ae066a, 0x2ae066b, 0x2ae066c, 0x2ae066d, 0x2ae066e, 0x2ae066f,
+	0x2ae0670, 0x2ae063c, 0x2ae0649, 0x2ae0671, 0x2ae0672, 0x2ae0673, 0x2ae0674, 0x2ae0675,
+	0x2ae0676, 0x2ae0677, 0x2ae0678, 0x2ae0679, 0x2ae067a, 0x2ae067b, 0x2ae067c, 0x2ae067d,
+	0x2ae067e, 0x2c0036, 0x2ae067f, 0x2ae0680, 0x2ae0639, 0x2ae0681, 0x2ae0682, 0x2ae0683,
+	0x2ae0684, 0x2ae0685, 0x2ae064b, 0x2ae064c, 0x2ae064a, 0x2ae0686, 0x2ae0687, 0x2ae0688,
+	0x2ae0689, 0x2ae068a, 0x2ae068b, 0x2ae068c, 0x2ae068d, 0x2ae068e, 0x2ae068f, 0x2ae0690,
+	0x2ae0691, 0x2ae063b, 0x2ae0692, 0x2ae0693, 0x2ae0694, 0x2ae0695, 0x2ae0696, 0x2ae0697,
+	0x2ae0698, 0x2ae0699, 0x2ae069a, 0x2ae069b, 0x2ae069c, 0x2ae069d, 0x2ae069e, 0x2ae069f,
+	0x2ae0637, 0x2ae06a0, 0x2ae064d, 0x2ae06a1, 0x2ae06a2, 0x2ae06a3, 0x2ae06a4, 0x2ae06a5,
+	0x2ae06a6, 0x2ae06a7, 0x2ae06a8, 0x2ae06a9, 0x2ae06aa, 0x2ae06ab, 0x2ae06ac, 0x2ae06ad,
+	0x2ae06ae, 0x2ae06af, 0x2ae06b0, 0x2ae06b1, 0x2a005ba, 0x2effe70, 0x2effe70, 0xa60148,
+	0x302057a, 0x302035b, 0x30c0361, 0x30c0523, 0x30f0500, 0x30f0365, 0x33305e2, 0x3330338,
+	0x2a0064e, 0x2a0064f, 0x2a00650, 0x2a00651, 0x2a00652, 0x2a00653, 0x2a00654, 0x2a00642,
+	0x2a00655, 0x2a00656, 0x2a00657, 0x2a00658, 0x2a00659, 0x2a00640, 0x2a0065a, 0xa60147,
+	0x2a002f0, 0x2a0065b, 0x2a002ec, 0x2a0065c, 0x2a0065d, 0x2a0065e, 0x2a0065f, 0x2a00641,
+	0x2a00660, 0x2a00661, 0x2a00662, 0x2a00663, 0x2a00664, 0x2a00665, 0x2a00666, 0x2a00667,
+	0x2a00668, 0x2a00669, 0x2a0066a, 0x2a0066b, 0x2a0066c, 0x2a0066d, 0x2a0066e, 0x2a0066f,
+	0x2a00670, 0x2a002f2, 0x2a00643, 0x2a00671, 0x2a002ef, 0x2a00673, 0x2a00674, 0x2a00675,
+	0x2a00676, 0x2a00677, 0x2a00678, 0x2a00679, 0x2a0067a, 0x2a0067b, 0x2a0067c, 0x2a0067d,
+	0x2a0067e, 0x2d0037, 0x2a0067f, 0x2a00680, 0x2a002ee, 0x2a00681, 0x2a00682, 0x2a00683,
+	0x2a00684, 0x2a00685, 0x2a00645, 0x2a00646, 0x2a00644, 0x2a00686, 0x2a00687, 0x2a00688,
+	0x2a00689, 0x2a0068a, 0x2a0068b, 0x2a0068c, 0x2a0068d, 0x2a0068e, 0x2a0068f, 0x2a00690,
+	0x2a00691, 0x2a002f1, 0x2a00692, 0x2a00693, 0x2a00694, 0x2a00695, 0x2a00696, 0x2a00697,
+	0x2a00698, 0x2a00699, 0x2a0069a, 0x2a0069b, 0x2a0069c, 0x2a0069d, 0x2a0069e, 0x2a0069f,
+	0x2a002eb, 0x2a006a0, 0x2a002ea, 0x2a006a1, 0x2a006a2, 0x2a006a3, 0x2a006a4, 0x2a006a5,
+	0x2a006a6, 0x2a006a7, 0x2a006a8, 0x2a006a9, 0x2a006aa, 0x2a006ab, 0x2a006ac, 0x2a006ad,
+	0x2a006ae, 0x2a006af, 0x2a006b0, 0x2a006b1, 0x34f05ba, 0x33b0377, 0x33b0338, 0x33c026c,
+	0x2e0038, 0x33c0631, 0x36e03c6, 0x36e0338, 0x37103c8, 0x37103c7, 0x37205e4, 0x37203ca,
+	0x34f064e, 0x34f064f, 0x34f0650, 0x34f0651, 0x34f0652, 0x34f0653, 0x34f0654, 0x34f0642,
+	0x34f0655, 0x34f0656, 0x34f0657, 0x34f0658, 0x34f0659, 0x34f0640, 0x34f065a, 0x29e0240,
+	0x34f02f0, 0x34f065b, 0x34f02ec, 0x34f065c, 0x34f065d, 0x34f065e, 0x34f065f, 0x34f0641,
+	0x34f0660, 0x34f0661, 0x34f0662, 0x34f0663, 0x34f0664, 0x34f0665, 0x34f0666, 0x34f0667,
+	0x34f0668, 0x34f0669, 0x34f066a, 0x34f066b, 0x34f066c, 0x34f066d, 0x34f066e, 0x34f066f,
+	0x34f0670, 0x34f02f2, 0x34f0643, 0x34f0671, 0x34f02ef, 0x34f0673, 0x34f0674, 0x34f0675,
+	0x34f0676, 0x34f0677, 0x34f0678, 0x34f0679, 0x34f067a, 0x34f067b, 0x34f067c, 0x34f067d,
+	0x34f067e, 0x2f0039, 0x34f067f, 0x34f0680, 0x34f02ee, 0x34f0681, 0x34f0682, 0x34f0683,
+	0x34f0684, 0x34f0685, 0x34f0645, 0x34f0646, 0x34f0644, 0x34f0686, 0x34f0687, 0x34f0688,
+	0x34f0689, 0x34f068a, 0x34f068b, 0x34f068c, 0x34f068d, 0x34f068e, 0x34f068f, 0x34f0690,
+	0x34f0691, 0x34f02f1, 0x34f0692, 0x34f0693, 0x34f0694, 0x34f0695, 0x34f0696, 0x34f0697,
+	0x34f0698, 0x34f0699, 0x34f069a, 0x34f069b, 0x34f069c, 0x34f069d, 0x34f069e, 0x34f069f,
+	0x34f02eb, 0x34f06a0, 0x34f02ea, 0x34f06a1, 0x34f06a2, 0x34f06a3, 0x34f06a4, 0x34f06a5,
+	0x34f06a6, 0x34f06a7, 0x34f06a8, 0x34f06a9, 0x34f06aa, 0x34f06ab, 0x34f06ac, 0x34f06ad,
+	0x34f06ae, 0x34f06af, 0x34f06b0, 0x34f06b1, 0x16e0141, 0x3790556, 0x37903ce, 0x38d0596,
+	0x38d03d0, 0x29e023f, 0x34003c, 0x2, 0x391fea6, 0x391fea6, 0x396fea1, 0x396fea1,
+	0x16e064e, 0x16e064f, 0x16e0650, 0x16e0651, 0x16e0652, 0x16e0653, 0x16e0654, 0x4,
+	0x16e0655, 0x16e0656, 0x16e0657, 0x16e0658, 0x16e0659, 0x16e0635, 0x16e065a, 0x16e063d,
+	0x16e063a, 0x16e065b, 0x16e0638, 0x16e065c, 0x16e065d, 0x16e065e, 0x16e065f, 0x16e063e,
+	0x16e0660, 0x16e0661, 0x16e0662, 0x16e0663, 0x16e0664, 0x16e0665, 0x16e0666, 0x16e0667,
+	0x16e0668, 0x16e0669, 0x16e066a, 0x16e066b, 0x16e066c, 0x16e066d, 0x16e066e, 0x16e066f,
+	0x16e0670, 0x16e063c, 0x35003d, 0x16e0671, 0x16e0672, 0x16e0673, 0x16e0674, 0x16e0675,
+	0x16e0676, 0x16e0677, 0x16e0678, 0x16e0679, 0x16e067a, 0x16e067b, 0x16e067c, 0x16e067d,
+	0x16e067e, 0x370041, 0x16e067f, 0x16e0680, 0x16e0639, 0x16e0681, 0x16e0682, 0x16e0683,
+	0x16e0684, 0x16e0685, 0x16e04a4, 0x16e04a3, 0x390456, 0x16e0686, 0x16e0687, 0x16e0688,
+	0x16e0689, 0x16e068a, 0x16e068b, 0x16e068c, 0x16e068d, 0x16e068e, 0x16e068f, 0x16e0690,
+	0x16e0691, 0x16e063b, 0x16e0692, 0x16e0693, 0x16e0694, 0x16e0695, 0x16e0696, 0x16e0697,
+	0x16e0698, 0x16e0699, 0x16e069a, 0x16e069b, 0x16e069c, 0x16e069d, 0x16e069e, 0x16e069f,
+	0x16e0637, 0x16e06a0, 0x16e01b7, 0x16e06a1, 0x16e06a2, 0x16e06a3, 0x16e06a4, 0x16e06a5,
+	0x16e06a6, 0x16e06a7, 0x16e06a8, 0x16e06a9, 0x16e06aa, 0x16e06ab, 0x16e06ac, 0x16e06ad,
+	0x16e06ae, 0x16e06af, 0x16e06b0, 0x16e06b1, 0x920543, 0x399fea0, 0x399fea0, 0x3b0459,
+	0x1ed0240, 0x39afe9f, 0x39afe9f, 0x39c05c7, 0x39c03d5, 0x3ad03de, 0x3ad0529, 0x3c0445,
+	0x92064e, 0x92064f, 0x920650, 0x920651, 0x920652, 0x920653, 0x920654, 0x1fd049f,
+	0x920655, 0x920656, 0x920657, 0x920658, 0x920659, 0x920635, 0x92065a, 0x92063d,
+	0x92063a, 0x92065b, 0x920638, 0x92065c, 0x92065d, 0x92065e, 0x92065f, 0x92063e,
+	0x920660, 0x920661, 0x920662, 0x920663, 0x920664, 0x920665, 0x920666, 0x920667,
+	0x920668, 0x920669, 0x92066a, 0x92066b, 0x92066c, 0x92066d, 0x92066e, 0x92066f,
+	0x920670, 0x92063c, 0x1fd04a0, 0x920671, 0x920672, 0x920673, 0x920674, 0x920675,
+	0x920676, 0x920677, 0x920678, 0x920679, 0x92067a, 0x92067b, 0x92067c, 0x92067d,
+	0x92067e, 0x3d0041, 0x92067f, 0x920680, 0x920639, 0x920681, 0x920682, 0x920683,
+	0x920684, 0x920685, 0x1fd04a4, 0x1fd04a3, 0x1fd04a1, 0x920686, 0x920687, 0x920688,
+	0x920689, 0x92068a, 0x92068b, 0x92068c, 0x92068d, 0x92068e, 0x92068f, 0x920690,
+	0x920691, 0x92063b, 0x920692, 0x920693, 0x920694, 0x920695, 0x920696, 0x920697,
+	0x920698, 0x920699, 0x92069a, 0x92069b, 0x92069c, 0x92069d, 0x92069e, 0x92069f,
+	0x920637, 0x9206a0, 0x1ed023f, 0x9206a1, 0x9206a2, 0x9206a3, 0x9206a4, 0x9206a5,
+	0x9206a6, 0x9206a7, 0x9206a8, 0x9206a9, 0x9206aa, 0x9206ab, 0x9206ac, 0x9206ad,
+	0x9206ae, 0x9206af, 0x9206b0, 0x9206b1, 0x9e0543, 0x3ae052c, 0x3ae03e0, 0x3f053d,
+	0x2a9030b, 0x9200b8, 0x41004f, 0x1ed05bf, 0x3b9051a, 0x3b903ea, 0x3bf050d, 0x3bf03f1,
+	0x9e064e, 0x9e064f, 0x9e0650, 0x9e0651, 0x9e0652, 0x9e0653, 0x9e0654, 0x1fe049f,
+	0x9e0655, 0x9e0656, 0x9e0657, 0x9e0658, 0x9e0659, 0x9e0635, 0x9e065a, 0x9e063d,
+	0x9e063a, 0x9e065b, 0x9e0638, 0x9e065c, 0x9e065d, 0x9e065e, 0x9e065f, 0x9e063e,
+	0x9e0660, 0x9e0661, 0x9e0662, 0x9e0663, 0x9e0664, 0x9e0665, 0x9e0666, 0x9e0667,
+	0x9e0668, 0x9e0669, 0x9e066a, 0x9e066b, 0x9e066c, 0x9e066d, 0x9e066e, 0x9e066f,
+	0x9e0670, 0x9e063c, 0x1fe04a0, 0x9e0671, 0x9e0672, 0x9e0673, 0x9e0674, 0x9e0675,
+	0x9e0676, 0x9e0677, 0x9e0678, 0x9e0679, 0x9e067a, 0x9e067b, 0x9e067c, 0x9e067d,
+	0x9e067e, 0x420451, 0x9e067f, 0x9e0680, 0x9e0639, 0x9e0681, 0x9e0682, 0x9e0683,
+	0x9e0684, 0x9e0685, 0x1fe04a4, 0x1fe04a3, 0x1fe04a1, 0x9e0686, 0x9e0687, 0x9e0688,
+	0x9e0689, 0x9e068a, 0x9e068b, 0x9e068c, 0x9e068d, 0x9e068e, 0x9e068f, 0x9e0690,
+	0x9e0691, 0x9e063b, 0x9e0692, 0x9e0693, 0x9e0694, 0x9e0695, 0x9e0696, 0x9e0697,
+	0x9e0698, 0x9e0699, 0x9e069a, 0x9e069b, 0x9e069c, 0x9e069d, 0x9e069e, 0x9e069f,
+	0x9e0637, 0x9e06a0, 0x2a9030a, 0x9e06a1, 0x9e06a2, 0x9e06a3, 0x9e06a4, 0x9e06a5,
+	0x9e06a6, 0x9e06a7, 0x9e06a8, 0x9e06a9, 0x9e06aa, 0x9e06ab, 0x9e06ac, 0x9e06ad,
+	0x9e06ae, 0x9e06af, 0x9e06b0, 0x9e06b1, 0x9f0543, 0x3d605d0, 0x3d60405, 0x3f505e9,
+	0x3f503ca, 0x9e00b8, 0x450053, 0x2a904f5, 0x3f805e6, 0x3f803ca, 0x3fb05a6, 0x3fb0418,
+	0x9f064e, 0x9f064f, 0x9f0650, 0x9f0651, 0x9f0652, 0x9f0653, 0x9f0654, 0x1ff049f,
+	0x9f0655, 0x9f0656, 0x9f0657, 0x9f0658, 0x9f0659, 0x9f0635, 0x9f065a, 0x9f063d,
+	0x9f063a, 0x9f065b, 0x9f0638, 0x9f065c, 0x9f065d, 0x9f065e, 0x9f065f, 0x9f063e,
+	0x9f0660, 0x9f0661, 0x9f0662, 0x9f0663, 0x9f0664, 0x9f0665, 0x9f0666, 0x9f0667,
+	0x9f0668, 0x9f0669, 0x9f066a, 0x9f066b, 0x9f066c, 0x9f066d, 0x9f066e, 0x9f066f,
+	0x9f0670, 0x9f063c, 0x1ff04a0, 0x9f0671, 0x9f0672, 0x9f0673, 0x9f0674, 0x9f0675,
+	0x9f0676, 0x9f0677, 0x9f0678, 0x9f0679, 0x9f067a, 0x9f067b, 0x9f067c, 0x9f067d,
+	0x9f067e, 0x470054, 0x9f067f, 0x9f0680, 0x9f0639, 0x9f0681, 0x9f0682, 0x9f0683,
+	0x9f0684, 0x9f0685, 0x1ff04a4, 0x1ff04a3, 0x1ff04a1, 0x9f0686, 0x9f0687, 0x9f0688,
+	0x9f0689, 0x9f068a, 0x9f068b, 0x9f068c, 0x9f068d, 0x9f068e, 0x9f068f, 0x9f0690,
+	0x9f0691, 0x9f063b, 0x9f0692, 0x9f0693, 0x9f0694, 0x9f0695, 0x9f0696, 0x9f0697,
+	0x9f0698, 0x9f0699, 0x9f069a, 0x9f069b, 0x9f069c, 0x9f069d, 0x9f069e, 0x9f069f,
+	0x9f0637, 0x9f06a0, 0x4e0056, 0x9f06a1, 0x9f06a2, 0x9f06a3, 0x9f06a4, 0x9f06a5,
+	0x9f06a6, 0x9f06a7, 0x9f06a8, 0x9f06a9, 0x9f06aa, 0x9f06ab, 0x9f06ac, 0x9f06ad,
+	0x9f06ae, 0x9f06af, 0x9f06b0, 0x9f06b1, 0xa00543, 0x40c050a, 0x40c0421, 0x42205eb,
+	0x42203ca, 0x9f00b8, 0x42b05aa, 0x42b042f, 0x43205ae, 0x432043c, 0x435fe8f, 0x435fe8f,
+	0xa0064e, 0xa0064f, 0xa00650, 0xa00651, 0xa00652, 0xa00653, 0xa00654, 0x200049f,
+	0xa00655, 0xa00656, 0xa00657, 0xa00658, 0xa00659, 0xa00635, 0xa0065a, 0xa0063d,
+	0xa0063a, 0xa0065b, 0xa00638, 0xa0065c, 0xa0065d, 0xa0065e, 0xa0065f, 0xa0063e,
+	0xa00660, 0xa00661, 0xa00662, 0xa00663, 0xa00664, 0xa00665, 0xa00666, 0xa00667,
+	0xa00668, 0xa00669, 0xa0066a, 0xa0066b, 0xa0066c, 0xa0066d, 0xa0066e, 0xa0066f,
+	0xa00670, 0xa0063c, 0x20004a0, 0xa00671, 0xa00672, 0xa00673, 0xa00674, 0xa00675,
+	0xa00676, 0xa00677, 0xa00678, 0xa00679, 0xa0067a, 0xa0067b, 0xa0067c, 0xa0067d,
+	0xa0067e, 0x4f0057, 0xa0067f, 0xa00680, 0xa00639, 0xa00681, 0xa00682, 0xa00683,
+	0xa00684, 0xa00685, 0x20004a4, 0x20004a3, 0x20004a1, 0xa00686, 0xa00687, 0xa00688,
+	0xa00689, 0xa0068a, 0xa0068b, 0xa0068c, 0xa0068d, 0xa0068e, 0xa0068f, 0xa00690,
+	0xa00691, 0xa0063b, 0xa00692, 0xa00693, 0xa00694, 0xa00695, 0xa00696, 0xa00697,
+	0xa00698, 0xa00699, 0xa0069a, 0xa0069b, 0xa0069c, 0xa0069d, 0xa0069e, 0xa0069f,
+	0xa00637, 0xa006a0, 0x520047, 0xa006a1, 0xa006a2, 0xa006a3, 0xa006a4, 0xa006a5,
+	0xa006a6, 0xa006a7, 0xa006a8, 0xa006a9, 0xa006aa, 0xa006ab, 0xa006ac, 0xa006ad,
+	0xa006ae, 0xa006af, 0xa006b0, 0xa006b1, 0xa10543, 0x54005b, 0x35f03b1, 0x43afe8a,
+	0x43afe8a, 0xa000b8, 0x56005c, 0x57005d, 0x5a0052, 0x5b005e, 0x5c005f, 0x5f008f,
+	0xa1064e, 0xa1064f, 0xa10650, 0xa10651, 0xa10652, 0xa10653, 0xa10654, 0x35f03b0,
+	0xa10655, 0xa10656, 0xa10657, 0xa10658, 0xa10659, 0xa10635, 0xa1065a, 0xa1063d,
+	0xa1063a, 0xa1065b, 0xa10638, 0xa1065c, 0xa1065d, 0xa1065e, 0xa1065f, 0xa1063e,
+	0xa10660, 0xa10661, 0xa10662, 0xa10663, 0xa10664, 0xa10665, 0xa10666, 0xa10667,
+	0xa10668, 0xa10669, 0xa1066a, 0xa1066b, 0xa1066c, 0xa1066d, 0xa1066e, 0xa1066f,
+	0xa10670, 0xa1063c, 0x670092, 0xa10671, 0xa10672, 0xa10673, 0xa10674, 0xa10675,
+	0xa10676, 0xa10677, 0xa10678, 0xa10679, 0xa1067a, 0xa1067b, 0xa1067c, 0xa1067d,
+	0xa1067e, 0x6c009d, 0xa1067f, 0xa10680, 0xa10639, 0xa10681, 0xa10682, 0xa10683,
+	0xa10684, 0xa10685, 0x71009e, 0x72009f, 0x7300a0, 0xa10686, 0xa10687, 0xa10688,
+	0xa10689, 0xa1068a, 0xa1068b, 0xa1068c, 0xa1068d, 0xa1068e, 0xa1068f, 0xa10690,
+	0xa10691, 0xa1063b, 0xa10692, 0xa10693, 0xa10694, 0xa10695, 0xa10696, 0xa10697,
+	0xa10698, 0xa10699, 0xa1069a, 0xa1069b, 0xa1069c, 0xa1069d, 0xa1069e, 0xa1069f,
+	0xa10637, 0xa106a0, 0x7400a1, 0xa106a1, 0xa106a2, 0xa106a3, 0xa106a4, 0xa106a5,
+	0xa106a6, 0xa106a7, 0xa106a8, 0xa106a9, 0xa106aa, 0xa106ab, 0xa106ac, 0xa106ad,
+	0xa106ae, 0xa106af, 0xa106b0, 0xa106b1, 0xa20543, 0x7500a2, 0x3e003b1, 0x7600a3,
+	0x7700a4, 0xa100b8, 0x7800a5, 0x7900a6, 0x7d04a8, 0x7f00a8, 0x8500a9, 0x8600aa,
+	0xa2064e, 0xa2064f, 0xa20650, 0xa20651, 0xa20652, 0xa20653, 0xa20654, 0x3e003b0,
+	0xa20655, 0xa20656, 0xa20657, 0xa20658, 0xa20659, 0xa20635, 0xa2065a, 0xa2063d,
+	0xa2063a, 0xa2065b, 0xa20638, 0xa2065c, 0xa2065d, 0xa2065e, 0xa2065f, 0xa2063e,
+	0xa20660, 0xa20661, 0xa20662, 0xa20663, 0xa20664, 0xa20665, 0xa20666, 0xa20667,
+	0xa20668, 0xa20669, 0xa2066a, 0xa2066b, 0xa2066c, 0xa2066d, 0xa2066e, 0xa2066f,
+	0xa20670, 0xa2063c, 0x8700ab, 0xa20671, 0xa20672, 0xa20673, 0xa20674, 0xa20675,
+	0xa20676, 0xa20677, 0xa20678, 0xa20679, 0xa2067a, 0xa2067b, 0xa2067c, 0xa2067d,
+	0xa2067e, 0x8800ac, 0xa2067f, 0xa20680, 0xa20639, 0xa20681, 0xa20682, 0xa20683,
+	0xa20684, 0xa20685, 0x9b0129, 0x9d0478, 0xa50490, 0xa20686, 0xa20687, 0xa20688,
+	0xa20689, 0xa2068a, 0xa2068b, 0xa2068c, 0xa2068d, 0xa2068e, 0xa2068f, 0xa20690,
+	0xa20691, 0xa2063b, 0xa20692, 0xa20693, 0xa20694, 0xa20695, 0xa20696, 0xa20697,
+	0xa20698, 0xa20699, 0xa2069a, 0xa2069b, 0xa2069c, 0xa2069d, 0xa2069e, 0xa2069f,
+	0xa20637, 0xa206a0, 0xb40158, 0xa206a1, 0xa206a2, 0xa206a3, 0xa206a4, 0xa206a5,
+	0xa206a6, 0xa206a7, 0xa206a8, 0xa206a9, 0xa206aa, 0xa206ab, 0xa206ac, 0xa206ad,
+	0xa206ae, 0xa206af, 0xa206b0, 0xa206b1, 0xa90543, 0xb50159, 0x12b015e, 0x12c015f,
+	0x12d0160, 0xa200b8, 0x12e0161, 0x12f0162, 0x1340165, 0x13500a5, 0x13d016b, 0x13e016c,
+	0xa9064e, 0xa9064f, 0xa90650, 0xa90651, 0xa90652, 0xa90653, 0xa90654, 0x141016f,
+	0xa90655, 0xa90656, 0xa90657, 0xa90658, 0xa90659, 0xa90635, 0xa9065a, 0xa9063d,
+	0xa9063a, 0xa9065b, 0xa90638, 0xa9065c, 0xa9065d, 0xa9065e, 0xa9065f, 0xa9063e,
+	0xa90660, 0xa90661, 0xa90662, 0xa90663, 0xa90664, 0xa90665, 0xa90666, 0xa90667,
+	0xa90668, 0xa90669, 0xa9066a, 0xa9066b, 0xa9066c, 0xa9066d, 0xa9066e, 0xa9066f,
+	0xa90670, 0xa9063c, 0x1420170, 0xa90671, 0xa90672, 0xa90673, 0xa90674, 0xa90675,
+	0xa90676, 0xa90677, 0xa90678, 0xa90679, 0xa9067a, 0xa9067b, 0xa9067c, 0xa9067d,
+	0xa9067e, 0x1450492, 0xa9067f, 0xa90680, 0xa90639, 0xa90681, 0xa90682, 0xa90683,
+	0xa90684, 0xa90685, 0x1470174, 0x14f0175, 0x1500177, 0xa90686, 0xa90687, 0xa90688,
+	0xa90689, 0xa9068a, 0xa9068b, 0xa9068c, 0xa9068d, 0xa9068e, 0xa9068f, 0xa90690,
+	0xa90691, 0xa9063b, 0xa90692, 0xa90693, 0xa90694, 0xa90695, 0xa90696, 0xa90697,
+	0xa90698, 0xa90699, 0xa9069a, 0xa9069b, 0xa9069c, 0xa9069d, 0xa9069e, 0xa9069f,
+	0xa90637, 0xa906a0, 0x1510178, 0xa906a1, 0xa906a2, 0xa906a3, 0xa906a4, 0xa906a5,
+	0xa906a6, 0xa906a7, 0xa906a8, 0xa906a9, 0xa906aa, 0xa906ab, 0xa906ac, 0xa906ad,
+	0xa906ae, 0xa906af, 0xa906b0, 0xa906b1, 0xaa04d7, 0x155017a, 0x156017b, 0x159017d,
+	0x15d0181, 0xa900b8, 0x15f0195, 0x1600195, 0x1610195, 0x162019a, 0x165048f, 0x1720148,
+	0xaa064e, 0xaa064f, 0xaa0650, 0xaa0651, 0xaa0652, 0xaa0653, 0xaa0654, 0x17401bf,
+	0xaa0655, 0xaa0656, 0xaa0657, 0xaa0658, 0xaa0659, 0xaa0150, 0xaa065a, 0xaa063d,
+	0xaa063a, 0xaa065b, 0xaa0638, 0xaa065c, 0xaa065d, 0xaa065e, 0xaa065f, 0xaa063e,
+	0xaa0660, 0xaa0661, 0xaa0662, 0xaa0663, 0xaa0664, 0xaa0665, 0xaa0666, 0xaa0667,
+	0xaa0668, 0xaa0669, 0xaa066a, 0xaa066b, 0xaa066c, 0xaa066d, 0xaa066e, 0xaa066f,
+	0xaa0670, 0xaa063c, 0x17b0010, 0xaa0671, 0xaa0672, 0xaa0673, 0xaa0674, 0xaa0675,
+	0xaa0676, 0xaa0677, 0xaa0678, 0xaa0679, 0xaa067a, 0xaa067b, 0xaa067c, 0xaa067d,
+	0xaa067e, 0x17c01de, 0xaa067f, 0xaa0680, 0xaa0639, 0xaa0681, 0xaa0682, 0xaa0683,
+	0xaa0684, 0xaa0685, 0x17d01df, 0x17e01e0, 0x18101e3, 0xaa0686, 0xaa0687, 0xaa0688,
+	0xaa0689, 0xaa068a, 0xaa068b, 0xaa068c, 0xaa068d, 0xaa068e, 0xaa068f, 0xaa0690,
+	0xaa0691, 0xaa063b, 0xaa0692, 0xaa0693, 0xaa0694, 0xaa0695, 0xaa0696, 0xaa0697,
+	0xaa0698, 0xaa0699, 0xaa069a, 0xaa069b, 0xaa069c, 0xaa069d, 0xaa069e, 0xaa069f,
+	0xaa0637, 0xaa06a0, 0x18d01e7, 0xaa06a1, 0xaa06a2, 0xaa06a3, 0xaa06a4, 0xaa06a5,
+	0xaa06a6, 0xaa06a7, 0xaa06a8, 0xaa06a9, 0xaa06aa, 0xaa06ab, 0xaa06ac, 0xaa06ad,
+	0xaa06ae, 0xaa06af, 0xaa06b0, 0xaa06b1, 0xab0543, 0x18e01e8, 0x19001eb, 0x19101ec,
+	0x19201ed, 0xaa0154, 0x19301ee, 0x19401ef, 0x19501f0, 0x19604ce, 0x19704cf, 0x19804d0,
+	0xab064e, 0xab064f, 0xab0650, 0xab0651, 0xab0652, 0xab0653, 0xab0654, 0x1990538,
+	0xab0655, 0xab0656, 0xab0657, 0xab0658, 0xab0659, 0xab0635, 0xab065a, 0xab063d,
+	0xab063a, 0xab065b, 0xab0638, 0xab065c, 0xab065d, 0xab065e, 0xab065f, 0xab063e,
+	0xab0660, 0xab0661, 0xab0662, 0xab0663, 0xab0664, 0xab0665, 0xab0666, 0xab0667,
+	0xab0668, 0xab0669, 0xab066a, 0xab066b, 0xab066c, 0xab066d, 0xab066e, 0xab066f,
+	0xab0670, 0xab063c, 0x19a01f5, 0xab0671, 0xab0672, 0xab0673, 0xab0674, 0xab0675,
+	0xab0676, 0xab0677, 0xab0678, 0xab0679, 0xab067a, 0xab067b, 0xab067c, 0xab067d,
+	0xab067e, 0x1b1048c, 0xab067f, 0xab0680, 0xab0639, 0xab0681, 0xab0682, 0xab0683,
+	0xab0684, 0xab0685, 0x1b701fc, 0x1ba01fd, 0x1bb01fe, 0xab0686, 0xab0687, 0xab0688,
+	0xab0689, 0xab068a, 0xab068b, 0xab068c, 0xab068d, 0xab068e, 0xab068f, 0xab0690,
+	0xab0691, 0xab063b, 0xab0692, 0xab0693, 0xab0694, 0xab0695, 0xab0696, 0xab0697,
+	0xab0698, 0xab0699, 0xab069a, 0xab069b, 0xab069c, 0xab069d, 0xab069e, 0xab069f,
+	0xab0637, 0xab06a0, 0x1bc01ff, 0xab06a1, 0xab06a2, 0xab06a3, 0xab06a4, 0xab06a5,
+	0xab06a6, 0xab06a7, 0xab06a8, 0xab06a9, 0xab06aa, 0xab06ab, 0xab06ac, 0xab06ad,
+	0xab06ae, 0xab06af, 0xab06b0, 0xab06b1, 0xac0543, 0x1bd0200, 0x1bf0494, 0x1c0053a,
+	0x1c1053b, 0xab00b8, 0x1c20205, 0x1c304d4, 0x1c50021, 0x1d401e8, 0x1d601eb, 0x1d701ee,
+	0xac064e, 0xac064f, 0xac0650, 0xac0651, 0xac0652, 0xac0653, 0xac0654, 0x1d8020a,
+	0xac0655, 0xac0656, 0xac0657, 0xac0658, 0xac0659, 0xac0635, 0xac065a, 0xac063d,
+	0xac063a, 0xac065b, 0xac0638, 0xac065c, 0xac065d, 0xac065e, 0xac065f, 0xac063e,
+	0xac0660, 0xac0661, 0xac0662, 0xac0663, 0xac0664, 0xac0665, 0xac0666, 0xac0667,
+	0xac0668, 0xac0669, 0xac066a, 0xac066b, 0xac066c, 0xac066d, 0xac066e, 0xac066f,
+	0xac0670, 0xac063c, 0x1d901e7, 0xac0671, 0xac0672, 0xac0673, 0xac0674, 0xac0675,
+	0xac0676, 0xac0677, 0xac0678, 0xac0679, 0xac067a, 0xac067b, 0xac067c, 0xac067d,
+	0xac067e, 0x1da020b, 0xac067f, 0xac0680, 0xac0639, 0xac0681, 0xac0682, 0xac0683,
+	0xac0684, 0xac0685, 0x1dd0537, 0x1de020e, 0x1df0210, 0xac0686, 0xac0687, 0xac0688,
+	0xac0689, 0xac068a, 0xac068b, 0xac068c, 0xac068d, 0xac068e, 0xac068f, 0xac0690,
+	0xac0691, 0xac063b, 0xac0692, 0xac0693, 0xac0694, 0xac0695, 0xac0696, 0xac0697,
+	0xac0698, 0xac0699, 0xac069a, 0xac069b, 0xac069c, 0xac069d, 0xac069e, 0xac069f,
+	0xac0637, 0xac06a0, 0x1e00010, 0xac06a1, 0xac06a2, 0xac06a3, 0xac06a4, 0xac06a5,
+	0xac06a6, 0xac06a7, 0xac06a8, 0xac06a9, 0xac06aa, 0xac06ab, 0xac06ac, 0xac06ad,
+	0xac06ae, 0xac06af, 0xac06b0, 0xac06b1, 0x1290543, 0x1e30212, 0x1e40213, 0x1e70217,
+	0x1ec0239, 0xac00b8, 0x1ef0247, 0x1f7026d, 0x1fc05b8, 0x20a0282, 0x20b0629, 0x20e0286,
+	0x129064e, 0x129064f, 0x1290650, 0x1290651, 0x1290652, 0x1290653, 0x1290654, 0x20f0287,
+	0x1290655, 0x1290656, 0x1290657, 0x1290658, 0x1290659, 0x1290635, 0x129065a, 0x129063d,
+	0x129063a, 0x129065b, 0x1290638, 0x129065c, 0x129065d, 0x129065e, 0x129065f, 0x129063e,
+	0x1290660, 0x1290661, 0x1290662, 0x1290663, 0x1290664, 0x1290665, 0x1290666, 0x1290667,
+	0x1290668, 0x1290669, 0x129066a, 0x129066b, 0x129066c, 0x129066d, 0x129066e, 0x129066f,
+	0x1290670, 0x129063c, 0x2100288, 0x1290671, 0x1290672, 0x1290673, 0x1290674, 0x1290675,
+	0x1290676, 0x1290677, 0x1290678, 0x1290679, 0x129067a, 0x129067b, 0x129067c, 0x129067d,
+	0x129067e, 0x2110464, 0x129067f, 0x1290680, 0x1290639, 0x1290681, 0x1290682, 0x1290683,
+	0x1290684, 0x1290685, 0x212028a, 0x2130010, 0x217028e, 0x1290686, 0x1290687, 0x1290688,
+	0x1290689, 0x129068a, 0x129068b, 0x129068c, 0x129068d, 0x129068e, 0x129068f, 0x1290690,
+	0x1290691, 0x129063b, 0x1290692, 0x1290693, 0x1290694, 0x1290695, 0x1290696, 0x1290697,
+	0x1290698, 0x1290699, 0x129069a, 0x129069b, 0x129069c, 0x129069d, 0x129069e, 0x129069f,
+	0x1290637, 0x12906a0, 0x21d0291, 0x12906a1, 0x12906a2, 0x12906a3, 0x12906a4, 0x12906a5,
+	0x12906a6, 0x12906a7, 0x12906a8, 0x12906a9, 0x12906aa, 0x12906ab, 0x12906ac, 0x12906ad,
+	0x12906ae, 0x12906af, 0x12906b0, 0x12906b1, 0x1580543, 0x21e0292, 0x22101e7, 0x2220293,
+	0x2230294, 0x12900b8, 0x2240295, 0x2250297, 0x232029b, 0x239029c, 0x23f029f, 0x24002a0,
+	0x158064e, 0x158064f, 0x1580650, 0x1580651, 0x1580652, 0x1580653, 0x1580654, 0x24202a3,
+	0x1580655, 0x1580656, 0x1580657, 0x1580658, 0x1580659, 0x1580635, 0x158065a, 0x158063d,
+	0x158063a, 0x158065b, 0x1580638, 0x158065c, 0x158065d, 0x158065e, 0x158065f, 0x158063e,
+	0x1580660, 0x1580661, 0x1580662, 0x1580663, 0x1580664, 0x1580665, 0x1580666, 0x1580667,
+	0x1580668, 0x1580669, 0x158066a, 0x158066b, 0x158066c, 0x158066d, 0x158066e, 0x158066f,
+	0x1580670, 0x158063c, 0x24702a6, 0x1580671, 0x1580672, 0x1580673, 0x1580674, 0x1580675,
+	0x1580676, 0x1580677, 0x1580678, 0x1580679, 0x158067a, 0x158067b, 0x158067c, 0x158067d,
+	0x158067e, 0x24c02a9, 0x158067f, 0x1580680, 0x1580639, 0x1580681, 0x1580682, 0x1580683,
+	0x1580684, 0x1580685, 0x24d02aa, 0x25202ad, 0x25302ae, 0x1580686, 0x1580687, 0x1580688,
+	0x1580689, 0x158068a, 0x158068b, 0x158068c, 0x158068d, 0x158068e, 0x158068f, 0x1580690,
+	0x1580691, 0x158063b, 0x1580692, 0x1580693, 0x1580694, 0x1580695, 0x1580696, 0x1580697,
+	0x1580698, 0x1580699, 0x158069a, 0x158069b, 0x158069c, 0x158069d, 0x158069e, 0x158069f,
+	0x1580637, 0x15806a0, 0x25402af, 0x15806a1, 0x15806a2, 0x15806a3, 0x15806a4, 0x15806a5,
+	0x15806a6, 0x15806a7, 0x15806a8, 0x15806a9, 0x15806aa, 0x15806ab, 0x15806ac, 0x15806ad,
+	0x15806ae, 0x15806af, 0x15806b0, 0x15806b1, 0xa40141, 0x25602b0, 0x26002b3, 0x26102b4,
+	0x26202b5, 0x15800b8, 0x26402b6, 0x26602b8, 0x26702b9, 0x26a02ba, 0x2790495, 0x27d02c0,
+	0xa4064e, 0xa4064f, 0xa40650, 0xa40651, 0xa40652, 0xa40653, 0xa40654, 0x27e02c1,
+	0xa40655, 0xa40656, 0xa40657, 0xa40658, 0xa40659, 0xa40635, 0xa4065a, 0xa4063d,
+	0xa4063a, 0xa4065b, 0xa40638, 0xa4065c, 0xa4065d, 0xa4065e, 0xa4065f, 0xa4063e,
+	0xa40660, 0xa40661, 0xa40662, 0xa40663, 0xa40664, 0xa40665, 0xa40666, 0xa40667,
+	0xa40668, 0xa40669, 0xa4066a, 0xa4066b, 0xa4066c, 0xa4066d, 0xa4066e, 0xa4066f,
+	0xa40670, 0xa4063c, 0x27f02c2, 0xa40671, 0xa40672, 0xa40673, 0xa40674, 0xa40675,
+	0xa40676, 0xa40677, 0xa40678, 0xa40679, 0xa4067a, 0xa4067b, 0xa4067c, 0xa4067d,
+	0xa4067e, 0x28202c3, 0xa4067f, 0xa40680, 0xa40639, 0xa40681, 0xa40682, 0xa40683,
+	0xa40684, 0xa40685, 0x28602c6, 0x2870010, 0x28802c9, 0xa40686, 0xa40687, 0xa40688,
+	0xa40689, 0xa4068a, 0xa4068b, 0xa4068c, 0xa4068d, 0xa4068e, 0xa4068f, 0xa40690,
+	0xa40691, 0xa4063b, 0xa40692, 0xa40693, 0xa40694, 0xa40695, 0xa40696, 0xa40697,
+	0xa40698, 0xa40699, 0xa4069a, 0xa4069b, 0xa4069c, 0xa4069d, 0xa4069e, 0xa4069f,
+	0xa40637, 0xa406a0, 0x28a02ca, 0xa406a1, 0xa406a2, 0xa406a3, 0xa406a4, 0xa406a5,
+	0xa406a6, 0xa406a7, 0xa406a8, 0xa406a9, 0xa406aa, 0xa406ab, 0xa406ac, 0xa406ad,
+	0xa406ae, 0xa406af, 0xa406b0, 0xa406b1, 0xb80546, 0x28b0535, 0x28d0217, 0x29102d2,
+	0x29202d3, 0x29302d4, 0x2970148, 0x2980297, 0x29c02e5, 0x29f02e7, 0x2a10602, 0x2a50247,
+	0xb8064e, 0xb8064f, 0xb80650, 0xb80651, 0xb80652, 0xb80653, 0xb80654, 0x2aa030c,
+	0xb80655, 0xb80656, 0xb80657, 0xb80658, 0xb80659, 0xb80635, 0xb8065a, 0xb8063d,
+	0xb8063a, 0xb8065b, 0xb80638, 0xb8065c, 0xb8065d, 0xb8065e, 0xb8065f, 0xb8063e,
+	0xb80660, 0xb80661, 0xb80662, 0xb80663, 0xb80664, 0xb80665, 0xb80666, 0xb80667,
+	0xb80668, 0xb80669, 0xb8066a, 0xb8066b, 0xb8066c, 0xb8066d, 0xb8066e, 0xb8066f,
+	0xb80670, 0xb8063c, 0x2ab030d, 0xb80671, 0xb80672, 0xb80673, 0xb80674, 0xb80675,
+	0xb80676, 0xb80677, 0xb80678, 0xb80679, 0xb8067a, 0xb8067b, 0xb8067c, 0xb8067d,
+	0xb8067e, 0x2ac030e, 0xb8067f, 0xb80680, 0xb80639, 0xb80681, 0xb80682, 0xb80683,
+	0xb80684, 0xb80685, 0x2af031d, 0x2b00629, 0x2b5060d, 0xb80686, 0xb80687, 0xb80688,
+	0xb80689, 0xb8068a, 0xb8068b, 0xb8068c, 0xb8068d, 0xb8068e, 0xb8068f, 0xb80690,
+	0xb80691, 0xb8063b, 0xb80692, 0xb80693, 0xb80694, 0xb80695, 0xb80696, 0xb80697,
+	0xb80698, 0xb80699, 0xb8069a, 0xb8069b, 0xb8069c, 0xb8069d, 0xb8069e, 0xb8069f,
+	0xb80637, 0xb806a0, 0x2b6060f, 0xb806a1, 0xb806a2, 0xb806a3, 0xb806a4, 0xb806a5,
+	0xb806a6, 0xb806a7, 0xb806a8, 0xb806a9, 0xb806aa, 0xb806ab, 0xb806ac, 0xb806ad,
+	0xb806ae, 0xb806af, 0xb806b0, 0xb806b1, 0x1540546, 0x2b90613, 0x2bc056f, 0x2c10623,
+	0x2c20624, 0x2c302c9, 0x2c50629, 0x2c60335, 0x2c7046c, 0x2ca02c9, 0x2d20551, 0x2d30552,
+	0x154064e, 0x154064f, 0x1540650, 0x1540651, 0x1540652, 0x1540653, 0x1540654, 0x2d4033f,
+	0x1540655, 0x1540656, 0x1540657, 0x1540658, 0x1540659, 0x1540635, 0x154065a, 0x154063d,
+	0x154063a, 0x154065b, 0x1540638, 0x154065c, 0x154065d, 0x154065e, 0x154065f, 0x154063e,
+	0x1540660, 0x1540661, 0x1540662, 0x1540663, 0x1540664, 0x1540665, 0x1540666, 0x1540667,
+	0x1540668, 0x1540669, 0x154066a, 0x154066b, 0x154066c, 0x154066d, 0x154066e, 0x154066f,
+	0x1540670, 0x154063c, 0x2d80342, 0x1540671, 0x1540672, 0x1540673, 0x1540674, 0x1540675,
+	0x1540676, 0x1540677, 0x1540678, 0x1540679, 0x154067a, 0x154067b, 0x154067c, 0x154067d,
+	0x154067e, 0x2d90343, 0x154067f, 0x1540680, 0x1540639, 0x1540681, 0x1540682, 0x1540683,
+	0x1540684, 0x1540685, 0x2dc0346, 0x2de0347, 0x2df0348, 0x1540686, 0x1540687, 0x1540688,
+	0x1540689, 0x154068a, 0x154068b, 0x154068c, 0x154068d, 0x154068e, 0x154068f, 0x1540690,
+	0x1540691, 0x154063b, 0x1540692, 0x1540693, 0x1540694, 0x1540695, 0x1540696, 0x1540697,
+	0x1540698, 0x1540699, 0x154069a, 0x154069b, 0x154069c, 0x154069d, 0x154069e, 0x154069f,
+	0x1540637, 0x15406a0, 0x2e5034c, 0x15406a1, 0x15406a2, 0x15406a3, 0x15406a4, 0x15406a5,
+	0x15406a6, 0x15406a7, 0x15406a8, 0x15406a9, 0x15406aa, 0x15406ab, 0x15406ac, 0x15406ad,
+	0x15406ae, 0x15406af, 0x15406b0, 0x15406b1, 0x16f01ba, 0x2e7034d, 0x2ea0350, 0x2eb0351,
+	0x2ec0352, 0x2ee0354, 0x2f00355, 0x2f10356, 0x2f20357, 0x2ff0607, 0x3000604, 0x3090528,
+	0x16f064e, 0x16f064f, 0x16f0650, 0x16f0651, 0x16f0652, 0x16f0653, 0x16f0654, 0x30a035e,
+	0x16f0655, 0x16f0656, 0x16f0657, 0x16f0658, 0x16f0659, 0x16f0635, 0x16f065a, 0x16f063d,
+	0x16f063a, 0x16f065b, 0x16f0638, 0x16f065c, 0x16f065d, 0x16f065e, 0x16f065f, 0x16f063e,
+	0x16f0660, 0x16f0661, 0x16f0662, 0x16f0663, 0x16f0664, 0x16f0665, 0x16f0666, 0x16f0667,
+	0x16f0668, 0x16f0669, 0x16f066a, 0x16f066b, 0x16f066c, 0x16f066d, 0x16f066e, 0x16f066f,
+	0x16f0670, 0x16f063c, 0x30b035f, 0x16f0671, 0x16f0672, 0x16f0673, 0x16f0674, 0x16f0675,
+	0x16f0676, 0x16f0677, 0x16f0678, 0x16f0679, 0x16f067a, 0x16f067b, 0x16f067c, 0x16f067d,
+	0x16f067e, 0x30d0526, 0x16f067f, 0x16f0680, 0x16f0639, 0x16f0681, 0x16f0682, 0x16f0683,
+	0x16f0684, 0x16f0685, 0x30e0363, 0x3160366, 0x3170367, 0x16f0686, 0x16f0687, 0x16f0688,
+	0x16f0689, 0x16f068a, 0x16f068b, 0x16f068c, 0x16f068d, 0x16f068e, 0x16f068f, 0x16f0690,
+	0x16f0691, 0x16f063b, 0x16f0692, 0x16f0693, 0x16f0694, 0x16f0695, 0x16f0696, 0x16f0697,
+	0x16f0698, 0x16f0699, 0x16f069a, 0x16f069b, 0x16f069c, 0x16f069d, 0x16f069e, 0x16f069f,
+	0x16f0637, 0x16f06a0, 0x3180368, 0x16f06a1, 0x16f06a2, 0x16f06a3, 0x16f06a4, 0x16f06a5,
+	0x16f06a6, 0x16f06a7, 0x16f06a8, 0x16f06a9, 0x16f06aa, 0x16f06ab, 0x16f06ac, 0x16f06ad,
+	0x16f06ae, 0x16f06af, 0x16f06b0, 0x16f06b1, 0x17001bc, 0x3190369, 0x31a036a, 0x31b02af,
+	0x31d0532, 0x31e0533, 0x33502c9, 0x3370463, 0x3380371, 0x33a0376, 0x347055e, 0x348055f,
+	0x170064e, 0x170064f, 0x1700650, 0x1700651, 0x1700652, 0x1700653, 0x1700654, 0x34b02e5,
+	0x1700655, 0x1700656, 0x1700657, 0x1700658, 0x1700659, 0x1700635, 0x170065a, 0x170063d,
+	0x170063a, 0x170065b, 0x1700638, 0x170065c, 0x170065d, 0x170065e, 0x170065f, 0x170063e,
+	0x1700660, 0x1700661, 0x1700662, 0x1700663, 0x1700664, 0x1700665, 0x1700666, 0x1700667,
+	0x1700668, 0x1700669, 0x170066a, 0x170066b, 0x170066c, 0x170066d, 0x170066e, 0x170066f,
+	0x1700670, 0x170063c, 0x34d0240, 0x1700671, 0x1700672, 0x1700673, 0x1700674, 0x1700675,
+	0x1700676, 0x1700677, 0x1700678, 0x1700679, 0x170067a, 0x170067b, 0x170067c, 0x170067d,
+	0x170067e, 0x35005cc, 0x170067f, 0x1700680, 0x1700639, 0x1700681, 0x1700682, 0x1700683,
+	0x1700684, 0x1700685, 0x35205ce, 0x35403a5, 0x35605d3, 0x1700686, 0x1700687, 0x1700688,
+	0x1700689, 0x170068a, 0x170068b, 0x170068c, 0x170068d, 0x170068e, 0x170068f, 0x1700690,
+	0x1700691, 0x170063b, 0x1700692, 0x1700693, 0x1700694, 0x1700695, 0x1700696, 0x1700697,
+	0x1700698, 0x1700699, 0x170069a, 0x170069b, 0x170069c, 0x170069d, 0x170069e, 0x170069f,
+	0x1700637, 0x17006a0, 0x35705d4, 0x17006a1, 0x17006a2, 0x17006a3, 0x17006a4, 0x17006a5,
+	0x17006a6, 0x17006a7, 0x17006a8, 0x17006a9, 0x17006aa, 0x17006ab, 0x17006ac, 0x17006ad,
+	0x17006ae, 0x17006af, 0x17006b0, 0x17006b1, 0x1770546, 0x35e03ad, 0x36303b4, 0x36603b6,
+	0x36703b7, 0x36803b8, 0x37603cb, 0x3770534, 0x39703d1, 0x39803d2, 0x3b003e1, 0x3b103e2,
+	0x177064e, 0x177064f, 0x1770650, 0x1770651, 0x1770652, 0x1770653, 0x1770654, 0x3b203e3,
+	0x1770655, 0x1770656, 0x1770657, 0x1770658, 0x1770659, 0x1770635, 0x177065a, 0x177063d,
+	0x177063a, 0x177065b, 0x1770638, 0x177065c, 0x177065d, 0x177065e, 0x177065f, 0x17701c5,
+	0x1770660, 0x1770661, 0x1770662, 0x1770663, 0x1770664, 0x1770665, 0x1770666, 0x1770667,
+	0x1770668, 0x1770669, 0x177066a, 0x177066b, 0x177066c, 0x177066d, 0x177066e, 0x177066f,
+	0x1770670, 0x177063c, 0x3b303e4, 0x1770671, 0x1770672, 0x1770673, 0x1770674, 0x1770675,
+	0x1770676, 0x1770677, 0x1770678, 0x1770679, 0x177067a, 0x177067b, 0x177067c, 0x177067d,
+	0x177067e, 0x3b40527, 0x177067f, 0x1770680, 0x1770639, 0x1770681, 0x1770682, 0x1770683,
+	0x1770684, 0x1770685, 0x3b60508, 0x3b70509, 0x3b803e8, 0x1770686, 0x1770687, 0x1770688,
+	0x1770689, 0x177068a, 0x177068b, 0x177068c, 0x177068d, 0x177068e, 0x177068f, 0x1770690,
+	0x1770691, 0x177063b, 0x1770692, 0x1770693, 0x1770694, 0x1770695, 0x1770696, 0x1770697,
+	0x1770698, 0x1770699, 0x177069a, 0x177069b, 0x177069c, 0x177069d, 0x177069e, 0x177069f,
+	0x1770637, 0x17706a0, 0x3c6046b, 0x17706a1, 0x17706a2, 0x17706a3, 0x17706a4, 0x17706a5,
+	0x17706a6, 0x17706a7, 0x17706a8, 0x17706a9, 0x17706aa, 0x17706ab, 0x17706ac, 0x17706ad,
+	0x17706ae, 0x17706af, 0x17706b0, 0x17706b1, 0x1800548, 0x3c803f6, 0x3d30402, 0x3d50240,
+	0x3de030b, 0x3e1052f, 0x3e20530, 0x3e30524, 0x3e40525, 0x3f60415, 0x3fc05a8, 0x3fd041a,
+	0x180064e, 0x180064f, 0x1800650, 0x1800651, 0x1800652, 0x1800653, 0x1800654, 0x40005a4,
+	0x1800655, 0x1800656, 0x1800657, 0x1800658, 0x1800659, 0x1800635, 0x180065a, 0x180063d,
+	0x180063a, 0x180065b, 0x1800638, 0x180065c, 0x180065d, 0x180065e, 0x180065f, 0x180063e,
+	0x1800660, 0x1800661, 0x1800662, 0x1800663, 0x1800664, 0x1800665, 0x1800666, 0x1800667,
+	0x1800668, 0x1800669, 0x180066a, 0x180066b, 0x180066c, 0x180066d, 0x180066e, 0x180066f,
+	0x1800670, 0x180063c, 0x40105a5, 0x1800671, 0x1800672, 0x1800673, 0x1800674, 0x1800675,
+	0x1800676, 0x1800677, 0x1800678, 0x1800679, 0x180067a, 0x180067b, 0x180067c, 0x180067d,
+	0x180067e, 0x40203d1, 0x180067f, 0x1800680, 0x1800639, 0x1800681, 0x1800682, 0x1800683,
+	0x1800684, 0x1800685, 0x406041f, 0x41803fd, 0x41a0424, 0x1800686, 0x1800687, 0x1800688,
+	0x1800689, 0x180068a, 0x180068b, 0x180068c, 0x180068d, 0x180068e, 0x180068f, 0x1800690,
+	0x1800691, 0x180063b, 0x1800692, 0x1800693, 0x1800694, 0x1800695, 0x1800696, 0x1800697,
+	0x1800698, 0x1800699, 0x180069a, 0x180069b, 0x180069c, 0x180069d, 0x180069e, 0x180069f,
+	0x1800637, 0x18006a0, 0x41b05bd, 0x18006a1, 0x18006a2, 0x18006a3, 0x18006a4, 0x18006a5,
+	0x18006a6, 0x18006a7, 0x18006a8, 0x18006a9, 0x18006aa, 0x18006ab, 0x18006ac, 0x18006ad,
+	0x18006ae, 0x18006af, 0x18006b0, 0x18006b1, 0x29b0546, 0x41f052a, 0x42305a7, 0x424042a,
+	0x42a042d, 0x42d0430, 0x42f042d, 0x434043d, 0x43d0192, 0x43f05b1, 0xffff0000, 0xffff0000,
+	0x29b064e, 0x29b064f, 0x29b0650, 0x29b0651, 0x29b0652, 0x29b0653, 0x29b0654, 0xffff0000,
+	0x29b0655, 0x29b0656, 0x29b0657, 0x29b0658, 0x29b0659, 0x29b0635, 0x29b065a, 0x29b063d,
+	0x29b063a, 0x29b065b, 0x29b0638, 0x29b065c, 0x29b065d, 0x29b065e, 0x29b065f, 0x29b063e,
+	0x29b0660, 0x29b0661, 0x29b0662, 0x29b0663, 0x29b0664, 0x29b0665, 0x29b0666, 0x29b0667,
+	0x29b0668, 0x29b0669, 0x29b066a, 0x29b066b, 0x29b066c, 0x29b066d, 0x29b066e, 0x29b066f,
+	0x29b0670, 0x29b063c, 0xffff0000, 0x29b0671, 0x29b0672, 0x29b0673, 0x29b0674, 0x29b0675,
+	0x29b0676, 0x29b0677, 0x29b0678, 0x29b0679, 0x29b067a, 0x29b067b, 0x29b067c, 0x29b067d,
+	0x29b067e, 0xffff0000, 0x29b067f, 0x29b0680, 0x29b0639, 0x29b0681, 0x29b0682, 0x29b0683,
+	0x29b0684, 0x29b0685, 0xffff0000, 0xffff0000, 0xffff0000, 0x29b0686, 0x29b0687, 0x29b0688,
+	0x29b0689, 0x29b068a, 0x29b068b, 0x29b068c, 0x29b068d, 0x29b068e, 0x29b068f, 0x29b0690,
+	0x29b0691, 0x29b063b, 0x29b0692, 0x29b0693, 0x29b0694, 0x29b0695, 0x29b0696, 0x29b0697,
+	0x29b0698, 0x29b0699, 0x29b069a, 0x29b069b, 0x29b069c, 0x29b069d, 0x29b069e, 0x29b069f,
+	0x29b0637, 0x29b06a0, 0xffff0000, 0x29b06a1, 0x29b06a2, 0x29b06a3, 0x29b06a4, 0x29b06a5,
+	0x29b06a6, 0x29b06a7, 0x29b06a8, 0x29b06a9, 0x29b06aa, 0x29b06ab, 0x29b06ac, 0x29b06ad,
+	0x29b06ae, 0x29b06af, 0x29b06b0, 0x29b06b1, 0x34c05ba, 0xffff0000, 0xffff0000, 0x20542,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2053e, 0x2053f, 0x20540,
+	0x34c064e, 0x34c064f, 0x34c0650, 0x34c0651, 0x34c0652, 0x34c0653, 0x34c0654, 0x34c0642,
+	0x34c0655, 0x34c0656, 0x34c0657, 0x34c0658, 0x34c0659, 0x34c0640, 0x34c065a, 0x34c0398,
+	0xffff0000, 0x34c065b, 0xffff0000, 0x34c0397, 0x34c065d, 0x34c065e, 0x34c065f, 0x34c0641,
+	0x34c0660, 0x34c0661, 0x34c0662, 0x34c0663, 0x34c0664, 0x34c0665, 0x34c0666, 0x34c0667,
+	0x34c0668, 0x34c0669, 0x34c066a, 0x34c066b, 0x34c066c, 0x34c066d, 0x34c066e, 0x34c066f,
+	0x34c0670, 0xffff0000, 0x34c0643, 0x34c0671, 0x34c0391, 0x34c0673, 0x34c0674, 0x34c0675,
+	0x34c0676, 0x34c0677, 0x34c0678, 0x34c0679, 0x34c067a, 0x34c067b, 0x34c067c, 0x34c067d,
+	0x34c067e, 0xffff0000, 0x34c067f, 0x34c0399, 0x20009, 0x34c039a, 0x34c039b, 0x34c0683,
+	0x34c0684, 0x34c0685, 0x34c0645, 0x34c0646, 0x34c0644, 0x34c0686, 0x34c0687, 0x34c0688,
+	0x34c0689, 0x34c068a, 0x34c068b, 0x34c068c, 0x34c068d, 0x34c068e, 0x34c068f, 0x34c0690,
+	0x34c0691, 0xffff0000, 0x34c0692, 0x34c0693, 0x34c0396, 0x34c0695, 0x34c0696, 0x34c0697,
+	0x34c0698, 0x34c0699, 0x34c069a, 0x34c069b, 0x34c069c, 0x34c069d, 0x34c069e, 0x34c069f,
+	0xffff0000, 0x34c06a0, 0x34c01b7, 0x34c06a1, 0x34c06a2, 0x34c06a3, 0x34c06a4, 0x34c06a5,
+	0x34c06a6, 0x34c06a7, 0x34c06a8, 0x34c06a9, 0x34c06aa, 0x34c06ab, 0x34c06ac, 0x34c06ad,
+	0x34c06ae, 0x34c06af, 0x34c06b0, 0x34c06b1, 0x3d005ba, 0xffff0000, 0xffff0000, 0xc0542,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xc053e, 0xc053f, 0xc0540,
+	0x3d0064e, 0x3d0064f, 0x3d00650, 0x3d00651, 0x3d00652, 0x3d00653, 0x3d00654, 0x3d00642,
+	0x3d00655, 0x3d00656, 0x3d00657, 0x3d00658, 0x3d00659, 0x3d00640, 0x3d0065a, 0x3d00398,
+	0xffff0000, 0x3d0065b, 0xffff0000, 0x3d00397, 0x3d0065d, 0x3d0065e, 0x3d0065f, 0x3d00641,
+	0x3d00660, 0x3d00661, 0x3d00662, 0x3d00663, 0x3d00664, 0x3d00665, 0x3d00666, 0x3d00667,
+	0x3d00668, 0x3d00669, 0x3d0066a, 0x3d0066b, 0x3d0066c, 0x3d0066d, 0x3d0066e, 0x3d0066f,
+	0x3d00670, 0xffff0000, 0x3d00643, 0x3d00671, 0x3d00391, 0x3d00673, 0x3d00674, 0x3d00675,
+	0x3d00676, 0x3d00677, 0x3d00678, 0x3d00679, 0x3d0067a, 0x3d0067b, 0x3d0067c, 0x3d0067d,
+	0x3d0067e, 0xffff0000, 0x3d0067f, 0x3d00399, 0xc0009, 0x3d0039a, 0x3d0039b, 0x3d00683,
+	0x3d00684, 0x3d00685, 0x3d00645, 0x3d00646, 0x3d00644, 0x3d00686, 0x3d00687, 0x3d00688,
+	0x3d00689, 0x3d0068a, 0x3d0068b, 0x3d0068c, 0x3d0068d, 0x3d0068e, 0x3d0068f, 0x3d00690,
+	0x3d00691, 0xffff0000, 0x3d00692, 0x3d00693, 0x3d00396, 0x3d00695, 0x3d00696, 0x3d00697,
+	0x3d00698, 0x3d00699, 0x3d0069a, 0x3d0069b, 0x3d0069c, 0x3d0069d, 0x3d0069e, 0x3d0069f,
+	0xffff0000, 0x3d006a0, 0x3d001b7, 0x3d006a1, 0x3d006a2, 0x3d006a3, 0x3d006a4, 0x3d006a5,
+	0x3d006a6, 0x3d006a7, 0x3d006a8, 0x3d006a9, 0x3d006aa, 0x3d006ab, 0x3d006ac, 0x3d006ad,
+	0x3d006ae, 0x3d006af, 0x3d006b0, 0x3d006b1, 0x43005ba, 0xffff0000, 0xffff0000, 0x2b80542,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2b8053e, 0x2b8053f, 0x2b80540,
+	0x430064e, 0x430064f, 0x4300650, 0x4300651, 0x4300652, 0x4300653, 0x4300654, 0x4300642,
+	0x4300655, 0x4300656, 0x4300657, 0x4300658, 0x4300659, 0x4300640, 0x430065a, 0x4300398,
+	0xffff0000, 0x430065b, 0xffff0000, 0x4300434, 0x430065d, 0x430065e, 0x430065f, 0x4300641,
+	0x4300660, 0x4300661, 0x4300662, 0x4300663, 0x4300664, 0x4300665, 0x4300666, 0x4300667,
+	0x4300668, 0x4300669, 0x430066a, 0x430066b, 0x430066c, 0x430066d, 0x430066e, 0x430066f,
+	0x4300670, 0xffff0000, 0x4300643, 0x4300671, 0x4300435, 0x4300673, 0x4300674, 0x4300675,
+	0x4300676, 0x4300677, 0x4300678, 0x4300679, 0x430067a, 0x430067b, 0x430067c, 0x430067d,
+	0x430067e, 0xffff0000, 0x430067f, 0x4300399, 0x2b80009, 0x430039a, 0x430039b, 0x4300683,
+	0x4300684, 0x4300685, 0x4300645, 0x4300646, 0x4300644, 0x4300686, 0x4300687, 0x4300688,
+	0x4300689, 0x430068a, 0x430068b, 0x430068c, 0x430068d, 0x430068e, 0x430068f, 0x4300690,
+	0x4300691, 0xffff0000, 0x4300692, 0x4300693, 0x430043a, 0x4300695, 0x4300696, 0x4300697,
+	0x4300698, 0x4300699, 0x430069a, 0x430069b, 0x430069c, 0x430069d, 0x430069e, 0x430069f,
+	0xffff0000, 0x43006a0, 0x43001b7, 0x43006a1, 0x43006a2, 0x43006a3, 0x43006a4, 0x43006a5,
+	0x43006a6, 0x43006a7, 0x43006a8, 0x43006a9, 0x43006aa, 0x43006ab, 0x43006ac, 0x43006ad,
+	0x43006ae, 0x43006af, 0x43006b0, 0x43006b1, 0x43c05ba, 0xffff0000, 0xffff0000, 0x2ba0542,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2ba053e, 0x2ba053f, 0x2ba0540,
+	0x43c064e, 0x43c064f, 0x43c0650, 0x43c0651, 0x43c0652, 0x43c0653, 0x43c0654, 0x43c0642,
+	0x43c0655, 0x43c0656, 0x43c0657, 0x43c0658, 0x43c0659, 0x43c0640, 0x43c065a, 0x43c0398,
+	0xffff0000, 0x43c065b, 0xffff0000, 0x43c0434, 0x43c065d, 0x43c065e, 0x43c065f, 0x43c0641,
+	0x43c0660, 0x43c0661, 0x43c0662, 0x43c0663, 0x43c0664, 0x43c0665, 0x43c0666, 0x43c0667,
+	0x43c0668, 0x43c0669, 0x43c066a, 0x43c066b, 0x43c066c, 0x43c066d, 0x43c066e, 0x43c066f,
+	0x43c0670, 0xffff0000, 0x43c0643, 0x43c0671, 0x43c0435, 0x43c0673, 0x43c0674, 0x43c0675,
+	0x43c0676, 0x43c0677, 0x43c0678, 0x43c0679, 0x43c067a, 0x43c067b, 0x43c067c, 0x43c067d,
+	0x43c067e, 0xffff0000, 0x43c067f, 0x43c0399, 0x2ba0009, 0x43c039a, 0x43c039b, 0x43c0683,
+	0x43c0684, 0x43c0685, 0x43c0645, 0x43c0646, 0x43c0644, 0x43c0686, 0x43c0687, 0x43c0688,
+	0x43c0689, 0x43c068a, 0x43c068b, 0x43c068c, 0x43c068d, 0x43c068e, 0x43c068f, 0x43c0690,
+	0x43c0691, 0xffff0000, 0x43c0692, 0x43c0693, 0x43c043a, 0x43c0695, 0x43c0696, 0x43c0697,
+	0x43c0698, 0x43c0699, 0x43c069a, 0x43c069b, 0x43c069c, 0x43c069d, 0x43c069e, 0x43c069f,
+	0xffff0000, 0x43c06a0, 0x43c01b7, 0x43c06a1, 0x43c06a2, 0x43c06a3, 0x43c06a4, 0x43c06a5,
+	0x43c06a6, 0x43c06a7, 0x43c06a8, 0x43c06a9, 0x43c06aa, 0x43c06ab, 0x43c06ac, 0x43c06ad,
+	0x43c06ae, 0x43c06af, 0x43c06b0, 0x43c06b1, 0x2a605ba, 0xffff0000, 0xffff0000, 0x2c00542,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x2c0053e, 0x2c0053f, 0x2c00540,
+	0x2a6064e, 0x2a6064f, 0x2a60650, 0x2a60651, 0x2a60652, 0x2a60653, 0x2a60654, 0x2a60642,
+	0x2a60655, 0x2a60656, 0x2a60657, 0x2a60658, 0x2a60659, 0x2a60640, 0x2a6065a, 0xffff0000,
+	0xffff0000, 0x2a6065b, 0xffff0000, 0x2a6065c, 0x2a6065d, 0x2a6065e, 0x2a6065f, 0x2a60641,
+	0x2a60660, 0x2a60661, 0x2a60662, 0x2a60663, 0x2a60664, 0x2a60665, 0x2a60666, 0x2a60667,
+	0x2a60668, 0x2a60669, 0x2a6066a, 0x2a6066b, 0x2a6066c, 0x2a6066d, 0x2a6066e, 0x2a6066f,
+	0x2a60670, 0xffff0000, 0x2a60643, 0x2a60671, 0x2a60672, 0x2a60673, 0x2a60674, 0x2a60675,
+	0x2a60676, 0x2a60677, 0x2a60678, 0x2a60679, 0x2a6067a, 0x2a6067b, 0x2a6067c, 0x2a6067d,
+	0x2a6067e, 0xffff0000, 0x2a6067f, 0x2a60680, 0x2c00009, 0x2a60681, 0x2a60682, 0x2a60683,
+	0x2a60684, 0x2a60685, 0x2a60645, 0x2a60646, 0x2a60644, 0x2a60686, 0x2a60687, 0x2a60688,
+	0x2a60689, 0x2a6068a, 0x2a6068b, 0x2a6068c, 0x2a6068d, 0x2a6068e, 0x2a6068f, 0x2a60690,
+	0x2a60691, 0xffff0000, 0x2a60692, 0x2a60693, 0x2a60694, 0x2a60695, 0x2a60696, 0x2a60697,
+	0x2a60698, 0x2a60699, 0x2a6069a, 0x2a6069b, 0x2a6069c, 0x2a6069d, 0x2a6069e, 0x2a6069f,
+	0xffff0000, 0x2a606a0, 0x2a601b7, 0x2a606a1, 0x2a606a2, 0x2a606a3, 0x2a606a4, 0x2a606a5,
+	0x2a606a6, 0x2a606a7, 0x2a606a8, 0x2a606a9, 0x2a606aa, 0x2a606ab, 0x2a606ac, 0x2a606ad,
+	0x2a606ae, 0x2a606af, 0x2a606b0, 0x2a606b1, 0x33905ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x339064e, 0x339064f, 0x3390650, 0x3390651, 0x3390652, 0x3390653, 0x3390654, 0x3390642,
+	0x3390655, 0x3390656, 0x3390657, 0x3390658, 0x3390659, 0x3390640, 0x339065a, 0xffff0000,
+	0xffff0000, 0x339065b, 0xffff0000, 0x339065c, 0x339065d, 0x339065e, 0x339065f, 0x3390641,
+	0x3390660, 0x3390661, 0x3390662, 0x3390663, 0x3390664, 0x3390665, 0x3390666, 0x3390667,
+	0x3390668, 0x3390669, 0x339066a, 0x339066b, 0x339066c, 0x339066d, 0x339066e, 0x339066f,
+	0x3390670, 0xffff0000, 0x3390643, 0x3390671, 0x3390672, 0x3390673, 0x3390674, 0x3390675,
+	0x3390676, 0x3390677, 0x3390678, 0x3390679, 0x339067a, 0x339067b, 0x339067c, 0x339067d,
+	0x339067e, 0xffff0000, 0x339067f, 0x3390680, 0xffff0000, 0x3390681, 0x3390682, 0x3390683,
+	0x3390684, 0x3390685, 0x3390645, 0x3390646, 0x3390644, 0x3390686, 0x3390687, 0x3390688,
+	0x3390689, 0x339068a, 0x339068b, 0x339068c, 0x339068d, 0x339068e, 0x339068f, 0x3390690,
+	0x3390691, 0xffff0000, 0x3390692, 0x3390693, 0x3390694, 0x3390695, 0x3390696, 0x3390697,
+	0x3390698, 0x3390699, 0x339069a, 0x339069b, 0x339069c, 0x339069d, 0x339069e, 0x339069f,
+	0xffff0000, 0x33906a0, 0x33901b7, 0x33906a1, 0x33906a2, 0x33906a3, 0x33906a4, 0x33906a5,
+	0x33906a6, 0x33906a7, 0x33906a8, 0x33906a9, 0x33906aa, 0x33906ab, 0x33906ac, 0x33906ad,
+	0x33906ae, 0x33906af, 0x33906b0, 0x33906b1, 0x35b05ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x35b064e, 0x35b064f, 0x35b0650, 0x35b0651, 0x35b0652, 0x35b0653, 0x35b0654, 0x35b0642,
+	0x35b0655, 0x35b0656, 0x35b0657, 0x35b0658, 0x35b0659, 0x35b0640, 0x35b065a, 0xffff0000,
+	0xffff0000, 0x35b065b, 0xffff0000, 0x35b065c, 0x35b065d, 0x35b065e, 0x35b065f, 0x35b0641,
+	0x35b0660, 0x35b0661, 0x35b0662, 0x35b0663, 0x35b0664, 0x35b0665, 0x35b0666, 0x35b0667,
+	0x35b0668, 0x35b0669, 0x35b066a, 0x35b066b, 0x35b066c, 0x35b066d, 0x35b066e, 0x35b066f,
+	0x35b0670, 0xffff0000, 0x35b0643, 0x35b0671, 0x35b0672, 0x35b0673, 0x35b0674, 0x35b0675,
+	0x35b0676, 0x35b0677, 0x35b0678, 0x35b0679, 0x35b067a, 0x35b067b, 0x35b067c, 0x35b067d,
+	0x35b067e, 0xffff0000, 0x35b067f, 0x35b0680, 0xffff0000, 0x35b0681, 0x35b0682, 0x35b0683,
+	0x35b0684, 0x35b0685, 0x35b0645, 0x35b0646, 0x35b0644, 0x35b0686, 0x35b0687, 0x35b0688,
+	0x35b0689, 0x35b068a, 0x35b068b, 0x35b068c, 0x35b068d, 0x35b068e, 0x35b068f, 0x35b0690,
+	0x35b0691, 0xffff0000, 0x35b0692, 0x35b0693, 0x35b0694, 0x35b0695, 0x35b0696, 0x35b0697,
+	0x35b0698, 0x35b0699, 0x35b069a, 0x35b069b, 0x35b069c, 0x35b069d, 0x35b069e, 0x35b069f,
+	0xffff0000, 0x35b06a0, 0x35b01b7, 0x35b06a1, 0x35b06a2, 0x35b06a3, 0x35b06a4, 0x35b06a5,
+	0x35b06a6, 0x35b06a7, 0x35b06a8, 0x35b06a9, 0x35b06aa, 0x35b06ab, 0x35b06ac, 0x35b06ad,
+	0x35b06ae, 0x35b06af, 0x35b06b0, 0x35b06b1, 0x36105ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x361064e, 0x361064f, 0x3610650, 0x3610651, 0x3610652, 0x3610653, 0x3610654, 0x3610642,
+	0x3610655, 0x3610656, 0x3610657, 0x3610658, 0x3610659, 0x3610640, 0x361065a, 0xffff0000,
+	0xffff0000, 0x361065b, 0xffff0000, 0x361065c, 0x361065d, 0x361065e, 0x361065f, 0x3610641,
+	0x3610660, 0x3610661, 0x3610662, 0x3610663, 0x3610664, 0x3610665, 0x3610666, 0x3610667,
+	0x3610668, 0x3610669, 0x361066a, 0x361066b, 0x361066c, 0x361066d, 0x361066e, 0x361066f,
+	0x3610670, 0xffff0000, 0x3610643, 0x3610671, 0x3610672, 0x3610673, 0x3610674, 0x3610675,
+	0x3610676, 0x3610677, 0x3610678, 0x3610679, 0x361067a, 0x361067b, 0x361067c, 0x361067d,
+	0x361067e, 0xffff0000, 0x361067f, 0x3610680, 0xffff0000, 0x3610681, 0x3610682, 0x3610683,
+	0x3610684, 0x3610685, 0x3610645, 0x3610646, 0x3610644, 0x3610686, 0x3610687, 0x3610688,
+	0x3610689, 0x361068a, 0x361068b, 0x361068c, 0x361068d, 0x361068e, 0x361068f, 0x3610690,
+	0x3610691, 0xffff0000, 0x3610692, 0x3610693, 0x3610694, 0x3610695, 0x3610696, 0x3610697,
+	0x3610698, 0x3610699, 0x361069a, 0x361069b, 0x361069c, 0x361069d, 0x361069e, 0x361069f,
+	0xffff0000, 0x36106a0, 0x36101b7, 0x36106a1, 0x36106a2, 0x36106a3, 0x36106a4, 0x36106a5,
+	0x36106a6, 0x36106a7, 0x36106a8, 0x36106a9, 0x36106aa, 0x36106ab, 0x36106ac, 0x36106ad,
+	0x36106ae, 0x36106af, 0x36106b0, 0x36106b1, 0x3c705ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3c7064e, 0x3c7064f, 0x3c70650, 0x3c70651, 0x3c70652, 0x3c70653, 0x3c70654, 0x3c70642,
+	0x3c70655, 0x3c70656, 0x3c70657, 0x3c70658, 0x3c70659, 0x3c70640, 0x3c7065a, 0xffff0000,
+	0xffff0000, 0x3c7065b, 0xffff0000, 0x3c7065c, 0x3c7065d, 0x3c7065e, 0x3c7065f, 0x3c70641,
+	0x3c70660, 0x3c70661, 0x3c70662, 0x3c70663, 0x3c70664, 0x3c70665, 0x3c70666, 0x3c70667,
+	0x3c70668, 0x3c70669, 0x3c7066a, 0x3c7066b, 0x3c7066c, 0x3c7066d, 0x3c7066e, 0x3c7066f,
+	0x3c70670, 0xffff0000, 0x3c70643, 0x3c70671, 0x3c70672, 0x3c70673, 0x3c70674, 0x3c70675,
+	0x3c70676, 0x3c70677, 0x3c70678, 0x3c70679, 0x3c7067a, 0x3c7067b, 0x3c7067c, 0x3c7067d,
+	0x3c7067e, 0xffff0000, 0x3c7067f, 0x3c70680, 0xffff0000, 0x3c70681, 0x3c70682, 0x3c70683,
+	0x3c70684, 0x3c70685, 0x3c70645, 0x3c70646, 0x3c70644, 0x3c70686, 0x3c70687, 0x3c70688,
+	0x3c70689, 0x3c7068a, 0x3c7068b, 0x3c7068c, 0x3c7068d, 0x3c7068e, 0x3c7068f, 0x3c70690,
+	0x3c70691, 0xffff0000, 0x3c70692, 0x3c70693, 0x3c70694, 0x3c70695, 0x3c70696, 0x3c70697,
+	0x3c70698, 0x3c70699, 0x3c7069a, 0x3c7069b, 0x3c7069c, 0x3c7069d, 0x3c7069e, 0x3c7069f,
+	0xffff0000, 0x3c706a0, 0x3c701b7, 0x3c706a1, 0x3c706a2, 0x3c706a3, 0x3c706a4, 0x3c706a5,
+	0x3c706a6, 0x3c706a7, 0x3c706a8, 0x3c706a9, 0x3c706aa, 0x3c706ab, 0x3c706ac, 0x3c706ad,
+	0x3c706ae, 0x3c706af, 0x3c706b0, 0x3c706b1, 0x3ca05ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3ca064e, 0x3ca064f, 0x3ca0650, 0x3ca0651, 0x3ca0652, 0x3ca0653, 0x3ca0654, 0x3ca0642,
+	0x3ca0655, 0x3ca0656, 0x3ca0657, 0x3ca0658, 0x3ca0659, 0x3ca0640, 0x3ca065a, 0xffff0000,
+	0xffff0000, 0x3ca065b, 0xffff0000, 0x3ca065c, 0x3ca065d, 0x3ca065e, 0x3ca065f, 0x3ca0641,
+	0x3ca0660, 0x3ca0661, 0x3ca0662, 0x3ca0663, 0x3ca0664, 0x3ca0665, 0x3ca0666, 0x3ca0667,
+	0x3ca0668, 0x3ca0669, 0x3ca066a, 0x3ca066b, 0x3ca066c, 0x3ca066d, 0x3ca066e, 0x3ca066f,
+	0x3ca0670, 0xffff0000, 0x3ca0643, 0x3ca0671, 0x3ca0672, 0x3ca0673, 0x3ca0674, 0x3ca0675,
+	0x3ca0676, 0x3ca0677, 0x3ca0678, 0x3ca0679, 0x3ca067a, 0x3ca067b, 0x3ca067c, 0x3ca067d,
+	0x3ca067e, 0xffff0000, 0x3ca067f, 0x3ca0680, 0xffff0000, 0x3ca0681, 0x3ca0682, 0x3ca0683,
+	0x3ca0684, 0x3ca0685, 0x3ca0645, 0x3ca0646, 0x3ca0644, 0x3ca0686, 0x3ca0687, 0x3ca0688,
+	0x3ca0689, 0x3ca068a, 0x3ca068b, 0x3ca068c, 0x3ca068d, 0x3ca068e, 0x3ca068f, 0x3ca0690,
+	0x3ca0691, 0xffff0000, 0x3ca0692, 0x3ca0693, 0x3ca0694, 0x3ca0695, 0x3ca0696, 0x3ca0697,
+	0x3ca0698, 0x3ca0699, 0x3ca069a, 0x3ca069b, 0x3ca069c, 0x3ca069d, 0x3ca069e, 0x3ca069f,
+	0xffff0000, 0x3ca06a0, 0x3ca01b7, 0x3ca06a1, 0x3ca06a2, 0x3ca06a3, 0x3ca06a4, 0x3ca06a5,
+	0x3ca06a6, 0x3ca06a7, 0x3ca06a8, 0x3ca06a9, 0x3ca06aa, 0x3ca06ab, 0x3ca06ac, 0x3ca06ad,
+	0x3ca06ae, 0x3ca06af, 0x3ca06b0, 0x3ca06b1, 0x3cb05ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3cb064e, 0x3cb064f, 0x3cb0650, 0x3cb0651, 0x3cb0652, 0x3cb0653, 0x3cb0654, 0x3cb0642,
+	0x3cb0655, 0x3cb0656, 0x3cb0657, 0x3cb0658, 0x3cb0659, 0x3cb0640, 0x3cb065a, 0xffff0000,
+	0xffff0000, 0x3cb065b, 0xffff0000, 0x3cb065c, 0x3cb065d, 0x3cb065e, 0x3cb065f, 0x3cb0641,
+	0x3cb0660, 0x3cb0661, 0x3cb0662, 0x3cb0663, 0x3cb0664, 0x3cb0665, 0x3cb0666, 0x3cb0667,
+	0x3cb0668, 0x3cb0669, 0x3cb066a, 0x3cb066b, 0x3cb066c, 0x3cb066d, 0x3cb066e, 0x3cb066f,
+	0x3cb0670, 0xffff0000, 0x3cb0643, 0x3cb0671, 0x3cb0672, 0x3cb0673, 0x3cb0674, 0x3cb0675,
+	0x3cb0676, 0x3cb0677, 0x3cb0678, 0x3cb0679, 0x3cb067a, 0x3cb067b, 0x3cb067c, 0x3cb067d,
+	0x3cb067e, 0xffff0000, 0x3cb067f, 0x3cb0680, 0xffff0000, 0x3cb0681, 0x3cb0682, 0x3cb0683,
+	0x3cb0684, 0x3cb0685, 0x3cb0645, 0x3cb0646, 0x3cb0644, 0x3cb0686, 0x3cb0687, 0x3cb0688,
+	0x3cb0689, 0x3cb068a, 0x3cb068b, 0x3cb068c, 0x3cb068d, 0x3cb068e, 0x3cb068f, 0x3cb0690,
+	0x3cb0691, 0xffff0000, 0x3cb0692, 0x3cb0693, 0x3cb0694, 0x3cb0695, 0x3cb0696, 0x3cb0697,
+	0x3cb0698, 0x3cb0699, 0x3cb069a, 0x3cb069b, 0x3cb069c, 0x3cb069d, 0x3cb069e, 0x3cb069f,
+	0xffff0000, 0x3cb06a0, 0x3cb01b7, 0x3cb06a1, 0x3cb06a2, 0x3cb06a3, 0x3cb06a4, 0x3cb06a5,
+	0x3cb06a6, 0x3cb06a7, 0x3cb06a8, 0x3cb06a9, 0x3cb06aa, 0x3cb06ab, 0x3cb06ac, 0x3cb06ad,
+	0x3cb06ae, 0x3cb06af, 0x3cb06b0, 0x3cb06b1, 0x41505ba, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x415064e, 0x415064f, 0x4150650, 0x4150651, 0x4150652, 0x4150653, 0x4150654, 0x4150642,
+	0x4150655, 0x4150656, 0x4150657, 0x4150658, 0x4150659, 0x4150640, 0x415065a, 0xffff0000,
+	0x1e905ff, 0x415065b, 0xffff0000, 0x415065c, 0x415065d, 0x415065e, 0x415065f, 0x4150641,
+	0x4150660, 0x4150661, 0x4150662, 0x4150663, 0x4150664, 0x4150665, 0x4150666, 0x4150667,
+	0x4150668, 0x4150669, 0x415066a, 0x415066b, 0x415066c, 0x415066d, 0x415066e, 0x415066f,
+	0x4150670, 0xffff0000, 0x4150643, 0x4150671, 0x4150672, 0x4150673, 0x4150674, 0x4150675,
+	0x4150676, 0x4150677, 0x4150678, 0x4150679, 0x415067a, 0x415067b, 0x415067c, 0x415067d,
+	0x415067e, 0xffff0000, 0x415067f, 0x4150680, 0x2950148, 0x4150681, 0x4150682, 0x4150683,
+	0x4150684, 0x4150685, 0x4150645, 0x4150646, 0x4150644, 0x4150686, 0x4150687, 0x4150688,
+	0x4150689, 0x415068a, 0x415068b, 0x415068c, 0x415068d, 0x415068e, 0x415068f, 0x4150690,
+	0x4150691, 0xffff0000, 0x4150692, 0x4150693, 0x4150694, 0x4150695, 0x4150696, 0x4150697,
+	0x4150698, 0x4150699, 0x415069a, 0x415069b, 0x415069c, 0x415069d, 0x415069e, 0x415069f,
+	0x1f50265, 0x41506a0, 0x41501b7, 0x41506a1, 0x41506a2, 0x41506a3, 0x41506a4, 0x41506a5,
+	0x41506a6, 0x41506a7, 0x41506a8, 0x41506a9, 0x41506aa, 0x41506ab, 0x41506ac, 0x41506ad,
+	0x41506ae, 0x41506af, 0x41506b0, 0x41506b1, 0x33f0224, 0x33f021d, 0xffff0000, 0x1e80224,
+	0x1e8021d, 0xf001a, 0x1f50262, 0x1f50253, 0xffff0000, 0x690094, 0x29502dc, 0x6904b8,
+	0x1e905fe, 0x690074, 0x380047, 0x690073, 0x1f5024d, 0x1f5024e, 0x1e905f8, 0x1e905f7,
+	0x1e905f9, 0x1e905f6, 0x1e905fa, 0x1e905fb, 0x380010, 0x1e905fc, 0x1e905fd, 0x2b20265,
+	0xffff0000, 0xf0018, 0xffff0000, 0xffff0000, 0x35105d7, 0xffff0000, 0x33f021e, 0xf0017,
+	0x380045, 0x1e8021e, 0x29502df, 0x29502de, 0xf0019, 0x1f50252, 0xffff0000, 0x1f50260,
+	0x1f50266, 0x1f504e9, 0x3ce0224, 0x3ce021d, 0x3420587, 0xffff0000, 0x1f504e8, 0xffff0000,
+	0x33f0221, 0x2b20262, 0x2b20253, 0x1e80221, 0x1e80222, 0x1f504ed, 0xffff0000, 0x1e80223,
+	0xf001f, 0xffff0000, 0xffff0000, 0x2b2024d, 0x2b2024e, 0x1f50256, 0x6904ba, 0x6904b9,
+	0x1f50264, 0x1f50261, 0x29001a, 0xffff0000, 0x5d0069, 0x5d006a, 0x69009b, 0x5d04b8,
+	0xffff0000, 0x5d0074, 0xffff0000, 0x5d0073, 0x3ce021e, 0x1f5026a, 0x1f50614, 0x3420586,
+	0xffff0000, 0x5d0079, 0x5d0076, 0x1f5024c, 0x2b20252, 0x1f50254, 0x2b20260, 0x2b20266,
+	0x2b204e9, 0x35105d5, 0x290018, 0x5d047a, 0x5d0479, 0x2b204e8, 0x3ce0221, 0xffff0000,
+	0x290017, 0xffff0000, 0x690075, 0xffff0000, 0x2b204ed, 0x290019, 0xffff0000, 0x1f50267,
+	0xffff0000, 0x5d0078, 0x690072, 0x3460563, 0x2b20256, 0x3420585, 0x50010, 0x2b20264,
+	0x2b20261, 0x1eb0590, 0xffff0000, 0x8f0069, 0x8f006a, 0xffff0000, 0x8f04b8, 0x3460564,
+	0x8f0074, 0x29001f, 0x8f0073, 0x35105d6, 0x2b2026a, 0x2b20614, 0x5d04ba, 0x5d04b9,
+	0x8f0079, 0x8f0076, 0x2b2024c, 0xffff0000, 0x2b20254, 0xffff0000, 0x5d0067, 0xffff0000,
+	0xffff0000, 0x5001a, 0x8f047a, 0x8f0479, 0x910069, 0x91006a, 0xffff0000, 0x9104b8,
+	0x3450148, 0x910074, 0x5d006c, 0x910073, 0xffff0000, 0x3460561, 0x2b20267, 0xffff0000,
+	0x8f0078, 0x910079, 0x910076, 0x1eb058b, 0x1eb058c, 0x1eb058d, 0x3460560, 0x3460562,
+	0xffff0000, 0x50018, 0x5d0075, 0x91047a, 0x910479, 0x35505da, 0x15e0195, 0x50017,
+	0x1c0010, 0xffff0000, 0x5d0072, 0xffff0000, 0x50019, 0x8f04ba, 0x8f04b9, 0x5d0077,
+	0xffff0000, 0x910078, 0x15e0193, 0xffff0000, 0x5e04c9, 0x8f0067, 0x5e04d2, 0x2940148,
+	0x5e04d1, 0x35505d8, 0xffff0000, 0x15e0194, 0x15e0191, 0x1eb058f, 0x5e0079, 0x3eb0587,
+	0x50012, 0x8f006c, 0x3410148, 0x1c001a, 0xffff0000, 0x35505d9, 0x9104ba, 0x9104b9,
+	0x5e047a, 0x5e0479, 0xffff0000, 0x5e0010, 0x29402d9, 0xffff0000, 0x9100b4, 0x36903bb,
+	0x3ea03bb, 0x8f0075, 0x34502dc, 0xffff0000, 0x15e018e, 0xffff0000, 0x5e0078, 0x34102d9,
+	0x15e018f, 0x8f0072, 0x91006c, 0x1c0018, 0xffff0000, 0x15e0190, 0x8f0077, 0x17801d7,
+	0xffff0000, 0x1c0017, 0x3eb0586, 0x2050625, 0x3690522, 0x3ea0522, 0x1c0019, 0x1780010,
+	0x1780194, 0x1780191, 0x910075, 0x5e04cb, 0x5e04ca, 0x1eb058e, 0x34502df, 0x34502de,
+	0x3e8031a, 0x3e80317, 0x910072, 0x5e0088, 0xa804c9, 0xffff0000, 0xa804d2, 0x910077,
+	0xa804d1, 0xffff0000, 0x1c0012, 0xffff0000, 0x2bf0625, 0xffff0000, 0xa80079, 0x5e006c,
+	0x3eb0585, 0x17801d4, 0x15e0192, 0x1f00253, 0x15e018d, 0x17801d5, 0xffff0000, 0xffff0000,
+	0xa8047a, 0xa80479, 0x17801d6, 0xa80010, 0x1f0024d, 0x1f0024e, 0x1ea05ff, 0x5e0085,
+	0xffff0000, 0x17801d8, 0x3e80316, 0xffff0000, 0xffff0000, 0xffff0000, 0xa80078, 0x5e04cc,
+	0x17a01d7, 0x17801da, 0x29905ff, 0xffff0000, 0x5e0077, 0xffff0000, 0x20901d7, 0x29402d8,
+	0x17a0010, 0x17a0194, 0x17a0191, 0x205027d, 0x3e8031b, 0x1f00252, 0x2090010, 0x2090194,
+	0x2090191, 0x1f004e9, 0x34102d8, 0xa804cb, 0xa804ca, 0xffff0000, 0x1f004e8, 0x1780192,
+	0xffff0000, 0x17801d9, 0xffff0000, 0xa80088, 0xffff0000, 0x1f004ed, 0xffff0000, 0x36903bd,
+	0x3ea03bd, 0xffff0000, 0x17a01d4, 0x205027e, 0x2bf027d, 0x1f00256, 0x17a01d5, 0xa8006c,
+	0x20901d4, 0x421031a, 0x4210317, 0x17a01d6, 0x20901d5, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x205026a, 0x20901d6, 0x17a01d8, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa80085,
+	0x20901d8, 0x16b0136, 0x17a01da, 0x1f0024c, 0x2bf027e, 0x1f00254, 0xffff0000, 0xa804cc,
+	0x20901da, 0xffff0000, 0x36a03c2, 0xffff0000, 0xa80077, 0xffff0000, 0x16b0489, 0xffff0000,
+	0xffff0000, 0x2bf026a, 0x205027f, 0x4210316, 0xffff0000, 0xffff0000, 0xffff0000, 0x16b013d,
+	0x17a0192, 0x16b0147, 0x17a01d9, 0x1f004ef, 0xa30136, 0xffff0000, 0x2090192, 0xffff0000,
+	0x20901d9, 0xffff0000, 0x16b0481, 0x16b013e, 0xffff0000, 0x421031b, 0x6a04b8, 0x2a80253,
+	0x6a0074, 0xa30489, 0x6a0073, 0x2bf027f, 0xffff0000, 0xffff0000, 0x1ea05fe, 0x16b0135,
+	0x2a8024d, 0x2a8024e, 0xa3013d, 0x3ec0587, 0x1ea05f8, 0x1ea05f7, 0x1ea05f9, 0x1ea05f6,
+	0x1ea05fa, 0x1ea05fb, 0x29905fe, 0x1ea05fc, 0x1ea05fd, 0xa30481, 0xa3013e, 0x1e60195,
+	0x29905f8, 0x29905f7, 0x29905f9, 0x29905f6, 0x29905fa, 0x29905fb, 0xffff0000, 0x29905fc,
+	0x29905fd, 0x2a80252, 0xa30135, 0x1e60193, 0x36a03c1, 0x2a804e9, 0x1640136, 0xffff0000,
+	0x2900224, 0x290021d, 0x2a804e8, 0x16b048a, 0x1e60194, 0x1e60191, 0x3ec0586, 0xffff0000,
+	0x16b0134, 0x2a804ed, 0xffff0000, 0x1640489, 0xffff0000, 0x6a04ba, 0x6a04b9, 0xffff0000,
+	0xffff0000, 0x2a80256, 0x3f103c2, 0xffff0000, 0x164013d, 0x6a009b, 0x2b3061d, 0xffff0000,
+	0x36a0516, 0x36a0515, 0x2ad031a, 0x2ad0317, 0xffff0000, 0x1e6018e, 0xa3048a, 0x1640481,
+	0x164013e, 0x1e6018f, 0x290021e, 0xa30134, 0x3ec0585, 0x16b0480, 0x1e60190, 0x2a8024c,
+	0xffff0000, 0x2a80254, 0xffff0000, 0x9404b8, 0x1640135, 0x940074, 0xffff0000, 0x940073,
+	0xffff0000, 0x6a0075, 0xffff0000, 0x2b3061b, 0x2900221, 0x2900222, 0x3a505de, 0x3a505df,
+	0x2900223, 0x6a0072, 0x3a505e1, 0x3f20563, 0x2ad0316, 0x2b30617, 0x2b30618, 0x2b30619,
+	0xa30480, 0xffff0000, 0xffff0000, 0x2b3061c, 0xffff0000, 0x365031a, 0x3650317, 0x3f20564,
+	0x40505de, 0x40505df, 0xffff0000, 0x1e60192, 0x40505e1, 0x1e6018d, 0x2ad031b, 0x2ad0318,
+	0x164048a, 0x3f30563, 0x2ad0319, 0xffff0000, 0x3f103c1, 0x1640134, 0x3a505e0, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f30564, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x9404ba, 0x9404b9, 0xffff0000, 0x3f20561, 0xffff0000, 0x3650316,
+	0x40505e0, 0xffff0000, 0x94009b, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f20560, 0x3f20562,
+	0x3f10516, 0x3f10515, 0x1640480, 0xffff0000, 0xffff0000, 0xffff0000, 0x3a505dd, 0xffff0000,
+	0x2b3061a, 0x365031b, 0x3650318, 0x3f30561, 0xffff0000, 0x3650319, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3f30560, 0x3f30562, 0x940075, 0xffff0000,
+	0x40505dd, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x940072, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000,
+}
+
+var yyLRProds = [...]struct{ n, lhs, base, def int16 }{
+
+	{0, 0, 0, 187}, {3, 84, 0, 1}, {3, 84, 0, 1}, {2, 84, 0, 1},
+	{7, 86, 0, 3}, {3, 87, 0, 11}, {3, 87, 0, 11}, {1, 13, 0, 15},
+	{6, 13, 0, 15}, {1, 13, 0, 15}, {2, 13, 0, 15}, {7, 13, 0, 15},
+	{2, 13, 0, 15}, {1, 88, 0, 17}, {1, 88, 0, 17}, {1, 88, 0, 17},
+	{6, 89, 1, 19}, {6, 89, 1, 19}, {1, 18, 0, 66}, {3, 18, 0, 66},
+	{3, 18, 0, 66}, {5, 90, 0, 20}, {4, 91, 0, 21}, {1, 14, 0, 48},
+	{3, 14, 0, 48}, {3, 92, 0, 22}, {6, 15, 0, 64}, {8, 15, 0, 64},
+	{1, 16, 0, 96}, {1, 16, 0, 96}, {1, 16, 0, 96}, {1, 16, 0, 96},
+	{1, 16, 0, 96}, {1, 16, 0, 96}, {11, 16, 0, 96}, {8, 16, 0, 96},
+	{3, 16, 0, 96}, {3, 16, 0, 96}, {3, 16, 0, 96}, {3, 16, 0, 96},
+	{3, 16, 0, 96}, {3, 16, 0, 96}, {13, 16, 0, 96}, {10, 16, 0, 96},
+	{1, 93, 11, 97}, {2, 93, 11, 97}, {2, 93, 11, 97}, {3, 93, 11, 97},
+	{1, 101, 7, 147}, {1, 101, 7, 147}, {1, 102, 0, 149}, {1, 102, 0, 149},
+	{1, 102, 0, 149}, {1, 102, 0, 149}, {1, 94, 0, 98}, {3, 94, 0, 98},
+	{1, 94, 0, 98}, {1, 94, 0, 98}, {1, 94, 0, 98}, {1, 94, 0, 98},
+	{4, 100, 0, 104}, {1, 22, 13, 304}, {3, 22, 13, 304}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305}, {1, 23, 21, 305},
+	{1, 23, 21, 305}, {1, 23, 21, 305}, {4, 23, 21, 305}, {4, 23, 21, 305},
+	{3, 107, 0, 313}, {3, 107, 0, 313}, {3, 4, 0, 312}, {3, 5, 2, 111},
+	{4, 105, 0, 112}, {4, 105, 0, 112}, {5, 17, 11, 325}, {1, 24, 0, 513},
+	{3, 24, 0, 513}, {4, 104, 0, 107}, {1, 26, 0, 319}, {3, 26, 0, 319},
+	{3, 26, 0, 319}, {3, 26, 0, 319}, {5, 108, 23, 320}, {5, 108, 23, 320},
+	{5, 108, 23, 320}, {5, 108, 23, 320}, {1, 27, 0, 624}, {1, 27, 0, 624},
+	{1, 27, 0, 624}, {1, 27, 0, 624}, {1, 28, 16, 628}, {1, 28, 16, 628},
+	{1, 19, 0, 67}, {3, 19, 0, 67}, {3, 109, 0, 70}, {6, 109, 0, 70},
+	{1, 20, 0, 125}, {1, 20, 0, 125}, {3, 20, 0, 125}, {1, 21, 0, 127},
+	{1, 21, 0, 127}, {1, 21, 0, 127}, {1, 21, 0, 127}, {1, 21, 0, 127},
+	{3, 21, 0, 127}, {3, 21, 0, 127}, {3, 21, 0, 127}, {3, 21, 0, 127},
+	{3, 21, 0, 127}, {3, 95, 4, 151}, {6, 95, 4, 151}, {1, 33, 0, 113},
+	{1, 33, 0, 113}, {1, 33, 0, 113}, {1, 36, 0, 386}, {3, 36, 0, 386},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387}, {1, 114, 5, 387},
+	{1, 114, 5, 387}, {1, 114, 5, 387}, {3, 112, 13, 131}, {6, 112, 13, 131},
+	{1, 34, 0, 135}, {1, 34, 0, 135}, {1, 34, 0, 135}, {1, 34, 0, 135},
+	{3, 96, 5, 152}, {6, 96, 5, 152}, {6, 97, 8, 153}, {6, 97, 8, 153},
+	{1, 35, 0, 134}, {1, 35, 0, 134}, {4, 111, 12, 130}, {6, 111, 12, 130},
+	{3, 111, 12, 130}, {6, 111, 12, 130}, {1, 32, 0, 337}, {1, 32, 0, 337},
+	{3, 32, 0, 337}, {1, 37, 5, 454}, {3, 37, 5, 454}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455},
+	{1, 121, 0, 455}, {1, 121, 0, 455}, {1, 121, 0, 455}, {1, 38, 10, 587},
+	{1, 38, 10, 587}, {1, 38, 10, 587}, {1, 38, 10, 587}, {1, 38, 10, 587},
+	{1, 38, 10, 587}, {1, 38, 10, 587}, {3, 120, 3, 395}, {4, 120, 3, 395},
+	{1, 39, 0, 585}, {3, 39, 0, 585}, {1, 122, 1, 617}, {1, 122, 1, 617},
+	{3, 122, 1, 617}, {1, 122, 1, 617}, {1, 122, 1, 617}, {1, 122, 1, 617},
+	{1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591},
+	{1, 123, 0, 591}, {1, 123, 0, 591}, {1, 123, 0, 591}, {4, 124, 0, 599},
+	{1, 40, 0, 783}, {3, 40, 0, 783}, {1, 131, 2, 784}, {1, 131, 2, 784},
+	{1, 131, 2, 784}, {1, 132, 1, 785}, {1, 132, 1, 785}, {4, 132, 1, 785},
+	{4, 132, 1, 785}, {6, 133, 0, 786}, {1, 41, 0, 1036}, {3, 41, 0, 1036},
+	{4, 135, 0, 788}, {1, 42, 0, 959}, {3, 42, 0, 959}, {1, 136, 3, 960},
+	{3, 136, 3, 960}, {3, 136, 3, 960}, {1, 136, 3, 960}, {1, 136, 3, 960},
+	{1, 136, 3, 960}, {1, 136, 3, 960}, {1, 137, 0, 1004}, {1, 137, 0, 1004},
+	{1, 137, 0, 1004}, {4, 134, 0, 787}, {1, 43, 0, 953}, {3, 43, 0, 953},
+	{1, 138, 3, 954}, {1, 138, 3, 954}, {1, 138, 3, 954}, {3, 138, 3, 954},
+	{3, 138, 3, 954}, {1, 138, 3, 954}, {4, 128, 0, 603}, {7, 128, 0, 603},
+	{7, 128, 0, 603}, {4, 125, 0, 600}, {6, 125, 0, 600}, {4, 126, 0, 601},
+	{6, 126, 0, 601}, {9, 126, 0, 601}, {1, 139, 0, 777}, {4, 139, 0, 777},
+	{1, 44, 0, 942}, {3, 44, 0, 942}, {3, 140, 0, 943}, {3, 140, 0, 943},
+	{3, 127, 0, 602}, {4, 129, 0, 604}, {4, 130, 0, 605}, {11, 103, 0, 150},
+	{8, 103, 0, 150}, {3, 113, 14, 132}, {6, 113, 14, 132}, {6, 98, 9, 154},
+	{3, 110, 5, 129}, {6, 110, 5, 129}, {6, 110, 5, 129}, {5, 85, 6, 466},
+	{6, 85, 6, 466}, {1, 12, 0, 5}, {1, 12, 0, 5}, {1, 12, 0, 5},
+	{4, 12, 0, 5}, {1, 12, 0, 5}, {1, 29, 17, 181}, {1, 29, 17, 181},
+	{3, 29, 17, 181}, {1, 30, 1, 452}, {1, 30, 1, 452}, {3, 30, 1, 452},
+	{3, 30, 1, 452}, {3, 31, 0, 374}, {4, 115, 7, 456}, {1, 45, 0, 536},
+	{3, 45, 0, 536}, {1, 144, 0, 537}, {1, 144, 0, 537}, {1, 144, 0, 537},
+	{4, 145, 0, 538}, {4, 145, 0, 538}, {1, 145, 0, 538}, {1, 145, 0, 538},
+	{1, 145, 0, 538}, {6, 146, 0, 539}, {1, 46, 0, 889}, {3, 46, 0, 889},
+	{4, 148, 0, 543}, {1, 47, 0, 730}, {3, 47, 0, 730}, {3, 149, 1, 731},
+	{1, 149, 1, 731}, {3, 149, 1, 731}, {3, 149, 1, 731}, {1, 48, 0, 900},
+	{1, 48, 0, 900}, {1, 48, 0, 900}, {1, 48, 0, 900}, {1, 48, 0, 900},
+	{2, 106, 0, 311}, {2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358},
+	{2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358}, {2, 57, 0, 358},
+	{3, 58, 0, 416}, {3, 58, 0, 416}, {5, 58, 0, 416}, {1, 59, 0, 502},
+	{3, 59, 0, 502}, {1, 1, 2, 505}, {1, 1, 2, 505}, {1, 1, 2, 505},
+	{1, 60, 1, 463}, {4, 60, 1, 463}, {1, 61, 0, 581}, {3, 61, 0, 581},
+	{1, 150, 0, 582}, {4, 150, 0, 582}, {1, 62, 0, 770}, {3, 62, 0, 770},
+	{1, 151, 2, 771}, {1, 151, 2, 771}, {4, 147, 0, 540}, {1, 49, 0, 725},
+	{3, 49, 0, 725}, {1, 153, 1, 726}, {3, 153, 1, 726}, {3, 153, 1, 726},
+	{1, 50, 0, 892}, {1, 50, 0, 892}, {1, 50, 0, 892}, {1, 51, 0, 896},
+	{1, 51, 0, 896}, {4, 117, 19, 458}, {1, 52, 0, 562}, {1, 52, 0, 562},
+	{1, 52, 0, 562}, {1, 52, 0, 562}, {1, 52, 0, 562}, {1, 52, 0, 562},
+	{1, 118, 22, 459}, {6, 118, 22, 459}, {1, 63, 0, 739}, {3, 63, 0, 739},
+	{1, 154, 0, 740}, {4, 154, 0, 740}, {1, 64, 0, 909}, {3, 64, 0, 909},
+	{1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910},
+	{1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910}, {1, 155, 7, 910},
+	{1, 159, 3, 917}, {1, 159, 3, 917}, {1, 159, 3, 917}, {4, 159, 3, 917},
+	{4, 159, 3, 917}, {4, 156, 5, 911}, {6, 156, 5, 911}, {4, 157, 6, 912},
+	{1, 160, 0, 1020}, {6, 160, 0, 1020}, {1, 65, 0, 1067}, {3, 65, 0, 1067},
+	{1, 161, 0, 1068}, {4, 161, 0, 1068}, {1, 66, 0, 1074}, {3, 66, 0, 1074},
+	{4, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075},
+	{1, 162, 6, 1075}, {1, 162, 6, 1075}, {1, 162, 6, 1075}, {3, 6, 5, 884},
+	{2, 152, 1, 885}, {1, 2, 1, 774}, {1, 2, 1, 774}, {3, 158, 2, 914},
+	{5, 158, 2, 914}, {1, 67, 3, 460}, {3, 67, 3, 460}, {4, 67, 3, 460},
+	{1, 68, 0, 571}, {3, 68, 0, 571}, {1, 164, 0, 572}, {1, 164, 0, 572},
+	{1, 166, 1, 574}, {4, 166, 1, 574}, {6, 165, 0, 573}, {1, 69, 0, 924},
+	{3, 69, 0, 924}, {1, 70, 0, 744}, {3, 70, 0, 744}, {3, 167, 3, 745},
+	{3, 167, 3, 745}, {3, 167, 3, 745}, {2, 167, 3, 745}, {5, 167, 3, 745},
+	{1, 167, 3, 745}, {3, 167, 3, 745}, {3, 167, 3, 745}, {3, 167, 3, 745},
+	{1, 71, 0, 928}, {1, 71, 0, 928}, {1, 71, 0, 928}, {1, 72, 0, 934},
+	{1, 72, 0, 934}, {1, 72, 0, 934}, {1, 73, 0, 982}, {3, 73, 0, 982},
+	{1, 74, 0, 983}, {1, 74, 0, 983}, {1, 74, 0, 983}, {1, 74, 0, 983},
+	{1, 74, 0, 983}, {6, 99, 2, 462}, {1, 75, 0, 712}, {4, 75, 0, 712},
+	{3, 75, 0, 712}, {6, 75, 0, 712}, {3, 75, 0, 712}, {1, 168, 0, 880},
+	{4, 168, 0, 880}, {3, 168, 0, 880}, {6, 168, 0, 880}, {1, 76, 1, 882},
+	{3, 76, 1, 882}, {1, 169, 3, 883}, {1, 169, 3, 883}, {4, 116, 10, 457},
+	{5, 116, 10, 457}, {1, 53, 0, 560}, {3, 53, 0, 560}, {0, 55, 0, 662},
+	{3, 55, 0, 662}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549},
+	{1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549},
+	{1, 54, 0, 549}, {1, 54, 0, 549}, {1, 54, 0, 549}, {1, 56, 3, 324},
+	{3, 56, 3, 324}, {5, 119, 23, 461}, {3, 119, 23, 461}, {6, 119, 23, 461},
+	{2, 163, 0, 673}, {0, 77, 0, 674}, {3, 77, 0, 674}, {4, 142, 0, 409},
+	{1, 78, 0, 606}, {3, 78, 0, 606}, {3, 170, 0, 607}, {3, 170, 0, 607},
+	{3, 170, 0, 607}, {1, 170, 0, 607}, {3, 170, 0, 607}, {2, 170, 0, 607},
+	{1, 170, 0, 607}, {3, 170, 0, 607}, {3, 170, 0, 607}, {1, 170, 0, 607},
+	{1, 170, 0, 607}, {3, 171, 0, 611}, {1, 80, 0, 800}, {1, 80, 0, 800},
+	{1, 80, 0, 800}, {1, 80, 0, 800}, {1, 80, 0, 800}, {1, 80, 0, 800},
+	{1, 80, 0, 800}, {4, 143, 0, 449}, {1, 79, 0, 634}, {3, 79, 0, 634},
+	{1, 172, 2, 635}, {3, 172, 2, 635}, {3, 172, 2, 635}, {3, 172, 2, 635},
+	{1, 172, 2, 635}, {4, 25, 0, 465}, {1, 81, 0, 643}, {3, 81, 0, 643},
+	{1, 141, 0, 644}, {4, 82, 2, 544}, {1, 83, 0, 533}, {3, 83, 0, 533},
+	{1, 173, 2, 534}, {3, 173, 2, 534}, {3, 173, 2, 534}, {3, 173, 2, 534},
+	{5, 173, 2, 534}, {1, 3, 1, 578}, {1, 3, 1, 578}, {1, 7, 0, 417},
+	{1, 7, 0, 417}, {1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185},
+	{1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185}, {1, 8, 0, 185},
+	{1, 8, 0, 185}, {1, 8, 0, 185}, {1, 9, 0, 756}, {1, 9, 0, 756},
+	{1, 9, 0, 756}, {1, 9, 0, 756}, {1, 9, 0, 756}, {1, 9, 0, 756},
+	{1, 9, 0, 756}, {1, 9, 0, 756}, {1, 10, 0, 429}, {1, 10, 0, 429},
+	{1, 10, 0, 429}, {1, 10, 0, 429}, {1, 10, 0, 429}, {1, 10, 0, 429},
+	{1, 10, 0, 429}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187}, {1, 11, 0, 187},
+	{1, 11, 0, 187},
+}
+
+var yyLRGotos = [...]uint32{
+
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x55000e, 0xc001c, 0xffff0000, 0xffff0000, 0x58001e,
+	0x590020, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xd0029, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x550028, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x58001e, 0x590020, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xf004b, 0x550044, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x6d0058, 0x13005a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x550059, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x5e0080, 0xffff0000,
+	0xffff0000, 0x5f0063, 0x600064, 0xffff0000, 0x55007e, 0x610065, 0x620066, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x65009c, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x1000ad,
+	0xffff0000, 0x5e00af, 0x700b7, 0x5f0063, 0x600064, 0x5f00b0, 0x6000b1, 0x610065,
+	0x620066, 0x6100b2, 0x6200b3, 0x650128, 0x5d00ae, 0xffff0000, 0x700b7, 0x700b7,
+	0x700b7, 0x700b7, 0x700b7, 0xffff0000, 0x70142, 0x5013a, 0x6a0146, 0xffff0000,
+	0x5e014a, 0x700b7, 0x80153, 0x700b7, 0x700b7, 0x6e014b, 0x550149, 0x1d012b,
+	0x1d012c, 0x1d012d, 0x1d012e, 0x1d012f, 0x6f014c, 0x70014d, 0x71014e, 0xffff0000,
+	0x7015c, 0x1e015a, 0x1d014f, 0xffff0000, 0x1d0155, 0x1d0156, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x700b7, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x1d015d, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x7015c, 0x1e0179, 0xffff0000, 0xffff0000,
+	0x700b7, 0xffff0000, 0xffff0000, 0x63017e, 0xffff0000, 0xffff0000, 0xffff0000, 0x3c018a,
+	0x52018c, 0x430188, 0x780196, 0x780197, 0x780198, 0x730184, 0x5013a, 0xa019f,
+	0x740185, 0x1d017c, 0x101aa, 0x101ae, 0x101af, 0x5013a, 0x70142, 0x701bb,
+	0x701bd, 0x750186, 0x6a01be, 0x601b5, 0x760187, 0x770189, 0x1101b1, 0x7015c,
+	0x1601b0, 0x17019b, 0x5201d0, 0x5501c0, 0x5201d0, 0x5501c3, 0x1c01b6, 0x2501dc,
+	0x701e2, 0x5501dd, 0x2601d3, 0x6301e4, 0x2601d3, 0x6c01b4, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x3b01f8, 0x101f7, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x63020f, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x550211, 0x3c018a,
+	0x52018c, 0x430188, 0x360231, 0x720214, 0xffff0000, 0x730184, 0xa0244, 0xffff0000,
+	0x740185, 0x7a024a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x750186, 0xffff0000, 0xffff0000, 0x760187, 0x770189, 0x1b0275, 0x1b0276,
+	0x1b0277, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xab027c, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x790281, 0xffff0000, 0x5201d0, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x2601d3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x55028b, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x1f029a, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x3902b7, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x102bb, 0x102bc,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x5502c7, 0xa02cf, 0xad02cc,
+	0x9002d1, 0xffff0000, 0xffff0000, 0xffff0000, 0x6a02d7, 0x6a02dd, 0xffff0000, 0x6a0146,
+	0x3702e1, 0x3602e2, 0x3802e0, 0x7015c, 0xffff0000, 0xffff0000, 0xa402e6, 0xffff0000,
+	0xb02f5, 0x202ed, 0xffff0000, 0xa30300, 0xffff0000, 0x960301, 0xb02f5, 0x980305,
+	0xffff0000, 0x7a0307, 0xffff0000, 0x60304, 0xffff0000, 0x810315, 0xa0244, 0x3031c,
+	0x8d031e, 0xffff0000, 0xaa031f, 0xffff0000, 0xffff0000, 0xffff0000, 0x10328, 0xffff0000,
+	0xc032b, 0xffff0000, 0xc032d, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xab027c,
+	0xc0330, 0xac032f, 0xffff0000, 0x4b0333, 0xffff0000, 0x8d0334, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0x4b033b, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x3b033c, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x390353, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x39035c, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x4b036e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xb02f5, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x91037a,
+	0xffff0000, 0x6a02d7, 0x99037b, 0xffff0000, 0xffff0000, 0x6a02dd, 0x950383, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0x9a038c, 0xb02f5, 0x980394, 0xa6039d, 0xb02f5,
+	0x202ed, 0x60393, 0xa7039e, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x980305, 0x9703ac, 0xffff0000, 0xffff0000,
+	0x60304, 0xb02f5, 0x203b3, 0xffff0000, 0xffff0000, 0x810315, 0x603b2, 0x8303b5,
+	0xffff0000, 0x6a03bc, 0x6a03c3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x8903f3, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5,
+	0x4c03f5, 0xffff0000, 0xb02f5, 0xb02f5, 0x4c03f8, 0xa903f7, 0x9103f9, 0xffff0000,
+	0xb02f5, 0x980394, 0xa0244, 0x303fe, 0x4303fb, 0x60393, 0xa60403, 0x9b03fa,
+	0x9c0400, 0x9d0401, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x8b0406, 0xffff0000,
+	0x8c0407, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0x810315, 0x84040d, 0x6a03bc, 0x32040f, 0x320410, 0x8a040e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x6a03c3, 0x300412, 0x300413, 0x880411, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa3041b,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0x4a041e, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x4c0422, 0xffff0000,
+	0xa00423, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0x810315, 0x840427, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xa10431,
+	0xb02f5, 0x980438, 0x9e0436, 0x9f0439, 0xffff0000, 0x60437, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xb02f5, 0x980438, 0x9e0436, 0x9f0439,
+	0x43043f, 0x60437, 0xa2043e, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
+	0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000,
 }

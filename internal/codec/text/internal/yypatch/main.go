@@ -1,13 +1,15 @@
-// Command yypatch makes three small edits to goyacc's output (see
-// ../../generate.go for why each is needed): each replaces text that must
-// be there exactly once, and if one is not, yypatch fails and leaves the
-// file alone, so that a goyacc that writes its driver differently stops
-// `go generate` instead of slipping through.
+// Command yypatch edits goyacc's output (see ../../generate.go for why):
+// each edit replaces text that must be there exactly as many times as it
+// says, and if it is not, yypatch fails and leaves the file alone, so
+// that a goyacc that writes its driver differently stops `go generate`
+// instead of slipping through. The biggest edit puts a leaner parser loop
+// in place of goyacc's, with tables it derives from goyacc's own.
 package main
 
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"os"
 )
 
@@ -24,25 +26,10 @@ var edits = []edit{
 	// parser's loop, and with it the spills around its calls.
 	{"var (\n\tyyDebug        = 0\n\tyyErrorVerbose = false\n)\n",
 		"const yyDebug = 0\n\nvar (\n\tyyErrorVerbose = false\n)\n", 1},
-	// The deferred function no longer sets the parser's local state and
-	// token, which die with it anyway: captured by the closure, they lived
-	// in memory, loaded and stored at every step of the parse.
-	{"\tdefer func() {\n" +
-		"\t\t// Make sure we report no lookahead when not parsing.\n" +
-		"\t\tyystate = -1\n" +
-		"\t\tyyrcvr.char = -1\n" +
-		"\t\tyytoken = -1\n" +
-		"\t}()\n",
-		"\tdefer func() {\n" +
-			"\t\t// Make sure we report no lookahead when not parsing.\n" +
-			"\t\tyyrcvr.char = -1\n" +
-			"\t}()\n", 1},
-	// The parser's loop reads tokens through yylexTok (the package's own)
-	// instead of yylex1: the lexer hands back goyacc's internal token
-	// numbers already, so the loop needs no mapping, and a call on the
-	// concrete lexer can be inlined.
-	{"\t\tyyrcvr.char, yytoken = yylex1(yylex, &yyrcvr.lval)\n",
-		"\t\tyyrcvr.char, yytoken = yylexTok(yylex, &yyrcvr.lval)\n", 2},
+	// goyacc's parser loop gives way to the lean driver (lean_driver.go),
+	// which runs on tables derived from goyacc's (lr.go).
+	{goyaccDriver, leanDriver, 1},
+	{goyaccDriverEnd, leanDriverEnd, 1},
 }
 
 func main() {
@@ -68,11 +55,54 @@ func patchFile(path string) error {
 	return os.WriteFile(path, out, 0o644)
 }
 
-// patch returns src with every edit made.
+// patch returns src with every edit made and the lean driver's tables
+// added, gofmt'ed.
 func patch(src []byte) ([]byte, error) {
+	t, err := readTables(src)
+	if err != nil {
+		return nil, err
+	}
+	l, err := derive(t)
+	if err != nil {
+		return nil, err
+	}
+	if src, err = applyEdits(src); err != nil {
+		return nil, err
+	}
+	if err := checkActions(src); err != nil {
+		return nil, err
+	}
+	return format.Source(append(src, l.source()...))
+}
+
+// checkActions: in the lean driver $$ (yyVAL) is $1's place on the stack,
+// not a copy of it, so an action must not read $1 after it has set $$.
+// checkActions refuses an action with a line that reads $1 after a line
+// that touches $$ (one line, one statement: Go reads the right side of
+// an assignment before it assigns).
+func checkActions(src []byte) error {
+	body := src[bytes.Index(src, []byte(leanDriver))+len(leanDriver):]
+	body = body[:bytes.Index(body, []byte(leanDriverEnd))]
+	var action []byte // the case line of the action being read
+	set := false      // it has touched $$
+	for l := range bytes.Lines(body) {
+		switch {
+		case bytes.HasPrefix(bytes.TrimSpace(l), []byte("case ")):
+			action, set = bytes.TrimSpace(l), false
+		case set && bytes.Contains(l, []byte("yyDollar[1]")):
+			return fmt.Errorf("action %s reads $1 after it sets $$ (the lean driver keeps them in one place)", action)
+		case bytes.Contains(l, []byte("yyVAL")):
+			set = true
+		}
+	}
+	return nil
+}
+
+// applyEdits returns src with every edit made.
+func applyEdits(src []byte) ([]byte, error) {
 	for _, e := range edits {
 		if n := bytes.Count(src, []byte(e.old)); n != e.n {
-			return nil, fmt.Errorf("%d times %q, want %d: goyacc's output has changed", n, e.old, e.n)
+			return nil, fmt.Errorf("%d times %.80q, want %d: goyacc's output has changed", n, e.old, e.n)
 		}
 		src = bytes.ReplaceAll(src, []byte(e.old), []byte(e.new))
 	}

@@ -1,0 +1,93 @@
+package main
+
+// leanDriver replaces goyaccDriver. It runs the same LR automaton on the
+// tables yypatch derives from goyacc's (lr.go): one look-up gives a
+// state's action (yyLRStates), one more the action for the lookahead
+// (yyLRActions), one the state after a reduction (yyLRGotos), where
+// goyacc's loop reads yyPact, yyAct, yyChk, yyDef, yyExca, yyR1, yyR2 and
+// yyPgo. It reads a token exactly where goyacc's does (a state that acts
+// without one does not read it), so that the scanner, the actions and a
+// syntax error see what they saw before.
+//
+// A shift to a state that reduces without reading a token is one action,
+// the shift and that reduction (lr.go), so that the loop does not look
+// that state up.
+//
+// What it leaves out: error recovery (lr.go refuses a grammar that shifts
+// goyacc's error token, so that goyacc's recovery would only pop the
+// whole stack: the driver returns at once), yyDebug's tracing, and
+// yyrcvr.char while parsing (Lookahead reports -1; nothing calls it).
+// $$ (yyVAL) is a pointer to $1's place on the stack, where the value
+// of the reduction goes, rather than a copy that is stored there after
+// the action: yacc's default $$ = $1 costs nothing, and the new state goes
+// there before the action runs, so that nothing but the stack's top
+// waits across the action's calls. An action must then not read $1 after
+// it has set $$ (checkActions, main.go, refuses one that does).
+const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
+	var yyDollar []yySymType
+	_ = yyDollar // silence set and not used
+	yyS := yyrcvr.stack[:]
+	yyS[0].yys = 0
+	yyp := 0
+	yystate := 0
+	yytoken := -1 // the lookahead, goyacc's internal number; -1: none
+	yyrcvr.char = -1 // and so it stays: the loop keeps its lookahead in yytoken
+
+	for {
+		yyst := yyLRStates[yystate]
+		yya := int(int16(yyst))
+		if yyst>>16 != yyLRNoToken {
+			if yytoken < 0 {
+				yytoken = yylexTok(yylex, &yyrcvr.lval)
+			}
+			if e := yyLRActions[int(yyst>>16)+yytoken]; int(e>>16) == yystate {
+				yya = int(int16(e))
+			}
+		}
+		if yya > 0 { // shift, to state yya
+			yyp++
+			if yyp >= len(yyS) {
+				nyys := make([]yySymType, len(yyS)*2)
+				copy(nyys, yyS)
+				yyS = nyys
+			}
+			yyS[yyp] = yyrcvr.lval
+			yyS[yyp].yys = yya
+			yytoken = -1
+			if yya < len(yyLRStates) {
+				yystate = yya
+				continue
+			}
+			// a state that reduces at once, without a token: reduce by
+			// production yya-len(yyLRStates)
+			yya = len(yyLRStates) - yya
+		} else if yya == 0 {
+			yylex.Error(yyErrorMessage(yystate, yytoken))
+			return 1
+		}
+		yyn := -yya // reduce by production yyn, or accept
+		if yyn >= len(yyLRProds) {
+			return 0
+		}
+		yyr := yyLRProds[yyn]
+		yypt := yyp
+		yyp -= int(yyr.n)
+		if yyp+1 >= len(yyS) {
+			nyys := make([]yySymType, len(yyS)*2)
+			copy(nyys, yyS)
+			yyS = nyys
+		}
+		yyVAL := &yyS[yyp+1]
+		yyVAL.yys = int(yyr.def)
+		if e := yyLRGotos[int(yyr.base)+yyS[yyp].yys]; int(e>>16) == int(yyr.lhs) {
+			yyVAL.yys = int(uint16(e))
+		}
+		switch yyn {
+`
+
+// The end of Parse: goyacc's, and the lean driver's (the push of the
+// reduction's value, and the end of its loop).
+const (
+	goyaccDriverEnd = "\t}\n\tgoto yystack /* stack new state and value */\n}\n"
+	leanDriverEnd   = "\t\t}\n\t\tyyp++\n\t\tyystate = yyS[yyp].yys\n\t}\n}\n"
+)
