@@ -640,7 +640,33 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("var e header\nb, end := d.window(h), h.end\nfor off := h.start; off < end; {\n")
+	w.WriteString("var e header\nb, end := d.window(h), h.end\noff := h.start\n")
+	// The components in order, each in the form the encoder writes
+	// (identifier octet as expected, short length): read here without
+	// the loop's header parsing, dispatch and order checks. The first
+	// that is not there (absent, unusual or out of order) leaves the rest
+	// to the loop, which sees what was read in seen.
+	for i, c := range def.Components {
+		tags, err := decTags(v, t, c, "component")
+		if err != nil {
+			return err
+		}
+		if tags[0].Number >= 31 {
+			continue
+		}
+		id := tags[0].Bytes()[0]
+		cons := "false"
+		if tags[0].Constructed {
+			cons = "true"
+		}
+		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
+		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, %s, off, off+2, en, en\n", tags[0].Key(), cons)
+		if err := g.component(v, t, c, i, tags); err != nil {
+			return err
+		}
+		w.WriteString("off = en\n}\n")
+	}
+	w.WriteString("for off < end {\n")
 	g.next("e", "off", "h", "b", "return err")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
@@ -649,7 +675,6 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	}
 	var mandatory uint64
 	for i, c := range def.Components {
-		fl := fieldOf(t, c.Name)
 		tags, err := decTags(v, t, c, "component")
 		if err != nil {
 			return err
@@ -664,20 +689,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		} else {
 			fmt.Fprintf(w, "if seen&(1<<%d) != 0 {\nreturn d.errorf(e.off, \"%s: duplicate\")\n}\n", i, c.Name)
 		}
-		fmt.Fprintf(w, "seen |= 1 << %d\n", i)
-		target := "m." + fl.GoName
-		switch fl.Rep {
-		case RepPointer:
-			g.one(target, fl.GoType)
-			target = "(*" + target + ")"
-		case RepOpt:
-			fmt.Fprintf(w, "%s.Present = true\n", target)
-			target += ".Value"
-		case RepFlag:
-			fmt.Fprintf(w, "%s = true\n", target)
-			target = ""
-		}
-		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
+		if err := g.component(v, t, c, i, tags); err != nil {
 			return err
 		}
 	}
@@ -701,6 +713,27 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	// err keeps err dead across the loop, out of the spilled registers.
 	w.WriteString("d.leave()\nreturn nil\n}\n\n")
 	return nil
+}
+
+// component emits the decoding of component c (the i-th) of t from
+// header variable e, whose first tag (tags[0]) the caller matched.
+func (g *berGen) component(v *Version, t *GoType, c *Component, i int, tags []TagSpec) error {
+	w := &g.w
+	fl := fieldOf(t, c.Name)
+	fmt.Fprintf(w, "seen |= 1 << %d\n", i)
+	target := "m." + fl.GoName
+	switch fl.Rep {
+	case RepPointer:
+		g.one(target, fl.GoType)
+		target = "(*" + target + ")"
+	case RepOpt:
+		fmt.Fprintf(w, "%s.Present = true\n", target)
+		target += ".Value"
+	case RepFlag:
+		fmt.Fprintf(w, "%s = true\n", target)
+		target = ""
+	}
+	return g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
 }
 
 // dec emits code that decodes the element described by header variable

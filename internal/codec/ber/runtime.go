@@ -164,6 +164,22 @@ func (d *reader) window(h *header) []byte {
 	return d.data[:h.end]
 }
 
+// expect returns the end of the element at off in window b (see
+// window) when it is in the form an encoder writes for identifier octet
+// id (a low tag number) with a short length, its contents starting at
+// off+2; 0 for anything else, which the caller reads in full. Small
+// enough to be inlined, with no bounds checks: the generated code reads
+// most elements through it.
+func expect(b []byte, off int, id byte) int {
+	if off < len(b)-1 && off >= 0 {
+		c := b[off : off+2]
+		if c[0] == id && c[1] < 0x80 && off+2+int(c[1]) <= len(b) {
+			return off + 2 + int(c[1])
+		}
+	}
+	return 0
+}
+
 // header is next for callers that want the header as a value.
 func (d *reader) header(off, end int) (header, error) {
 	var h header
