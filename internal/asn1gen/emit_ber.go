@@ -36,7 +36,16 @@ func (g *berGen) slab(goT string) string {
 // (memclrHasPointers) per value.
 func (g *berGen) one(target, goT string) {
 	p := g.tmp("p")
-	fmt.Fprintf(&g.w, "%s := %s.Raw(1)\n%s[0] = %s{}\n%s = &%s[0]\n", p, g.slab(goT), p, g.f.qualify(goT, "model."), target, p)
+	g.raw(p, ":=", goT, "1")
+	fmt.Fprintf(&g.w, "%s[0] = %s{}\n%s = &%s[0]\n", p, g.f.qualify(goT, "model."), target, p)
+}
+
+// raw emits code that assigns (op) n values of goT from their slab to
+// target, their content left over: from the current chunk inline
+// (slab.Room), through Raw when it is full.
+func (g *berGen) raw(target, op, goT, n string) {
+	sl := g.slab(goT)
+	fmt.Fprintf(&g.w, "%s %s %s.Room(%s)\nif %s == nil {\n%s = %s.Raw(%s)\n}\n", target, op, sl, n, target, target, sl, n)
 }
 
 // slabName names the slab of Go type goT: "[]PropertyParm" is
@@ -824,7 +833,6 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			return err
 		}
 		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
-		slab := g.slab(egoT)
 		// Most lists have one element: a common header that fills the
 		// list says so without reader.count.
 		win := g.tmp("b")
@@ -833,12 +841,12 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
 			win, addr(hv), n, hv, short(hv+".start", win), fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)
+		g.raw(target, "=", egoT, n)
+		// Elements of other types are each assigned in full below: they
+		// need no zeroing.
 		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
 			// Most lists have one element: zeroed inline, as in one.
 			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
-		} else {
-			fmt.Fprintf(w, "clear(%s)\n", target)
 		}
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\n", e)

@@ -44,7 +44,10 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 	if en := expect(b, off, 0xa0); en != 0 { // [0] authHeader
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p3 := d.s.AuthenticationHeader.Raw(1)
+		p3 := d.s.AuthenticationHeader.Room(1)
+		if p3 == nil {
+			p3 = d.s.AuthenticationHeader.Raw(1)
+		}
 		p3[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p3[0]
 		if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -76,7 +79,10 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p4 := d.s.AuthenticationHeader.Raw(1)
+			p4 := d.s.AuthenticationHeader.Room(1)
+			if p4 == nil {
+				p4 = d.s.AuthenticationHeader.Raw(1)
+			}
 			p4[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p4[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -141,7 +147,10 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 	if en := expect(b, off, 0xa0); en != 0 { // [0] authHeader
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p7 := d.s.AuthenticationHeader.Raw(1)
+		p7 := d.s.AuthenticationHeader.Room(1)
+		if p7 == nil {
+			p7 = d.s.AuthenticationHeader.Raw(1)
+		}
 		p7[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p7[0]
 		if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -173,7 +182,10 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p8 := d.s.AuthenticationHeader.Raw(1)
+			p8 := d.s.AuthenticationHeader.Room(1)
+			if p8 == nil {
+				p8 = d.s.AuthenticationHeader.Raw(1)
+			}
 			p8[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p8[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -238,7 +250,10 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 	if en := expect(b, off, 0xa0); en != 0 { // [0] authHeader
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p11 := d.s.AuthenticationHeader.Raw(1)
+		p11 := d.s.AuthenticationHeader.Room(1)
+		if p11 == nil {
+			p11 = d.s.AuthenticationHeader.Raw(1)
+		}
 		p11[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p11[0]
 		if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -270,7 +285,10 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 				return d.errorf(e.off, "authHeader: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p12 := d.s.AuthenticationHeader.Raw(1)
+			p12 := d.s.AuthenticationHeader.Room(1)
+			if p12 == nil {
+				p12 = d.s.AuthenticationHeader.Raw(1)
+			}
 			p12[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p12[0]
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
@@ -977,7 +995,10 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p52 := d.s.ErrorDescriptor.Raw(1)
+		p52 := d.s.ErrorDescriptor.Room(1)
+		if p52 == nil {
+			p52 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p52[0] = model.ErrorDescriptor{}
 		m.MessageError = &p52[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
@@ -995,7 +1016,10 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 				return codecerr.At(err, "transactions")
 			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n53)
+		m.Transactions = d.s.Transaction.Room(n53)
+		if m.Transactions == nil {
+			m.Transactions = d.s.Transaction.Raw(n53)
+		}
 		if n53 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
@@ -1066,7 +1090,10 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p61 := d.s.ErrorDescriptor.Raw(1)
+		p61 := d.s.ErrorDescriptor.Room(1)
+		if p61 == nil {
+			p61 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p61[0] = model.ErrorDescriptor{}
 		m.MessageError = &p61[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
@@ -1084,7 +1111,10 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 				return codecerr.At(err, "transactions")
 			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n62)
+		m.Transactions = d.s.Transaction.Room(n62)
+		if m.Transactions == nil {
+			m.Transactions = d.s.Transaction.Raw(n62)
+		}
 		if n62 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
@@ -1155,7 +1185,10 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MessageMessageBody_MessageError
-		p70 := d.s.ErrorDescriptor.Raw(1)
+		p70 := d.s.ErrorDescriptor.Room(1)
+		if p70 == nil {
+			p70 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p70[0] = model.ErrorDescriptor{}
 		m.MessageError = &p70[0]
 		if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
@@ -1173,7 +1206,10 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 				return codecerr.At(err, "transactions")
 			}
 		}
-		m.Transactions = d.s.Transaction.Raw(n71)
+		m.Transactions = d.s.Transaction.Room(n71)
+		if m.Transactions == nil {
+			m.Transactions = d.s.Transaction.Raw(n71)
+		}
 		if n71 == 1 {
 			m.Transactions[0] = model.Transaction{}
 		} else {
@@ -1271,7 +1307,10 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MId_Ip4Address
-		p79 := d.s.IP4Address.Raw(1)
+		p79 := d.s.IP4Address.Room(1)
+		if p79 == nil {
+			p79 = d.s.IP4Address.Raw(1)
+		}
 		p79[0] = model.IP4Address{}
 		m.Ip4Address = &p79[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
@@ -1279,7 +1318,10 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.MId_Ip6Address
-		p80 := d.s.IP6Address.Raw(1)
+		p80 := d.s.IP6Address.Room(1)
+		if p80 == nil {
+			p80 = d.s.IP6Address.Raw(1)
+		}
 		p80[0] = model.IP6Address{}
 		m.Ip6Address = &p80[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
@@ -1287,7 +1329,10 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.MId_DomainName
-		p81 := d.s.DomainName.Raw(1)
+		p81 := d.s.DomainName.Room(1)
+		if p81 == nil {
+			p81 = d.s.DomainName.Raw(1)
+		}
 		p81[0] = model.DomainName{}
 		m.DomainName = &p81[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
@@ -1719,7 +1764,10 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p94 := d.s.TransactionRequest.Raw(1)
+		p94 := d.s.TransactionRequest.Room(1)
+		if p94 == nil {
+			p94 = d.s.TransactionRequest.Raw(1)
+		}
 		p94[0] = model.TransactionRequest{}
 		m.TransactionRequest = &p94[0]
 		if err = decodeTransactionRequestV1(d, h, m.TransactionRequest); err != nil {
@@ -1727,7 +1775,10 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p95 := d.s.TransactionPending.Raw(1)
+		p95 := d.s.TransactionPending.Room(1)
+		if p95 == nil {
+			p95 = d.s.TransactionPending.Raw(1)
+		}
 		p95[0] = model.TransactionPending{}
 		m.TransactionPending = &p95[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
@@ -1735,7 +1786,10 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p96 := d.s.TransactionReply.Raw(1)
+		p96 := d.s.TransactionReply.Room(1)
+		if p96 == nil {
+			p96 = d.s.TransactionReply.Raw(1)
+		}
 		p96[0] = model.TransactionReply{}
 		m.TransactionReply = &p96[0]
 		if err = decodeTransactionReplyV1(d, h, m.TransactionReply); err != nil {
@@ -1753,7 +1807,10 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n97)
+		m.TransactionResponseAck = d.s.TransactionAck.Room(n97)
+		if m.TransactionResponseAck == nil {
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(n97)
+		}
 		if n97 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
@@ -1857,7 +1914,10 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p108 := d.s.TransactionRequest.Raw(1)
+		p108 := d.s.TransactionRequest.Room(1)
+		if p108 == nil {
+			p108 = d.s.TransactionRequest.Raw(1)
+		}
 		p108[0] = model.TransactionRequest{}
 		m.TransactionRequest = &p108[0]
 		if err = decodeTransactionRequestV2(d, h, m.TransactionRequest); err != nil {
@@ -1865,7 +1925,10 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p109 := d.s.TransactionPending.Raw(1)
+		p109 := d.s.TransactionPending.Room(1)
+		if p109 == nil {
+			p109 = d.s.TransactionPending.Raw(1)
+		}
 		p109[0] = model.TransactionPending{}
 		m.TransactionPending = &p109[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
@@ -1873,7 +1936,10 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p110 := d.s.TransactionReply.Raw(1)
+		p110 := d.s.TransactionReply.Room(1)
+		if p110 == nil {
+			p110 = d.s.TransactionReply.Raw(1)
+		}
 		p110[0] = model.TransactionReply{}
 		m.TransactionReply = &p110[0]
 		if err = decodeTransactionReplyV2(d, h, m.TransactionReply); err != nil {
@@ -1891,7 +1957,10 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n111)
+		m.TransactionResponseAck = d.s.TransactionAck.Room(n111)
+		if m.TransactionResponseAck == nil {
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(n111)
+		}
 		if n111 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
@@ -2005,7 +2074,10 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Transaction_TransactionRequest
-		p123 := d.s.TransactionRequest.Raw(1)
+		p123 := d.s.TransactionRequest.Room(1)
+		if p123 == nil {
+			p123 = d.s.TransactionRequest.Raw(1)
+		}
 		p123[0] = model.TransactionRequest{}
 		m.TransactionRequest = &p123[0]
 		if err = decodeTransactionRequestV3(d, h, m.TransactionRequest); err != nil {
@@ -2013,7 +2085,10 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Transaction_TransactionPending
-		p124 := d.s.TransactionPending.Raw(1)
+		p124 := d.s.TransactionPending.Room(1)
+		if p124 == nil {
+			p124 = d.s.TransactionPending.Raw(1)
+		}
 		p124[0] = model.TransactionPending{}
 		m.TransactionPending = &p124[0]
 		if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
@@ -2021,7 +2096,10 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Transaction_TransactionReply
-		p125 := d.s.TransactionReply.Raw(1)
+		p125 := d.s.TransactionReply.Room(1)
+		if p125 == nil {
+			p125 = d.s.TransactionReply.Raw(1)
+		}
 		p125[0] = model.TransactionReply{}
 		m.TransactionReply = &p125[0]
 		if err = decodeTransactionReplyV3(d, h, m.TransactionReply); err != nil {
@@ -2039,7 +2117,10 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 				return codecerr.At(err, "transactionResponseAck")
 			}
 		}
-		m.TransactionResponseAck = d.s.TransactionAck.Raw(n126)
+		m.TransactionResponseAck = d.s.TransactionAck.Room(n126)
+		if m.TransactionResponseAck == nil {
+			m.TransactionResponseAck = d.s.TransactionAck.Raw(n126)
+		}
 		if n126 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
 		} else {
@@ -2066,7 +2147,10 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Transaction_SegmentReply
-		p131 := d.s.SegmentReply.Raw(1)
+		p131 := d.s.SegmentReply.Room(1)
+		if p131 == nil {
+			p131 = d.s.SegmentReply.Raw(1)
+		}
 		p131[0] = model.SegmentReply{}
 		m.SegmentReply = &p131[0]
 		if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
@@ -2148,7 +2232,10 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 		}
-		m.Actions = d.s.ActionRequest.Raw(n136)
+		m.Actions = d.s.ActionRequest.Room(n136)
+		if m.Actions == nil {
+			m.Actions = d.s.ActionRequest.Raw(n136)
+		}
 		if n136 == 1 {
 			m.Actions[0] = model.ActionRequest{}
 		} else {
@@ -2214,7 +2301,10 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 					return codecerr.At(err, "actions")
 				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n142)
+			m.Actions = d.s.ActionRequest.Room(n142)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n142)
+			}
 			if n142 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
@@ -2326,7 +2416,10 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 		}
-		m.Actions = d.s.ActionRequest.Raw(n151)
+		m.Actions = d.s.ActionRequest.Room(n151)
+		if m.Actions == nil {
+			m.Actions = d.s.ActionRequest.Raw(n151)
+		}
 		if n151 == 1 {
 			m.Actions[0] = model.ActionRequest{}
 		} else {
@@ -2392,7 +2485,10 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 					return codecerr.At(err, "actions")
 				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n157)
+			m.Actions = d.s.ActionRequest.Room(n157)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n157)
+			}
 			if n157 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
@@ -2504,7 +2600,10 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return codecerr.At(err, "actions")
 			}
 		}
-		m.Actions = d.s.ActionRequest.Raw(n166)
+		m.Actions = d.s.ActionRequest.Room(n166)
+		if m.Actions == nil {
+			m.Actions = d.s.ActionRequest.Raw(n166)
+		}
 		if n166 == 1 {
 			m.Actions[0] = model.ActionRequest{}
 		} else {
@@ -2570,7 +2669,10 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 					return codecerr.At(err, "actions")
 				}
 			}
-			m.Actions = d.s.ActionRequest.Raw(n172)
+			m.Actions = d.s.ActionRequest.Room(n172)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n172)
+			}
 			if n172 == 1 {
 				m.Actions[0] = model.ActionRequest{}
 			} else {
@@ -3230,7 +3332,10 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p206 := d.s.ErrorDescriptor.Raw(1)
+		p206 := d.s.ErrorDescriptor.Room(1)
+		if p206 == nil {
+			p206 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p206[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p206[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
@@ -3248,7 +3353,10 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 				return codecerr.At(err, "actionReplies")
 			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n207)
+		m.ActionReplies = d.s.ActionReply.Room(n207)
+		if m.ActionReplies == nil {
+			m.ActionReplies = d.s.ActionReply.Raw(n207)
+		}
 		if n207 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
@@ -3326,7 +3434,10 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p216 := d.s.ErrorDescriptor.Raw(1)
+		p216 := d.s.ErrorDescriptor.Room(1)
+		if p216 == nil {
+			p216 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p216[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p216[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
@@ -3344,7 +3455,10 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 				return codecerr.At(err, "actionReplies")
 			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n217)
+		m.ActionReplies = d.s.ActionReply.Room(n217)
+		if m.ActionReplies == nil {
+			m.ActionReplies = d.s.ActionReply.Raw(n217)
+		}
 		if n217 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
@@ -3422,7 +3536,10 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.TransactionReplyTransactionResult_TransactionError
-		p226 := d.s.ErrorDescriptor.Raw(1)
+		p226 := d.s.ErrorDescriptor.Room(1)
+		if p226 == nil {
+			p226 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p226[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p226[0]
 		if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
@@ -3440,7 +3557,10 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 				return codecerr.At(err, "actionReplies")
 			}
 		}
-		m.ActionReplies = d.s.ActionReply.Raw(n227)
+		m.ActionReplies = d.s.ActionReply.Room(n227)
+		if m.ActionReplies == nil {
+			m.ActionReplies = d.s.ActionReply.Raw(n227)
+		}
 		if n227 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
 		} else {
@@ -3763,7 +3883,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] contextRequest
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p244 := d.s.ContextRequest.Raw(1)
+		p244 := d.s.ContextRequest.Room(1)
+		if p244 == nil {
+			p244 = d.s.ContextRequest.Raw(1)
+		}
 		p244[0] = model.ContextRequest{}
 		m.ContextRequest = &p244[0]
 		if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
@@ -3774,7 +3897,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextAttrAuditReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p245 := d.s.ContextAttrAuditRequest.Raw(1)
+		p245 := d.s.ContextAttrAuditRequest.Room(1)
+		if p245 == nil {
+			p245 = d.s.ContextAttrAuditRequest.Raw(1)
+		}
 		p245[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p245[0]
 		if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -3795,7 +3921,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 		}
-		m.CommandRequests = d.s.CommandRequest.Raw(n246)
+		m.CommandRequests = d.s.CommandRequest.Room(n246)
+		if m.CommandRequests == nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n246)
+		}
 		if n246 == 1 {
 			m.CommandRequests[0] = model.CommandRequest{}
 		} else {
@@ -3851,7 +3980,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p252 := d.s.ContextRequest.Raw(1)
+			p252 := d.s.ContextRequest.Room(1)
+			if p252 == nil {
+				p252 = d.s.ContextRequest.Raw(1)
+			}
 			p252[0] = model.ContextRequest{}
 			m.ContextRequest = &p252[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
@@ -3862,7 +3994,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p253 := d.s.ContextAttrAuditRequest.Raw(1)
+			p253 := d.s.ContextAttrAuditRequest.Room(1)
+			if p253 == nil {
+				p253 = d.s.ContextAttrAuditRequest.Raw(1)
+			}
 			p253[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p253[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -3883,7 +4018,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 					return codecerr.At(err, "commandRequests")
 				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n254)
+			m.CommandRequests = d.s.CommandRequest.Room(n254)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n254)
+			}
 			if n254 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
@@ -4005,7 +4143,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] contextRequest
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p265 := d.s.ContextRequest.Raw(1)
+		p265 := d.s.ContextRequest.Room(1)
+		if p265 == nil {
+			p265 = d.s.ContextRequest.Raw(1)
+		}
 		p265[0] = model.ContextRequest{}
 		m.ContextRequest = &p265[0]
 		if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
@@ -4016,7 +4157,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextAttrAuditReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p266 := d.s.ContextAttrAuditRequest.Raw(1)
+		p266 := d.s.ContextAttrAuditRequest.Room(1)
+		if p266 == nil {
+			p266 = d.s.ContextAttrAuditRequest.Raw(1)
+		}
 		p266[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p266[0]
 		if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -4037,7 +4181,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 		}
-		m.CommandRequests = d.s.CommandRequest.Raw(n267)
+		m.CommandRequests = d.s.CommandRequest.Room(n267)
+		if m.CommandRequests == nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n267)
+		}
 		if n267 == 1 {
 			m.CommandRequests[0] = model.CommandRequest{}
 		} else {
@@ -4093,7 +4240,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p273 := d.s.ContextRequest.Raw(1)
+			p273 := d.s.ContextRequest.Room(1)
+			if p273 == nil {
+				p273 = d.s.ContextRequest.Raw(1)
+			}
 			p273[0] = model.ContextRequest{}
 			m.ContextRequest = &p273[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
@@ -4104,7 +4254,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p274 := d.s.ContextAttrAuditRequest.Raw(1)
+			p274 := d.s.ContextAttrAuditRequest.Room(1)
+			if p274 == nil {
+				p274 = d.s.ContextAttrAuditRequest.Raw(1)
+			}
 			p274[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p274[0]
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -4125,7 +4278,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 					return codecerr.At(err, "commandRequests")
 				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n275)
+			m.CommandRequests = d.s.CommandRequest.Room(n275)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n275)
+			}
 			if n275 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
@@ -4247,7 +4403,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] contextRequest
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p286 := d.s.ContextRequest.Raw(1)
+		p286 := d.s.ContextRequest.Room(1)
+		if p286 == nil {
+			p286 = d.s.ContextRequest.Raw(1)
+		}
 		p286[0] = model.ContextRequest{}
 		m.ContextRequest = &p286[0]
 		if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
@@ -4258,7 +4417,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextAttrAuditReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p287 := d.s.ContextAttrAuditRequest.Raw(1)
+		p287 := d.s.ContextAttrAuditRequest.Room(1)
+		if p287 == nil {
+			p287 = d.s.ContextAttrAuditRequest.Raw(1)
+		}
 		p287[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p287[0]
 		if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -4279,7 +4441,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return codecerr.At(err, "commandRequests")
 			}
 		}
-		m.CommandRequests = d.s.CommandRequest.Raw(n288)
+		m.CommandRequests = d.s.CommandRequest.Room(n288)
+		if m.CommandRequests == nil {
+			m.CommandRequests = d.s.CommandRequest.Raw(n288)
+		}
 		if n288 == 1 {
 			m.CommandRequests[0] = model.CommandRequest{}
 		} else {
@@ -4335,7 +4500,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextRequest: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p294 := d.s.ContextRequest.Raw(1)
+			p294 := d.s.ContextRequest.Room(1)
+			if p294 == nil {
+				p294 = d.s.ContextRequest.Raw(1)
+			}
 			p294[0] = model.ContextRequest{}
 			m.ContextRequest = &p294[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextRequest); err != nil {
@@ -4346,7 +4514,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "contextAttrAuditReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p295 := d.s.ContextAttrAuditRequest.Raw(1)
+			p295 := d.s.ContextAttrAuditRequest.Room(1)
+			if p295 == nil {
+				p295 = d.s.ContextAttrAuditRequest.Raw(1)
+			}
 			p295[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p295[0]
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
@@ -4367,7 +4538,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 					return codecerr.At(err, "commandRequests")
 				}
 			}
-			m.CommandRequests = d.s.CommandRequest.Raw(n296)
+			m.CommandRequests = d.s.CommandRequest.Room(n296)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n296)
+			}
 			if n296 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
 			} else {
@@ -4485,7 +4659,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p306 := d.s.ErrorDescriptor.Raw(1)
+		p306 := d.s.ErrorDescriptor.Room(1)
+		if p306 == nil {
+			p306 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p306[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p306[0]
 		if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -4496,7 +4673,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextReply
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p307 := d.s.ContextRequest.Raw(1)
+		p307 := d.s.ContextRequest.Room(1)
+		if p307 == nil {
+			p307 = d.s.ContextRequest.Raw(1)
+		}
 		p307[0] = model.ContextRequest{}
 		m.ContextReply = &p307[0]
 		if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
@@ -4517,7 +4697,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 		}
-		m.CommandReply = d.s.CommandReply.Raw(n308)
+		m.CommandReply = d.s.CommandReply.Room(n308)
+		if m.CommandReply == nil {
+			m.CommandReply = d.s.CommandReply.Raw(n308)
+		}
 		if n308 == 1 {
 			m.CommandReply[0] = model.CommandReply{}
 		} else {
@@ -4570,7 +4753,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p314 := d.s.ErrorDescriptor.Raw(1)
+			p314 := d.s.ErrorDescriptor.Room(1)
+			if p314 == nil {
+				p314 = d.s.ErrorDescriptor.Raw(1)
+			}
 			p314[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p314[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -4581,7 +4767,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p315 := d.s.ContextRequest.Raw(1)
+			p315 := d.s.ContextRequest.Room(1)
+			if p315 == nil {
+				p315 = d.s.ContextRequest.Raw(1)
+			}
 			p315[0] = model.ContextRequest{}
 			m.ContextReply = &p315[0]
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
@@ -4602,7 +4791,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 					return codecerr.At(err, "commandReply")
 				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n316)
+			m.CommandReply = d.s.CommandReply.Room(n316)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n316)
+			}
 			if n316 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
@@ -4717,7 +4909,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p326 := d.s.ErrorDescriptor.Raw(1)
+		p326 := d.s.ErrorDescriptor.Room(1)
+		if p326 == nil {
+			p326 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p326[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p326[0]
 		if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -4728,7 +4923,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextReply
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p327 := d.s.ContextRequest.Raw(1)
+		p327 := d.s.ContextRequest.Room(1)
+		if p327 == nil {
+			p327 = d.s.ContextRequest.Raw(1)
+		}
 		p327[0] = model.ContextRequest{}
 		m.ContextReply = &p327[0]
 		if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
@@ -4749,7 +4947,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 		}
-		m.CommandReply = d.s.CommandReply.Raw(n328)
+		m.CommandReply = d.s.CommandReply.Room(n328)
+		if m.CommandReply == nil {
+			m.CommandReply = d.s.CommandReply.Raw(n328)
+		}
 		if n328 == 1 {
 			m.CommandReply[0] = model.CommandReply{}
 		} else {
@@ -4802,7 +5003,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p334 := d.s.ErrorDescriptor.Raw(1)
+			p334 := d.s.ErrorDescriptor.Room(1)
+			if p334 == nil {
+				p334 = d.s.ErrorDescriptor.Raw(1)
+			}
 			p334[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p334[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -4813,7 +5017,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p335 := d.s.ContextRequest.Raw(1)
+			p335 := d.s.ContextRequest.Room(1)
+			if p335 == nil {
+				p335 = d.s.ContextRequest.Raw(1)
+			}
 			p335[0] = model.ContextRequest{}
 			m.ContextReply = &p335[0]
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
@@ -4834,7 +5041,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 					return codecerr.At(err, "commandReply")
 				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n336)
+			m.CommandReply = d.s.CommandReply.Room(n336)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n336)
+			}
 			if n336 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
@@ -4949,7 +5159,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p346 := d.s.ErrorDescriptor.Raw(1)
+		p346 := d.s.ErrorDescriptor.Room(1)
+		if p346 == nil {
+			p346 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p346[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p346[0]
 		if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -4960,7 +5173,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] contextReply
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p347 := d.s.ContextRequest.Raw(1)
+		p347 := d.s.ContextRequest.Room(1)
+		if p347 == nil {
+			p347 = d.s.ContextRequest.Raw(1)
+		}
 		p347[0] = model.ContextRequest{}
 		m.ContextReply = &p347[0]
 		if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
@@ -4981,7 +5197,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return codecerr.At(err, "commandReply")
 			}
 		}
-		m.CommandReply = d.s.CommandReply.Raw(n348)
+		m.CommandReply = d.s.CommandReply.Room(n348)
+		if m.CommandReply == nil {
+			m.CommandReply = d.s.CommandReply.Raw(n348)
+		}
 		if n348 == 1 {
 			m.CommandReply[0] = model.CommandReply{}
 		} else {
@@ -5034,7 +5253,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p354 := d.s.ErrorDescriptor.Raw(1)
+			p354 := d.s.ErrorDescriptor.Room(1)
+			if p354 == nil {
+				p354 = d.s.ErrorDescriptor.Raw(1)
+			}
 			p354[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p354[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -5045,7 +5267,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "contextReply: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p355 := d.s.ContextRequest.Raw(1)
+			p355 := d.s.ContextRequest.Room(1)
+			if p355 == nil {
+				p355 = d.s.ContextRequest.Raw(1)
+			}
 			p355[0] = model.ContextRequest{}
 			m.ContextReply = &p355[0]
 			if err = decodeContextRequestV3(d, &e, m.ContextReply); err != nil {
@@ -5066,7 +5291,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 					return codecerr.At(err, "commandReply")
 				}
 			}
-			m.CommandReply = d.s.CommandReply.Raw(n356)
+			m.CommandReply = d.s.CommandReply.Room(n356)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n356)
+			}
 			if n356 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
 			} else {
@@ -5202,7 +5430,10 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 		}
-		m.TopologyReq = d.s.TopologyRequest.Raw(n365)
+		m.TopologyReq = d.s.TopologyRequest.Room(n365)
+		if m.TopologyReq == nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n365)
+		}
 		if n365 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
 		} else {
@@ -5278,7 +5509,10 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(err, "topologyReq")
 				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n371)
+			m.TopologyReq = d.s.TopologyRequest.Room(n371)
+			if m.TopologyReq == nil {
+				m.TopologyReq = d.s.TopologyRequest.Raw(n371)
+			}
 			if n371 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
@@ -5409,7 +5643,10 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 		}
-		m.TopologyReq = d.s.TopologyRequest.Raw(n380)
+		m.TopologyReq = d.s.TopologyRequest.Room(n380)
+		if m.TopologyReq == nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n380)
+		}
 		if n380 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
 		} else {
@@ -5485,7 +5722,10 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(err, "topologyReq")
 				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n386)
+			m.TopologyReq = d.s.TopologyRequest.Room(n386)
+			if m.TopologyReq == nil {
+				m.TopologyReq = d.s.TopologyRequest.Raw(n386)
+			}
 			if n386 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
@@ -5655,7 +5895,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "topologyReq")
 			}
 		}
-		m.TopologyReq = d.s.TopologyRequest.Raw(n400)
+		m.TopologyReq = d.s.TopologyRequest.Room(n400)
+		if m.TopologyReq == nil {
+			m.TopologyReq = d.s.TopologyRequest.Raw(n400)
+		}
 		if n400 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
 		} else {
@@ -5704,7 +5947,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "contextProp")
 			}
 		}
-		m.ContextProp = d.s.PropertyParm.Raw(n405)
+		m.ContextProp = d.s.PropertyParm.Room(n405)
+		if m.ContextProp == nil {
+			m.ContextProp = d.s.PropertyParm.Raw(n405)
+		}
 		if n405 == 1 {
 			m.ContextProp[0] = model.PropertyParm{}
 		} else {
@@ -5744,8 +5990,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return codecerr.At(err, "contextList")
 			}
 		}
-		m.ContextList = d.s.Uint32.Raw(n410)
-		clear(m.ContextList)
+		m.ContextList = d.s.Uint32.Room(n410)
+		if m.ContextList == nil {
+			m.ContextList = d.s.Uint32.Raw(n410)
+		}
 		for i411, off412 := 0, e.start; i411 < n410; i411++ {
 			var e413 header
 			if uint(off412)+1 < uint(len(b414)) && b414[off412+1] < 0x80 && b414[off412]&0x1f != 0x1f && off412+2+int(b414[off412+1]) <= len(b414) {
@@ -5821,7 +6069,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(err, "topologyReq")
 				}
 			}
-			m.TopologyReq = d.s.TopologyRequest.Raw(n417)
+			m.TopologyReq = d.s.TopologyRequest.Room(n417)
+			if m.TopologyReq == nil {
+				m.TopologyReq = d.s.TopologyRequest.Raw(n417)
+			}
 			if n417 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
 			} else {
@@ -5870,7 +6121,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(err, "contextProp")
 				}
 			}
-			m.ContextProp = d.s.PropertyParm.Raw(n422)
+			m.ContextProp = d.s.PropertyParm.Room(n422)
+			if m.ContextProp == nil {
+				m.ContextProp = d.s.PropertyParm.Raw(n422)
+			}
 			if n422 == 1 {
 				m.ContextProp[0] = model.PropertyParm{}
 			} else {
@@ -5910,8 +6164,10 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(err, "contextList")
 				}
 			}
-			m.ContextList = d.s.Uint32.Raw(n427)
-			clear(m.ContextList)
+			m.ContextList = d.s.Uint32.Room(n427)
+			if m.ContextList == nil {
+				m.ContextList = d.s.Uint32.Raw(n427)
+			}
 			for i428, off429 := 0, e.start; i428 < n427; i428++ {
 				var e430 header
 				if uint(off429)+1 < uint(len(b431)) && b431[off429+1] < 0x80 && b431[off429]&0x1f != 0x1f && off429+2+int(b431[off429+1]) <= len(b431) {
@@ -6217,7 +6473,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return codecerr.At(err, "contextPropAud")
 			}
 		}
-		m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n437)
+		m.ContextPropAud = d.s.IndAudPropertyParm.Room(n437)
+		if m.ContextPropAud == nil {
+			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n437)
+		}
 		if n437 == 1 {
 			m.ContextPropAud[0] = model.IndAudPropertyParm{}
 		} else {
@@ -6279,7 +6538,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	if en := expect(b, off, 0xa8); en != 0 { // [8] selectLogic
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, true, off, off+2, en, en
 		seen |= 1 << 8
-		p443 := d.s.SelectLogic.Raw(1)
+		p443 := d.s.SelectLogic.Room(1)
+		if p443 == nil {
+			p443 = d.s.SelectLogic.Raw(1)
+		}
 		p443[0] = model.SelectLogic{}
 		m.SelectLogic = &p443[0]
 		var h444 header
@@ -6356,7 +6618,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 					return codecerr.At(err, "contextPropAud")
 				}
 			}
-			m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n446)
+			m.ContextPropAud = d.s.IndAudPropertyParm.Room(n446)
+			if m.ContextPropAud == nil {
+				m.ContextPropAud = d.s.IndAudPropertyParm.Raw(n446)
+			}
 			if n446 == 1 {
 				m.ContextPropAud[0] = model.IndAudPropertyParm{}
 			} else {
@@ -6418,7 +6683,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "selectLogic: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p452 := d.s.SelectLogic.Raw(1)
+			p452 := d.s.SelectLogic.Room(1)
+			if p452 == nil {
+				p452 = d.s.SelectLogic.Raw(1)
+			}
 			p452[0] = model.SelectLogic{}
 			m.SelectLogic = &p452[0]
 			var h453 header
@@ -6937,7 +7205,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p478 := d.s.AmmRequest.Raw(1)
+		p478 := d.s.AmmRequest.Room(1)
+		if p478 == nil {
+			p478 = d.s.AmmRequest.Raw(1)
+		}
 		p478[0] = model.AmmRequest{}
 		m.AddReq = &p478[0]
 		if err = decodeAmmRequestV1(d, h, m.AddReq); err != nil {
@@ -6945,7 +7216,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p479 := d.s.AmmRequest.Raw(1)
+		p479 := d.s.AmmRequest.Room(1)
+		if p479 == nil {
+			p479 = d.s.AmmRequest.Raw(1)
+		}
 		p479[0] = model.AmmRequest{}
 		m.MoveReq = &p479[0]
 		if err = decodeAmmRequestV1(d, h, m.MoveReq); err != nil {
@@ -6953,7 +7227,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p480 := d.s.AmmRequest.Raw(1)
+		p480 := d.s.AmmRequest.Room(1)
+		if p480 == nil {
+			p480 = d.s.AmmRequest.Raw(1)
+		}
 		p480[0] = model.AmmRequest{}
 		m.ModReq = &p480[0]
 		if err = decodeAmmRequestV1(d, h, m.ModReq); err != nil {
@@ -6961,7 +7238,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p481 := d.s.SubtractRequest.Raw(1)
+		p481 := d.s.SubtractRequest.Room(1)
+		if p481 == nil {
+			p481 = d.s.SubtractRequest.Raw(1)
+		}
 		p481[0] = model.SubtractRequest{}
 		m.SubtractReq = &p481[0]
 		if err = decodeSubtractRequestV1(d, h, m.SubtractReq); err != nil {
@@ -6969,7 +7249,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p482 := d.s.AuditRequest.Raw(1)
+		p482 := d.s.AuditRequest.Room(1)
+		if p482 == nil {
+			p482 = d.s.AuditRequest.Raw(1)
+		}
 		p482[0] = model.AuditRequest{}
 		m.AuditCapRequest = &p482[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditCapRequest); err != nil {
@@ -6977,7 +7260,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p483 := d.s.AuditRequest.Raw(1)
+		p483 := d.s.AuditRequest.Room(1)
+		if p483 == nil {
+			p483 = d.s.AuditRequest.Raw(1)
+		}
 		p483[0] = model.AuditRequest{}
 		m.AuditValueRequest = &p483[0]
 		if err = decodeAuditRequestV1(d, h, m.AuditValueRequest); err != nil {
@@ -6985,7 +7271,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p484 := d.s.NotifyRequest.Raw(1)
+		p484 := d.s.NotifyRequest.Room(1)
+		if p484 == nil {
+			p484 = d.s.NotifyRequest.Raw(1)
+		}
 		p484[0] = model.NotifyRequest{}
 		m.NotifyReq = &p484[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
@@ -6993,7 +7282,10 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p485 := d.s.ServiceChangeRequest.Raw(1)
+		p485 := d.s.ServiceChangeRequest.Room(1)
+		if p485 == nil {
+			p485 = d.s.ServiceChangeRequest.Raw(1)
+		}
 		p485[0] = model.ServiceChangeRequest{}
 		m.ServiceChangeReq = &p485[0]
 		if err = decodeServiceChangeRequestV1(d, h, m.ServiceChangeReq); err != nil {
@@ -7115,7 +7407,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p494 := d.s.AmmRequest.Raw(1)
+		p494 := d.s.AmmRequest.Room(1)
+		if p494 == nil {
+			p494 = d.s.AmmRequest.Raw(1)
+		}
 		p494[0] = model.AmmRequest{}
 		m.AddReq = &p494[0]
 		if err = decodeAmmRequestV2(d, h, m.AddReq); err != nil {
@@ -7123,7 +7418,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p495 := d.s.AmmRequest.Raw(1)
+		p495 := d.s.AmmRequest.Room(1)
+		if p495 == nil {
+			p495 = d.s.AmmRequest.Raw(1)
+		}
 		p495[0] = model.AmmRequest{}
 		m.MoveReq = &p495[0]
 		if err = decodeAmmRequestV2(d, h, m.MoveReq); err != nil {
@@ -7131,7 +7429,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p496 := d.s.AmmRequest.Raw(1)
+		p496 := d.s.AmmRequest.Room(1)
+		if p496 == nil {
+			p496 = d.s.AmmRequest.Raw(1)
+		}
 		p496[0] = model.AmmRequest{}
 		m.ModReq = &p496[0]
 		if err = decodeAmmRequestV2(d, h, m.ModReq); err != nil {
@@ -7139,7 +7440,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p497 := d.s.SubtractRequest.Raw(1)
+		p497 := d.s.SubtractRequest.Room(1)
+		if p497 == nil {
+			p497 = d.s.SubtractRequest.Raw(1)
+		}
 		p497[0] = model.SubtractRequest{}
 		m.SubtractReq = &p497[0]
 		if err = decodeSubtractRequestV2(d, h, m.SubtractReq); err != nil {
@@ -7147,7 +7451,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p498 := d.s.AuditRequest.Raw(1)
+		p498 := d.s.AuditRequest.Room(1)
+		if p498 == nil {
+			p498 = d.s.AuditRequest.Raw(1)
+		}
 		p498[0] = model.AuditRequest{}
 		m.AuditCapRequest = &p498[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditCapRequest); err != nil {
@@ -7155,7 +7462,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p499 := d.s.AuditRequest.Raw(1)
+		p499 := d.s.AuditRequest.Room(1)
+		if p499 == nil {
+			p499 = d.s.AuditRequest.Raw(1)
+		}
 		p499[0] = model.AuditRequest{}
 		m.AuditValueRequest = &p499[0]
 		if err = decodeAuditRequestV2(d, h, m.AuditValueRequest); err != nil {
@@ -7163,7 +7473,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p500 := d.s.NotifyRequest.Raw(1)
+		p500 := d.s.NotifyRequest.Room(1)
+		if p500 == nil {
+			p500 = d.s.NotifyRequest.Raw(1)
+		}
 		p500[0] = model.NotifyRequest{}
 		m.NotifyReq = &p500[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
@@ -7171,7 +7484,10 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p501 := d.s.ServiceChangeRequest.Raw(1)
+		p501 := d.s.ServiceChangeRequest.Room(1)
+		if p501 == nil {
+			p501 = d.s.ServiceChangeRequest.Raw(1)
+		}
 		p501[0] = model.ServiceChangeRequest{}
 		m.ServiceChangeReq = &p501[0]
 		if err = decodeServiceChangeRequestV2(d, h, m.ServiceChangeReq); err != nil {
@@ -7293,7 +7609,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.Command_AddReq
-		p510 := d.s.AmmRequest.Raw(1)
+		p510 := d.s.AmmRequest.Room(1)
+		if p510 == nil {
+			p510 = d.s.AmmRequest.Raw(1)
+		}
 		p510[0] = model.AmmRequest{}
 		m.AddReq = &p510[0]
 		if err = decodeAmmRequestV3(d, h, m.AddReq); err != nil {
@@ -7301,7 +7620,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.Command_MoveReq
-		p511 := d.s.AmmRequest.Raw(1)
+		p511 := d.s.AmmRequest.Room(1)
+		if p511 == nil {
+			p511 = d.s.AmmRequest.Raw(1)
+		}
 		p511[0] = model.AmmRequest{}
 		m.MoveReq = &p511[0]
 		if err = decodeAmmRequestV3(d, h, m.MoveReq); err != nil {
@@ -7309,7 +7631,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.Command_ModReq
-		p512 := d.s.AmmRequest.Raw(1)
+		p512 := d.s.AmmRequest.Room(1)
+		if p512 == nil {
+			p512 = d.s.AmmRequest.Raw(1)
+		}
 		p512[0] = model.AmmRequest{}
 		m.ModReq = &p512[0]
 		if err = decodeAmmRequestV3(d, h, m.ModReq); err != nil {
@@ -7317,7 +7642,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.Command_SubtractReq
-		p513 := d.s.SubtractRequest.Raw(1)
+		p513 := d.s.SubtractRequest.Room(1)
+		if p513 == nil {
+			p513 = d.s.SubtractRequest.Raw(1)
+		}
 		p513[0] = model.SubtractRequest{}
 		m.SubtractReq = &p513[0]
 		if err = decodeSubtractRequestV3(d, h, m.SubtractReq); err != nil {
@@ -7325,7 +7653,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.Command_AuditCapRequest
-		p514 := d.s.AuditRequest.Raw(1)
+		p514 := d.s.AuditRequest.Room(1)
+		if p514 == nil {
+			p514 = d.s.AuditRequest.Raw(1)
+		}
 		p514[0] = model.AuditRequest{}
 		m.AuditCapRequest = &p514[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditCapRequest); err != nil {
@@ -7333,7 +7664,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.Command_AuditValueRequest
-		p515 := d.s.AuditRequest.Raw(1)
+		p515 := d.s.AuditRequest.Room(1)
+		if p515 == nil {
+			p515 = d.s.AuditRequest.Raw(1)
+		}
 		p515[0] = model.AuditRequest{}
 		m.AuditValueRequest = &p515[0]
 		if err = decodeAuditRequestV3(d, h, m.AuditValueRequest); err != nil {
@@ -7341,7 +7675,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.Command_NotifyReq
-		p516 := d.s.NotifyRequest.Raw(1)
+		p516 := d.s.NotifyRequest.Room(1)
+		if p516 == nil {
+			p516 = d.s.NotifyRequest.Raw(1)
+		}
 		p516[0] = model.NotifyRequest{}
 		m.NotifyReq = &p516[0]
 		if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
@@ -7349,7 +7686,10 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.Command_ServiceChangeReq
-		p517 := d.s.ServiceChangeRequest.Raw(1)
+		p517 := d.s.ServiceChangeRequest.Room(1)
+		if p517 == nil {
+			p517 = d.s.ServiceChangeRequest.Raw(1)
+		}
 		p517[0] = model.ServiceChangeRequest{}
 		m.ServiceChangeReq = &p517[0]
 		if err = decodeServiceChangeRequestV3(d, h, m.ServiceChangeReq); err != nil {
@@ -7471,7 +7811,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p526 := d.s.AmmsReply.Raw(1)
+		p526 := d.s.AmmsReply.Room(1)
+		if p526 == nil {
+			p526 = d.s.AmmsReply.Raw(1)
+		}
 		p526[0] = model.AmmsReply{}
 		m.AddReply = &p526[0]
 		if err = decodeAmmsReplyV1(d, h, m.AddReply); err != nil {
@@ -7479,7 +7822,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p527 := d.s.AmmsReply.Raw(1)
+		p527 := d.s.AmmsReply.Room(1)
+		if p527 == nil {
+			p527 = d.s.AmmsReply.Raw(1)
+		}
 		p527[0] = model.AmmsReply{}
 		m.MoveReply = &p527[0]
 		if err = decodeAmmsReplyV1(d, h, m.MoveReply); err != nil {
@@ -7487,7 +7833,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p528 := d.s.AmmsReply.Raw(1)
+		p528 := d.s.AmmsReply.Room(1)
+		if p528 == nil {
+			p528 = d.s.AmmsReply.Raw(1)
+		}
 		p528[0] = model.AmmsReply{}
 		m.ModReply = &p528[0]
 		if err = decodeAmmsReplyV1(d, h, m.ModReply); err != nil {
@@ -7495,7 +7844,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p529 := d.s.AmmsReply.Raw(1)
+		p529 := d.s.AmmsReply.Room(1)
+		if p529 == nil {
+			p529 = d.s.AmmsReply.Raw(1)
+		}
 		p529[0] = model.AmmsReply{}
 		m.SubtractReply = &p529[0]
 		if err = decodeAmmsReplyV1(d, h, m.SubtractReply); err != nil {
@@ -7503,7 +7855,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p530 := d.s.AuditReply.Raw(1)
+		p530 := d.s.AuditReply.Room(1)
+		if p530 == nil {
+			p530 = d.s.AuditReply.Raw(1)
+		}
 		p530[0] = model.AuditReply{}
 		m.AuditCapReply = &p530[0]
 		var h531 header
@@ -7518,7 +7873,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p533 := d.s.AuditReply.Raw(1)
+		p533 := d.s.AuditReply.Room(1)
+		if p533 == nil {
+			p533 = d.s.AuditReply.Raw(1)
+		}
 		p533[0] = model.AuditReply{}
 		m.AuditValueReply = &p533[0]
 		var h534 header
@@ -7533,7 +7891,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p536 := d.s.NotifyReply.Raw(1)
+		p536 := d.s.NotifyReply.Room(1)
+		if p536 == nil {
+			p536 = d.s.NotifyReply.Raw(1)
+		}
 		p536[0] = model.NotifyReply{}
 		m.NotifyReply = &p536[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
@@ -7541,7 +7902,10 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p537 := d.s.ServiceChangeReply.Raw(1)
+		p537 := d.s.ServiceChangeReply.Room(1)
+		if p537 == nil {
+			p537 = d.s.ServiceChangeReply.Raw(1)
+		}
 		p537[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p537[0]
 		if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
@@ -7663,7 +8027,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p546 := d.s.AmmsReply.Raw(1)
+		p546 := d.s.AmmsReply.Room(1)
+		if p546 == nil {
+			p546 = d.s.AmmsReply.Raw(1)
+		}
 		p546[0] = model.AmmsReply{}
 		m.AddReply = &p546[0]
 		if err = decodeAmmsReplyV2(d, h, m.AddReply); err != nil {
@@ -7671,7 +8038,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p547 := d.s.AmmsReply.Raw(1)
+		p547 := d.s.AmmsReply.Room(1)
+		if p547 == nil {
+			p547 = d.s.AmmsReply.Raw(1)
+		}
 		p547[0] = model.AmmsReply{}
 		m.MoveReply = &p547[0]
 		if err = decodeAmmsReplyV2(d, h, m.MoveReply); err != nil {
@@ -7679,7 +8049,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p548 := d.s.AmmsReply.Raw(1)
+		p548 := d.s.AmmsReply.Room(1)
+		if p548 == nil {
+			p548 = d.s.AmmsReply.Raw(1)
+		}
 		p548[0] = model.AmmsReply{}
 		m.ModReply = &p548[0]
 		if err = decodeAmmsReplyV2(d, h, m.ModReply); err != nil {
@@ -7687,7 +8060,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p549 := d.s.AmmsReply.Raw(1)
+		p549 := d.s.AmmsReply.Room(1)
+		if p549 == nil {
+			p549 = d.s.AmmsReply.Raw(1)
+		}
 		p549[0] = model.AmmsReply{}
 		m.SubtractReply = &p549[0]
 		if err = decodeAmmsReplyV2(d, h, m.SubtractReply); err != nil {
@@ -7695,7 +8071,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p550 := d.s.AuditReply.Raw(1)
+		p550 := d.s.AuditReply.Room(1)
+		if p550 == nil {
+			p550 = d.s.AuditReply.Raw(1)
+		}
 		p550[0] = model.AuditReply{}
 		m.AuditCapReply = &p550[0]
 		var h551 header
@@ -7710,7 +8089,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p553 := d.s.AuditReply.Raw(1)
+		p553 := d.s.AuditReply.Room(1)
+		if p553 == nil {
+			p553 = d.s.AuditReply.Raw(1)
+		}
 		p553[0] = model.AuditReply{}
 		m.AuditValueReply = &p553[0]
 		var h554 header
@@ -7725,7 +8107,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p556 := d.s.NotifyReply.Raw(1)
+		p556 := d.s.NotifyReply.Room(1)
+		if p556 == nil {
+			p556 = d.s.NotifyReply.Raw(1)
+		}
 		p556[0] = model.NotifyReply{}
 		m.NotifyReply = &p556[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
@@ -7733,7 +8118,10 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p557 := d.s.ServiceChangeReply.Raw(1)
+		p557 := d.s.ServiceChangeReply.Room(1)
+		if p557 == nil {
+			p557 = d.s.ServiceChangeReply.Raw(1)
+		}
 		p557[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p557[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
@@ -7855,7 +8243,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.CommandReply_AddReply
-		p566 := d.s.AmmsReply.Raw(1)
+		p566 := d.s.AmmsReply.Room(1)
+		if p566 == nil {
+			p566 = d.s.AmmsReply.Raw(1)
+		}
 		p566[0] = model.AmmsReply{}
 		m.AddReply = &p566[0]
 		if err = decodeAmmsReplyV3(d, h, m.AddReply); err != nil {
@@ -7863,7 +8254,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.CommandReply_MoveReply
-		p567 := d.s.AmmsReply.Raw(1)
+		p567 := d.s.AmmsReply.Room(1)
+		if p567 == nil {
+			p567 = d.s.AmmsReply.Raw(1)
+		}
 		p567[0] = model.AmmsReply{}
 		m.MoveReply = &p567[0]
 		if err = decodeAmmsReplyV3(d, h, m.MoveReply); err != nil {
@@ -7871,7 +8265,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.CommandReply_ModReply
-		p568 := d.s.AmmsReply.Raw(1)
+		p568 := d.s.AmmsReply.Room(1)
+		if p568 == nil {
+			p568 = d.s.AmmsReply.Raw(1)
+		}
 		p568[0] = model.AmmsReply{}
 		m.ModReply = &p568[0]
 		if err = decodeAmmsReplyV3(d, h, m.ModReply); err != nil {
@@ -7879,7 +8276,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.CommandReply_SubtractReply
-		p569 := d.s.AmmsReply.Raw(1)
+		p569 := d.s.AmmsReply.Room(1)
+		if p569 == nil {
+			p569 = d.s.AmmsReply.Raw(1)
+		}
 		p569[0] = model.AmmsReply{}
 		m.SubtractReply = &p569[0]
 		if err = decodeAmmsReplyV3(d, h, m.SubtractReply); err != nil {
@@ -7887,7 +8287,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.CommandReply_AuditCapReply
-		p570 := d.s.AuditReply.Raw(1)
+		p570 := d.s.AuditReply.Room(1)
+		if p570 == nil {
+			p570 = d.s.AuditReply.Raw(1)
+		}
 		p570[0] = model.AuditReply{}
 		m.AuditCapReply = &p570[0]
 		var h571 header
@@ -7902,7 +8305,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.CommandReply_AuditValueReply
-		p573 := d.s.AuditReply.Raw(1)
+		p573 := d.s.AuditReply.Room(1)
+		if p573 == nil {
+			p573 = d.s.AuditReply.Raw(1)
+		}
 		p573[0] = model.AuditReply{}
 		m.AuditValueReply = &p573[0]
 		var h574 header
@@ -7917,7 +8323,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.CommandReply_NotifyReply
-		p576 := d.s.NotifyReply.Raw(1)
+		p576 := d.s.NotifyReply.Room(1)
+		if p576 == nil {
+			p576 = d.s.NotifyReply.Raw(1)
+		}
 		p576[0] = model.NotifyReply{}
 		m.NotifyReply = &p576[0]
 		if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
@@ -7925,7 +8334,10 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.CommandReply_ServiceChangeReply
-		p577 := d.s.ServiceChangeReply.Raw(1)
+		p577 := d.s.ServiceChangeReply.Room(1)
+		if p577 == nil {
+			p577 = d.s.ServiceChangeReply.Raw(1)
+		}
 		p577[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p577[0]
 		if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
@@ -8548,7 +8960,10 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n601)
+		m.TerminationID = d.s.TerminationID.Room(n601)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n601)
+		}
 		if n601 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -8588,7 +9003,10 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 		}
-		m.Descriptors = d.s.AmmDescriptor.Raw(n606)
+		m.Descriptors = d.s.AmmDescriptor.Room(n606)
+		if m.Descriptors == nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n606)
+		}
 		if n606 == 1 {
 			m.Descriptors[0] = model.AmmDescriptor{}
 		} else {
@@ -8638,7 +9056,10 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n611)
+			m.TerminationID = d.s.TerminationID.Room(n611)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n611)
+			}
 			if n611 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -8678,7 +9099,10 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "descriptors")
 				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n616)
+			m.Descriptors = d.s.AmmDescriptor.Room(n616)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n616)
+			}
 			if n616 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
@@ -8784,7 +9208,10 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n626)
+		m.TerminationID = d.s.TerminationID.Room(n626)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n626)
+		}
 		if n626 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -8824,7 +9251,10 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 		}
-		m.Descriptors = d.s.AmmDescriptor.Raw(n631)
+		m.Descriptors = d.s.AmmDescriptor.Room(n631)
+		if m.Descriptors == nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n631)
+		}
 		if n631 == 1 {
 			m.Descriptors[0] = model.AmmDescriptor{}
 		} else {
@@ -8874,7 +9304,10 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n636)
+			m.TerminationID = d.s.TerminationID.Room(n636)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n636)
+			}
 			if n636 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -8914,7 +9347,10 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "descriptors")
 				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n641)
+			m.Descriptors = d.s.AmmDescriptor.Room(n641)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n641)
+			}
 			if n641 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
@@ -9020,7 +9456,10 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n651)
+		m.TerminationID = d.s.TerminationID.Room(n651)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n651)
+		}
 		if n651 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -9060,7 +9499,10 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return codecerr.At(err, "descriptors")
 			}
 		}
-		m.Descriptors = d.s.AmmDescriptor.Raw(n656)
+		m.Descriptors = d.s.AmmDescriptor.Room(n656)
+		if m.Descriptors == nil {
+			m.Descriptors = d.s.AmmDescriptor.Raw(n656)
+		}
 		if n656 == 1 {
 			m.Descriptors[0] = model.AmmDescriptor{}
 		} else {
@@ -9110,7 +9552,10 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n661)
+			m.TerminationID = d.s.TerminationID.Room(n661)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n661)
+			}
 			if n661 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -9150,7 +9595,10 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 					return codecerr.At(err, "descriptors")
 				}
 			}
-			m.Descriptors = d.s.AmmDescriptor.Raw(n666)
+			m.Descriptors = d.s.AmmDescriptor.Room(n666)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n666)
+			}
 			if n666 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
 			} else {
@@ -9315,7 +9763,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p682 := d.s.MediaDescriptor.Raw(1)
+		p682 := d.s.MediaDescriptor.Room(1)
+		if p682 == nil {
+			p682 = d.s.MediaDescriptor.Raw(1)
+		}
 		p682[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p682[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
@@ -9323,7 +9774,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p683 := d.s.ModemDescriptor.Raw(1)
+		p683 := d.s.ModemDescriptor.Room(1)
+		if p683 == nil {
+			p683 = d.s.ModemDescriptor.Raw(1)
+		}
 		p683[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p683[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -9331,7 +9785,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p684 := d.s.MuxDescriptor.Raw(1)
+		p684 := d.s.MuxDescriptor.Room(1)
+		if p684 == nil {
+			p684 = d.s.MuxDescriptor.Raw(1)
+		}
 		p684[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p684[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
@@ -9339,7 +9796,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p685 := d.s.EventsDescriptor.Raw(1)
+		p685 := d.s.EventsDescriptor.Room(1)
+		if p685 == nil {
+			p685 = d.s.EventsDescriptor.Raw(1)
+		}
 		p685[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p685[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
@@ -9357,7 +9817,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n686)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n686)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n686)
+		}
 		if n686 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -9394,7 +9857,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n691)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n691)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n691)
+		}
 		if n691 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -9418,7 +9884,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p696 := d.s.DigitMapDescriptor.Raw(1)
+		p696 := d.s.DigitMapDescriptor.Room(1)
+		if p696 == nil {
+			p696 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p696[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p696[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
@@ -9426,7 +9895,10 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p697 := d.s.AuditDescriptor.Raw(1)
+		p697 := d.s.AuditDescriptor.Room(1)
+		if p697 == nil {
+			p697 = d.s.AuditDescriptor.Raw(1)
+		}
 		p697[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p697[0]
 		if err = decodeAuditDescriptorV1(d, h, m.AuditDescriptor); err != nil {
@@ -9564,7 +10036,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p709 := d.s.MediaDescriptor.Raw(1)
+		p709 := d.s.MediaDescriptor.Room(1)
+		if p709 == nil {
+			p709 = d.s.MediaDescriptor.Raw(1)
+		}
 		p709[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p709[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
@@ -9572,7 +10047,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p710 := d.s.ModemDescriptor.Raw(1)
+		p710 := d.s.ModemDescriptor.Room(1)
+		if p710 == nil {
+			p710 = d.s.ModemDescriptor.Raw(1)
+		}
 		p710[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p710[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -9580,7 +10058,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p711 := d.s.MuxDescriptor.Raw(1)
+		p711 := d.s.MuxDescriptor.Room(1)
+		if p711 == nil {
+			p711 = d.s.MuxDescriptor.Raw(1)
+		}
 		p711[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p711[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
@@ -9588,7 +10069,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p712 := d.s.EventsDescriptor.Raw(1)
+		p712 := d.s.EventsDescriptor.Room(1)
+		if p712 == nil {
+			p712 = d.s.EventsDescriptor.Raw(1)
+		}
 		p712[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p712[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
@@ -9606,7 +10090,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n713)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n713)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n713)
+		}
 		if n713 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -9643,7 +10130,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n718)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n718)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n718)
+		}
 		if n718 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -9667,7 +10157,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p723 := d.s.DigitMapDescriptor.Raw(1)
+		p723 := d.s.DigitMapDescriptor.Room(1)
+		if p723 == nil {
+			p723 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p723[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p723[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
@@ -9675,7 +10168,10 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p724 := d.s.AuditDescriptor.Raw(1)
+		p724 := d.s.AuditDescriptor.Room(1)
+		if p724 == nil {
+			p724 = d.s.AuditDescriptor.Raw(1)
+		}
 		p724[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p724[0]
 		if err = decodeAuditDescriptorV2(d, h, m.AuditDescriptor); err != nil {
@@ -9832,7 +10328,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AmmDescriptor_MediaDescriptor
-		p739 := d.s.MediaDescriptor.Raw(1)
+		p739 := d.s.MediaDescriptor.Room(1)
+		if p739 == nil {
+			p739 = d.s.MediaDescriptor.Raw(1)
+		}
 		p739[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p739[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
@@ -9840,7 +10339,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AmmDescriptor_ModemDescriptor
-		p740 := d.s.ModemDescriptor.Raw(1)
+		p740 := d.s.ModemDescriptor.Room(1)
+		if p740 == nil {
+			p740 = d.s.ModemDescriptor.Raw(1)
+		}
 		p740[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p740[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -9848,7 +10350,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AmmDescriptor_MuxDescriptor
-		p741 := d.s.MuxDescriptor.Raw(1)
+		p741 := d.s.MuxDescriptor.Room(1)
+		if p741 == nil {
+			p741 = d.s.MuxDescriptor.Raw(1)
+		}
 		p741[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p741[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
@@ -9856,7 +10361,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AmmDescriptor_EventsDescriptor
-		p742 := d.s.EventsDescriptor.Raw(1)
+		p742 := d.s.EventsDescriptor.Room(1)
+		if p742 == nil {
+			p742 = d.s.EventsDescriptor.Raw(1)
+		}
 		p742[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p742[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
@@ -9874,7 +10382,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n743)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n743)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n743)
+		}
 		if n743 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -9911,7 +10422,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n748)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n748)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n748)
+		}
 		if n748 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -9935,7 +10449,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.AmmDescriptor_DigitMapDescriptor
-		p753 := d.s.DigitMapDescriptor.Raw(1)
+		p753 := d.s.DigitMapDescriptor.Room(1)
+		if p753 == nil {
+			p753 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p753[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p753[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
@@ -9943,7 +10460,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AmmDescriptor_AuditDescriptor
-		p754 := d.s.AuditDescriptor.Raw(1)
+		p754 := d.s.AuditDescriptor.Room(1)
+		if p754 == nil {
+			p754 = d.s.AuditDescriptor.Raw(1)
+		}
 		p754[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p754[0]
 		if err = decodeAuditDescriptorV3(d, h, m.AuditDescriptor); err != nil {
@@ -9961,7 +10481,10 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n755)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n755)
+		if m.StatisticsDescriptor == nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n755)
+		}
 		if n755 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
@@ -10059,7 +10582,10 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n765)
+		m.TerminationID = d.s.TerminationID.Room(n765)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n765)
+		}
 		if n765 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -10099,7 +10625,10 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 		}
-		m.TerminationAudit = d.s.AuditReturnParameter.Raw(n770)
+		m.TerminationAudit = d.s.AuditReturnParameter.Room(n770)
+		if m.TerminationAudit == nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n770)
+		}
 		if n770 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
 		} else {
@@ -10149,7 +10678,10 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n775)
+			m.TerminationID = d.s.TerminationID.Room(n775)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n775)
+			}
 			if n775 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -10189,7 +10721,10 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n780)
+			m.TerminationAudit = d.s.AuditReturnParameter.Room(n780)
+			if m.TerminationAudit == nil {
+				m.TerminationAudit = d.s.AuditReturnParameter.Raw(n780)
+			}
 			if n780 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
@@ -10292,7 +10827,10 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n790)
+		m.TerminationID = d.s.TerminationID.Room(n790)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n790)
+		}
 		if n790 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -10332,7 +10870,10 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 		}
-		m.TerminationAudit = d.s.AuditReturnParameter.Raw(n795)
+		m.TerminationAudit = d.s.AuditReturnParameter.Room(n795)
+		if m.TerminationAudit == nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n795)
+		}
 		if n795 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
 		} else {
@@ -10382,7 +10923,10 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n800)
+			m.TerminationID = d.s.TerminationID.Room(n800)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n800)
+			}
 			if n800 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -10422,7 +10966,10 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n805)
+			m.TerminationAudit = d.s.AuditReturnParameter.Room(n805)
+			if m.TerminationAudit == nil {
+				m.TerminationAudit = d.s.AuditReturnParameter.Raw(n805)
+			}
 			if n805 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
@@ -10525,7 +11072,10 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n815)
+		m.TerminationID = d.s.TerminationID.Room(n815)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n815)
+		}
 		if n815 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -10565,7 +11115,10 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return codecerr.At(err, "terminationAudit")
 			}
 		}
-		m.TerminationAudit = d.s.AuditReturnParameter.Raw(n820)
+		m.TerminationAudit = d.s.AuditReturnParameter.Room(n820)
+		if m.TerminationAudit == nil {
+			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n820)
+		}
 		if n820 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
 		} else {
@@ -10615,7 +11168,10 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n825)
+			m.TerminationID = d.s.TerminationID.Room(n825)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n825)
+			}
 			if n825 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -10655,7 +11211,10 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 					return codecerr.At(err, "terminationAudit")
 				}
 			}
-			m.TerminationAudit = d.s.AuditReturnParameter.Raw(n830)
+			m.TerminationAudit = d.s.AuditReturnParameter.Room(n830)
+			if m.TerminationAudit == nil {
+				m.TerminationAudit = d.s.AuditReturnParameter.Raw(n830)
+			}
 			if n830 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
 			} else {
@@ -10750,7 +11309,10 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n839)
+		m.TerminationID = d.s.TerminationID.Room(n839)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n839)
+		}
 		if n839 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -10780,7 +11342,10 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p844 := d.s.AuditDescriptor.Raw(1)
+		p844 := d.s.AuditDescriptor.Room(1)
+		if p844 == nil {
+			p844 = d.s.AuditDescriptor.Raw(1)
+		}
 		p844[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p844[0]
 		if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
@@ -10814,7 +11379,10 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n845)
+			m.TerminationID = d.s.TerminationID.Room(n845)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n845)
+			}
 			if n845 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -10844,7 +11412,10 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p850 := d.s.AuditDescriptor.Raw(1)
+			p850 := d.s.AuditDescriptor.Room(1)
+			if p850 == nil {
+				p850 = d.s.AuditDescriptor.Raw(1)
+			}
 			p850[0] = model.AuditDescriptor{}
 			m.AuditDescriptor = &p850[0]
 			if err = decodeAuditDescriptorV1(d, &e, m.AuditDescriptor); err != nil {
@@ -10923,7 +11494,10 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n855)
+		m.TerminationID = d.s.TerminationID.Room(n855)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n855)
+		}
 		if n855 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -10953,7 +11527,10 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p860 := d.s.AuditDescriptor.Raw(1)
+		p860 := d.s.AuditDescriptor.Room(1)
+		if p860 == nil {
+			p860 = d.s.AuditDescriptor.Raw(1)
+		}
 		p860[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p860[0]
 		if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
@@ -10987,7 +11564,10 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n861)
+			m.TerminationID = d.s.TerminationID.Room(n861)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n861)
+			}
 			if n861 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -11017,7 +11597,10 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p866 := d.s.AuditDescriptor.Raw(1)
+			p866 := d.s.AuditDescriptor.Room(1)
+			if p866 == nil {
+				p866 = d.s.AuditDescriptor.Raw(1)
+			}
 			p866[0] = model.AuditDescriptor{}
 			m.AuditDescriptor = &p866[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.AuditDescriptor); err != nil {
@@ -11096,7 +11679,10 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n871)
+		m.TerminationID = d.s.TerminationID.Room(n871)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n871)
+		}
 		if n871 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -11126,7 +11712,10 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p876 := d.s.AuditDescriptor.Raw(1)
+		p876 := d.s.AuditDescriptor.Room(1)
+		if p876 == nil {
+			p876 = d.s.AuditDescriptor.Raw(1)
+		}
 		p876[0] = model.AuditDescriptor{}
 		m.AuditDescriptor = &p876[0]
 		if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
@@ -11160,7 +11749,10 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n877)
+			m.TerminationID = d.s.TerminationID.Room(n877)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n877)
+			}
 			if n877 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -11190,7 +11782,10 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "auditDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p882 := d.s.AuditDescriptor.Raw(1)
+			p882 := d.s.AuditDescriptor.Room(1)
+			if p882 == nil {
+				p882 = d.s.AuditDescriptor.Raw(1)
+			}
 			p882[0] = model.AuditDescriptor{}
 			m.AuditDescriptor = &p882[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.AuditDescriptor); err != nil {
@@ -11489,7 +12084,10 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return codecerr.At(err, "terminationIDList")
 			}
 		}
-		m.TerminationIDList = d.s.TerminationID.Raw(n892)
+		m.TerminationIDList = d.s.TerminationID.Room(n892)
+		if m.TerminationIDList == nil {
+			m.TerminationIDList = d.s.TerminationID.Raw(n892)
+		}
 		if n892 == 1 {
 			m.TerminationIDList[0] = model.TerminationID{}
 		} else {
@@ -11558,7 +12156,10 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n897)
+			m.TerminationIDList = d.s.TerminationID.Room(n897)
+			if m.TerminationIDList == nil {
+				m.TerminationIDList = d.s.TerminationID.Raw(n897)
+			}
 			if n897 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
 			} else {
@@ -11671,7 +12272,10 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 				return codecerr.At(err, "contextAuditResult")
 			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n907)
+		m.ContextAuditResult = d.s.TerminationID.Room(n907)
+		if m.ContextAuditResult == nil {
+			m.ContextAuditResult = d.s.TerminationID.Raw(n907)
+		}
 		if n907 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
@@ -11698,7 +12302,10 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p912 := d.s.ErrorDescriptor.Raw(1)
+		p912 := d.s.ErrorDescriptor.Room(1)
+		if p912 == nil {
+			p912 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p912[0] = model.ErrorDescriptor{}
 		m.Error = &p912[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
@@ -11706,7 +12313,10 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p913 := d.s.AuditResult.Raw(1)
+		p913 := d.s.AuditResult.Room(1)
+		if p913 == nil {
+			p913 = d.s.AuditResult.Raw(1)
+		}
 		p913[0] = model.AuditResult{}
 		m.AuditResult = &p913[0]
 		if err = decodeAuditResultV1(d, h, m.AuditResult); err != nil {
@@ -11789,7 +12399,10 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 				return codecerr.At(err, "contextAuditResult")
 			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n919)
+		m.ContextAuditResult = d.s.TerminationID.Room(n919)
+		if m.ContextAuditResult == nil {
+			m.ContextAuditResult = d.s.TerminationID.Raw(n919)
+		}
 		if n919 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
@@ -11816,7 +12429,10 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p924 := d.s.ErrorDescriptor.Raw(1)
+		p924 := d.s.ErrorDescriptor.Room(1)
+		if p924 == nil {
+			p924 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p924[0] = model.ErrorDescriptor{}
 		m.Error = &p924[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
@@ -11824,7 +12440,10 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p925 := d.s.AuditResult.Raw(1)
+		p925 := d.s.AuditResult.Room(1)
+		if p925 == nil {
+			p925 = d.s.AuditResult.Raw(1)
+		}
 		p925[0] = model.AuditResult{}
 		m.AuditResult = &p925[0]
 		if err = decodeAuditResultV2(d, h, m.AuditResult); err != nil {
@@ -11917,7 +12536,10 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 				return codecerr.At(err, "contextAuditResult")
 			}
 		}
-		m.ContextAuditResult = d.s.TerminationID.Raw(n932)
+		m.ContextAuditResult = d.s.TerminationID.Room(n932)
+		if m.ContextAuditResult == nil {
+			m.ContextAuditResult = d.s.TerminationID.Raw(n932)
+		}
 		if n932 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
 		} else {
@@ -11944,7 +12566,10 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReply_Error
-		p937 := d.s.ErrorDescriptor.Raw(1)
+		p937 := d.s.ErrorDescriptor.Room(1)
+		if p937 == nil {
+			p937 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p937[0] = model.ErrorDescriptor{}
 		m.Error = &p937[0]
 		if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
@@ -11952,7 +12577,10 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReply_AuditResult
-		p938 := d.s.AuditResult.Raw(1)
+		p938 := d.s.AuditResult.Room(1)
+		if p938 == nil {
+			p938 = d.s.AuditResult.Raw(1)
+		}
 		p938[0] = model.AuditResult{}
 		m.AuditResult = &p938[0]
 		if err = decodeAuditResultV3(d, h, m.AuditResult); err != nil {
@@ -11960,7 +12588,10 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReply_AuditResultTermList
-		p939 := d.s.TermListAuditResult.Raw(1)
+		p939 := d.s.TermListAuditResult.Room(1)
+		if p939 == nil {
+			p939 = d.s.TermListAuditResult.Raw(1)
+		}
 		p939[0] = model.TermListAuditResult{}
 		m.AuditResultTermList = &p939[0]
 		if err = decodeTermListAuditResultV3(d, h, m.AuditResultTermList); err != nil {
@@ -12035,7 +12666,10 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n943)
+		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n943)
+		if m.TerminationAuditResult == nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n943)
+		}
 		if n943 == 1 {
 			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 		} else {
@@ -12093,7 +12727,10 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n948)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n948)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n948)
+			}
 			if n948 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
@@ -12195,7 +12832,10 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n956)
+		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n956)
+		if m.TerminationAuditResult == nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n956)
+		}
 		if n956 == 1 {
 			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 		} else {
@@ -12253,7 +12893,10 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n961)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n961)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n961)
+			}
 			if n961 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
@@ -12355,7 +12998,10 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return codecerr.At(err, "terminationAuditResult")
 			}
 		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n969)
+		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n969)
+		if m.TerminationAuditResult == nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n969)
+		}
 		if n969 == 1 {
 			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 		} else {
@@ -12413,7 +13059,10 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n974)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n974)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n974)
+			}
 			if n974 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
@@ -12642,7 +13291,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p998 := d.s.ErrorDescriptor.Raw(1)
+		p998 := d.s.ErrorDescriptor.Room(1)
+		if p998 == nil {
+			p998 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p998[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p998[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
@@ -12650,7 +13302,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p999 := d.s.MediaDescriptor.Raw(1)
+		p999 := d.s.MediaDescriptor.Room(1)
+		if p999 == nil {
+			p999 = d.s.MediaDescriptor.Raw(1)
+		}
 		p999[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p999[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
@@ -12658,7 +13313,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p1000 := d.s.ModemDescriptor.Raw(1)
+		p1000 := d.s.ModemDescriptor.Room(1)
+		if p1000 == nil {
+			p1000 = d.s.ModemDescriptor.Raw(1)
+		}
 		p1000[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p1000[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -12666,7 +13324,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p1001 := d.s.MuxDescriptor.Raw(1)
+		p1001 := d.s.MuxDescriptor.Room(1)
+		if p1001 == nil {
+			p1001 = d.s.MuxDescriptor.Raw(1)
+		}
 		p1001[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p1001[0]
 		if err = decodeMuxDescriptorV1(d, h, m.MuxDescriptor); err != nil {
@@ -12674,7 +13335,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p1002 := d.s.EventsDescriptor.Raw(1)
+		p1002 := d.s.EventsDescriptor.Room(1)
+		if p1002 == nil {
+			p1002 = d.s.EventsDescriptor.Raw(1)
+		}
 		p1002[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p1002[0]
 		if err = decodeEventsDescriptorV1(d, h, m.EventsDescriptor); err != nil {
@@ -12692,7 +13356,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n1003)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n1003)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n1003)
+		}
 		if n1003 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -12729,7 +13396,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1008)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1008)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1008)
+		}
 		if n1008 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -12753,7 +13423,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p1013 := d.s.DigitMapDescriptor.Raw(1)
+		p1013 := d.s.DigitMapDescriptor.Room(1)
+		if p1013 == nil {
+			p1013 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p1013[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1013[0]
 		if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
@@ -12761,7 +13434,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p1014 := d.s.ObservedEventsDescriptor.Raw(1)
+		p1014 := d.s.ObservedEventsDescriptor.Room(1)
+		if p1014 == nil {
+			p1014 = d.s.ObservedEventsDescriptor.Raw(1)
+		}
 		p1014[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1014[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
@@ -12779,7 +13455,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1015)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n1015)
+		if m.StatisticsDescriptor == nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1015)
+		}
 		if n1015 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
@@ -12816,7 +13495,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "packagesDescriptor")
 			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n1020)
+		m.PackagesDescriptor = d.s.PackagesItem.Room(n1020)
+		if m.PackagesDescriptor == nil {
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(n1020)
+		}
 		if n1020 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
@@ -12843,7 +13525,10 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p1025 := d.s.AuditDescriptor.Raw(1)
+		p1025 := d.s.AuditDescriptor.Room(1)
+		if p1025 == nil {
+			p1025 = d.s.AuditDescriptor.Raw(1)
+		}
 		p1025[0] = model.AuditDescriptor{}
 		m.EmptyDescriptors = &p1025[0]
 		if err = decodeAuditDescriptorV1(d, h, m.EmptyDescriptors); err != nil {
@@ -13045,7 +13730,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p1045 := d.s.ErrorDescriptor.Raw(1)
+		p1045 := d.s.ErrorDescriptor.Room(1)
+		if p1045 == nil {
+			p1045 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1045[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1045[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
@@ -13053,7 +13741,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p1046 := d.s.MediaDescriptor.Raw(1)
+		p1046 := d.s.MediaDescriptor.Room(1)
+		if p1046 == nil {
+			p1046 = d.s.MediaDescriptor.Raw(1)
+		}
 		p1046[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p1046[0]
 		if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
@@ -13061,7 +13752,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p1047 := d.s.ModemDescriptor.Raw(1)
+		p1047 := d.s.ModemDescriptor.Room(1)
+		if p1047 == nil {
+			p1047 = d.s.ModemDescriptor.Raw(1)
+		}
 		p1047[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p1047[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -13069,7 +13763,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p1048 := d.s.MuxDescriptor.Raw(1)
+		p1048 := d.s.MuxDescriptor.Room(1)
+		if p1048 == nil {
+			p1048 = d.s.MuxDescriptor.Raw(1)
+		}
 		p1048[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p1048[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
@@ -13077,7 +13774,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p1049 := d.s.EventsDescriptor.Raw(1)
+		p1049 := d.s.EventsDescriptor.Room(1)
+		if p1049 == nil {
+			p1049 = d.s.EventsDescriptor.Raw(1)
+		}
 		p1049[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p1049[0]
 		if err = decodeEventsDescriptorV2(d, h, m.EventsDescriptor); err != nil {
@@ -13095,7 +13795,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n1050)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n1050)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n1050)
+		}
 		if n1050 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -13132,7 +13835,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1055)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1055)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1055)
+		}
 		if n1055 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -13156,7 +13862,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p1060 := d.s.DigitMapDescriptor.Raw(1)
+		p1060 := d.s.DigitMapDescriptor.Room(1)
+		if p1060 == nil {
+			p1060 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p1060[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1060[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
@@ -13164,7 +13873,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p1061 := d.s.ObservedEventsDescriptor.Raw(1)
+		p1061 := d.s.ObservedEventsDescriptor.Room(1)
+		if p1061 == nil {
+			p1061 = d.s.ObservedEventsDescriptor.Raw(1)
+		}
 		p1061[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1061[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
@@ -13182,7 +13894,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1062)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n1062)
+		if m.StatisticsDescriptor == nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1062)
+		}
 		if n1062 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
@@ -13219,7 +13934,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "packagesDescriptor")
 			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n1067)
+		m.PackagesDescriptor = d.s.PackagesItem.Room(n1067)
+		if m.PackagesDescriptor == nil {
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(n1067)
+		}
 		if n1067 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
@@ -13246,7 +13964,10 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p1072 := d.s.AuditDescriptor.Raw(1)
+		p1072 := d.s.AuditDescriptor.Room(1)
+		if p1072 == nil {
+			p1072 = d.s.AuditDescriptor.Raw(1)
+		}
 		p1072[0] = model.AuditDescriptor{}
 		m.EmptyDescriptors = &p1072[0]
 		if err = decodeAuditDescriptorV2(d, h, m.EmptyDescriptors); err != nil {
@@ -13448,7 +14169,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.AuditReturnParameter_ErrorDescriptor
-		p1092 := d.s.ErrorDescriptor.Raw(1)
+		p1092 := d.s.ErrorDescriptor.Room(1)
+		if p1092 == nil {
+			p1092 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1092[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1092[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
@@ -13456,7 +14180,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.AuditReturnParameter_MediaDescriptor
-		p1093 := d.s.MediaDescriptor.Raw(1)
+		p1093 := d.s.MediaDescriptor.Room(1)
+		if p1093 == nil {
+			p1093 = d.s.MediaDescriptor.Raw(1)
+		}
 		p1093[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p1093[0]
 		if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
@@ -13464,7 +14191,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.AuditReturnParameter_ModemDescriptor
-		p1094 := d.s.ModemDescriptor.Raw(1)
+		p1094 := d.s.ModemDescriptor.Room(1)
+		if p1094 == nil {
+			p1094 = d.s.ModemDescriptor.Raw(1)
+		}
 		p1094[0] = model.ModemDescriptor{}
 		m.ModemDescriptor = &p1094[0]
 		if err = decodeModemDescriptorV123(d, h, m.ModemDescriptor); err != nil {
@@ -13472,7 +14202,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.AuditReturnParameter_MuxDescriptor
-		p1095 := d.s.MuxDescriptor.Raw(1)
+		p1095 := d.s.MuxDescriptor.Room(1)
+		if p1095 == nil {
+			p1095 = d.s.MuxDescriptor.Raw(1)
+		}
 		p1095[0] = model.MuxDescriptor{}
 		m.MuxDescriptor = &p1095[0]
 		if err = decodeMuxDescriptorV23(d, h, m.MuxDescriptor); err != nil {
@@ -13480,7 +14213,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.AuditReturnParameter_EventsDescriptor
-		p1096 := d.s.EventsDescriptor.Raw(1)
+		p1096 := d.s.EventsDescriptor.Room(1)
+		if p1096 == nil {
+			p1096 = d.s.EventsDescriptor.Raw(1)
+		}
 		p1096[0] = model.EventsDescriptor{}
 		m.EventsDescriptor = &p1096[0]
 		if err = decodeEventsDescriptorV3(d, h, m.EventsDescriptor); err != nil {
@@ -13498,7 +14234,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "eventBufferDescriptor")
 			}
 		}
-		m.EventBufferDescriptor = d.s.EventSpec.Raw(n1097)
+		m.EventBufferDescriptor = d.s.EventSpec.Room(n1097)
+		if m.EventBufferDescriptor == nil {
+			m.EventBufferDescriptor = d.s.EventSpec.Raw(n1097)
+		}
 		if n1097 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
 		} else {
@@ -13535,7 +14274,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1102)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1102)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1102)
+		}
 		if n1102 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -13559,7 +14301,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000007: // [7]
 		m.Kind = model.AuditReturnParameter_DigitMapDescriptor
-		p1107 := d.s.DigitMapDescriptor.Raw(1)
+		p1107 := d.s.DigitMapDescriptor.Room(1)
+		if p1107 == nil {
+			p1107 = d.s.DigitMapDescriptor.Raw(1)
+		}
 		p1107[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1107[0]
 		if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
@@ -13567,7 +14312,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x80000008: // [8]
 		m.Kind = model.AuditReturnParameter_ObservedEventsDescriptor
-		p1108 := d.s.ObservedEventsDescriptor.Raw(1)
+		p1108 := d.s.ObservedEventsDescriptor.Room(1)
+		if p1108 == nil {
+			p1108 = d.s.ObservedEventsDescriptor.Raw(1)
+		}
 		p1108[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1108[0]
 		if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
@@ -13585,7 +14333,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1109)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n1109)
+		if m.StatisticsDescriptor == nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1109)
+		}
 		if n1109 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
@@ -13622,7 +14373,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 				return codecerr.At(err, "packagesDescriptor")
 			}
 		}
-		m.PackagesDescriptor = d.s.PackagesItem.Raw(n1114)
+		m.PackagesDescriptor = d.s.PackagesItem.Room(n1114)
+		if m.PackagesDescriptor == nil {
+			m.PackagesDescriptor = d.s.PackagesItem.Raw(n1114)
+		}
 		if n1114 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
 		} else {
@@ -13649,7 +14403,10 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 	case 0x8000000b: // [11]
 		m.Kind = model.AuditReturnParameter_EmptyDescriptors
-		p1119 := d.s.AuditDescriptor.Raw(1)
+		p1119 := d.s.AuditDescriptor.Room(1)
+		if p1119 == nil {
+			p1119 = d.s.AuditDescriptor.Raw(1)
+		}
 		p1119[0] = model.AuditDescriptor{}
 		m.EmptyDescriptors = &p1119[0]
 		if err = decodeAuditDescriptorV3(d, h, m.EmptyDescriptors); err != nil {
@@ -13786,7 +14543,10 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return codecerr.At(err, "auditPropertyToken")
 			}
 		}
-		m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1122)
+		m.AuditPropertyToken = d.s.IndAuditParameter.Room(n1122)
+		if m.AuditPropertyToken == nil {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1122)
+		}
 		if n1122 == 1 {
 			m.AuditPropertyToken[0] = model.IndAuditParameter{}
 		} else {
@@ -13845,7 +14605,10 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 					return codecerr.At(err, "auditPropertyToken")
 				}
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1127)
+			m.AuditPropertyToken = d.s.IndAuditParameter.Room(n1127)
+			if m.AuditPropertyToken == nil {
+				m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1127)
+			}
 			if n1127 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
 			} else {
@@ -13938,7 +14701,10 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return codecerr.At(err, "auditPropertyToken")
 			}
 		}
-		m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1134)
+		m.AuditPropertyToken = d.s.IndAuditParameter.Room(n1134)
+		if m.AuditPropertyToken == nil {
+			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1134)
+		}
 		if n1134 == 1 {
 			m.AuditPropertyToken[0] = model.IndAuditParameter{}
 		} else {
@@ -13997,7 +14763,10 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 					return codecerr.At(err, "auditPropertyToken")
 				}
 			}
-			m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1139)
+			m.AuditPropertyToken = d.s.IndAuditParameter.Room(n1139)
+			if m.AuditPropertyToken == nil {
+				m.AuditPropertyToken = d.s.IndAuditParameter.Raw(n1139)
+			}
 			if n1139 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
 			} else {
@@ -14097,7 +14866,10 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1149)
+		m.TerminationID = d.s.TerminationID.Room(n1149)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1149)
+		}
 		if n1149 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -14135,7 +14907,10 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1154 := d.s.ErrorDescriptor.Raw(1)
+		p1154 := d.s.ErrorDescriptor.Room(1)
+		if p1154 == nil {
+			p1154 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1154[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1154[0]
 		if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -14169,7 +14944,10 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1155)
+			m.TerminationID = d.s.TerminationID.Room(n1155)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1155)
+			}
 			if n1155 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -14207,7 +14985,10 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1160 := d.s.ErrorDescriptor.Raw(1)
+			p1160 := d.s.ErrorDescriptor.Room(1)
+			if p1160 == nil {
+				p1160 = d.s.ErrorDescriptor.Raw(1)
+			}
 			p1160[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p1160[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -14289,7 +15070,10 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1165)
+		m.TerminationID = d.s.TerminationID.Room(n1165)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1165)
+		}
 		if n1165 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -14319,7 +15103,10 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1170 := d.s.ErrorDescriptor.Raw(1)
+		p1170 := d.s.ErrorDescriptor.Room(1)
+		if p1170 == nil {
+			p1170 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1170[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1170[0]
 		if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -14353,7 +15140,10 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1171)
+			m.TerminationID = d.s.TerminationID.Room(n1171)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1171)
+			}
 			if n1171 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -14383,7 +15173,10 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "errorDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1176 := d.s.ErrorDescriptor.Raw(1)
+			p1176 := d.s.ErrorDescriptor.Room(1)
+			if p1176 == nil {
+				p1176 = d.s.ErrorDescriptor.Raw(1)
+			}
 			p1176[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p1176[0]
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
@@ -14473,7 +15266,10 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return codecerr.At(err, "observedEventLst")
 			}
 		}
-		m.ObservedEventLst = d.s.ObservedEvent.Raw(n1181)
+		m.ObservedEventLst = d.s.ObservedEvent.Room(n1181)
+		if m.ObservedEventLst == nil {
+			m.ObservedEventLst = d.s.ObservedEvent.Raw(n1181)
+		}
 		if n1181 == 1 {
 			m.ObservedEventLst[0] = model.ObservedEvent{}
 		} else {
@@ -14539,7 +15335,10 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 					return codecerr.At(err, "observedEventLst")
 				}
 			}
-			m.ObservedEventLst = d.s.ObservedEvent.Raw(n1187)
+			m.ObservedEventLst = d.s.ObservedEvent.Room(n1187)
+			if m.ObservedEventLst == nil {
+				m.ObservedEventLst = d.s.ObservedEvent.Raw(n1187)
+			}
 			if n1187 == 1 {
 				m.ObservedEventLst[0] = model.ObservedEvent{}
 			} else {
@@ -14687,7 +15486,10 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return codecerr.At(err, "eventParList")
 			}
 		}
-		m.EventParList = d.s.EventParameter.Raw(n1197)
+		m.EventParList = d.s.EventParameter.Room(n1197)
+		if m.EventParList == nil {
+			m.EventParList = d.s.EventParameter.Raw(n1197)
+		}
 		if n1197 == 1 {
 			m.EventParList[0] = model.EventParameter{}
 		} else {
@@ -14717,7 +15519,10 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 	if en := expect(b, off, 0xa3); en != 0 { // [3] timeNotation
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p1202 := d.s.TimeNotation.Raw(1)
+		p1202 := d.s.TimeNotation.Room(1)
+		if p1202 == nil {
+			p1202 = d.s.TimeNotation.Raw(1)
+		}
 		p1202[0] = model.TimeNotation{}
 		m.TimeNotation = &p1202[0]
 		if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
@@ -14778,7 +15583,10 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 					return codecerr.At(err, "eventParList")
 				}
 			}
-			m.EventParList = d.s.EventParameter.Raw(n1204)
+			m.EventParList = d.s.EventParameter.Room(n1204)
+			if m.EventParList == nil {
+				m.EventParList = d.s.EventParameter.Raw(n1204)
+			}
 			if n1204 == 1 {
 				m.EventParList[0] = model.EventParameter{}
 			} else {
@@ -14808,7 +15616,10 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return d.errorf(e.off, "timeNotation: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1209 := d.s.TimeNotation.Raw(1)
+			p1209 := d.s.TimeNotation.Room(1)
+			if p1209 == nil {
+				p1209 = d.s.TimeNotation.Raw(1)
+			}
 			p1209[0] = model.TimeNotation{}
 			m.TimeNotation = &p1209[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
@@ -14911,8 +15722,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return codecerr.At(err, "value")
 			}
 		}
-		m.Value = d.s.Octets.Raw(n1213)
-		clear(m.Value)
+		m.Value = d.s.Octets.Room(n1213)
+		if m.Value == nil {
+			m.Value = d.s.Octets.Raw(n1213)
+		}
 		for i1214, off1215 := 0, e.start; i1214 < n1213; i1214++ {
 			var e1216 header
 			if uint(off1215)+1 < uint(len(b1217)) && b1217[off1215+1] < 0x80 && b1217[off1215]&0x1f != 0x1f && off1215+2+int(b1217[off1215+1]) <= len(b1217) {
@@ -14939,7 +15752,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1218 := d.s.EventParameterExtraInfo.Raw(1)
+		p1218 := d.s.EventParameterExtraInfo.Room(1)
+		if p1218 == nil {
+			p1218 = d.s.EventParameterExtraInfo.Raw(1)
+		}
 		p1218[0] = model.EventParameterExtraInfo{}
 		m.ExtraInfo = &p1218[0]
 		var h1219 header
@@ -14993,8 +15809,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 					return codecerr.At(err, "value")
 				}
 			}
-			m.Value = d.s.Octets.Raw(n1221)
-			clear(m.Value)
+			m.Value = d.s.Octets.Room(n1221)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n1221)
+			}
 			for i1222, off1223 := 0, e.start; i1222 < n1221; i1222++ {
 				var e1224 header
 				if uint(off1223)+1 < uint(len(b1225)) && b1225[off1223+1] < 0x80 && b1225[off1223]&0x1f != 0x1f && off1223+2+int(b1225[off1223+1]) <= len(b1225) {
@@ -15021,7 +15839,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1226 := d.s.EventParameterExtraInfo.Raw(1)
+			p1226 := d.s.EventParameterExtraInfo.Room(1)
+			if p1226 == nil {
+				p1226 = d.s.EventParameterExtraInfo.Raw(1)
+			}
 			p1226[0] = model.EventParameterExtraInfo{}
 			m.ExtraInfo = &p1226[0]
 			var h1227 header
@@ -15168,7 +15989,10 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1234)
+		m.TerminationID = d.s.TerminationID.Room(n1234)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1234)
+		}
 		if n1234 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -15229,7 +16053,10 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1239)
+			m.TerminationID = d.s.TerminationID.Room(n1239)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1239)
+			}
 			if n1239 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -15338,7 +16165,10 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1248)
+		m.TerminationID = d.s.TerminationID.Room(n1248)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1248)
+		}
 		if n1248 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -15399,7 +16229,10 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1253)
+			m.TerminationID = d.s.TerminationID.Room(n1253)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1253)
+			}
 			if n1253 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -15508,7 +16341,10 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1262)
+		m.TerminationID = d.s.TerminationID.Room(n1262)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1262)
+		}
 		if n1262 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -15569,7 +16405,10 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1267)
+			m.TerminationID = d.s.TerminationID.Room(n1267)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1267)
+			}
 			if n1267 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -15678,7 +16517,10 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1276)
+		m.TerminationID = d.s.TerminationID.Room(n1276)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1276)
+		}
 		if n1276 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -15746,7 +16588,10 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1283)
+			m.TerminationID = d.s.TerminationID.Room(n1283)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1283)
+			}
 			if n1283 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -15862,7 +16707,10 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return codecerr.At(err, "terminationID")
 			}
 		}
-		m.TerminationID = d.s.TerminationID.Raw(n1294)
+		m.TerminationID = d.s.TerminationID.Room(n1294)
+		if m.TerminationID == nil {
+			m.TerminationID = d.s.TerminationID.Raw(n1294)
+		}
 		if n1294 == 1 {
 			m.TerminationID[0] = model.TerminationID{}
 		} else {
@@ -15930,7 +16778,10 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 					return codecerr.At(err, "terminationID")
 				}
 			}
-			m.TerminationID = d.s.TerminationID.Raw(n1301)
+			m.TerminationID = d.s.TerminationID.Room(n1301)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1301)
+			}
 			if n1301 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
 			} else {
@@ -16025,7 +16876,10 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p1310 := d.s.ErrorDescriptor.Raw(1)
+		p1310 := d.s.ErrorDescriptor.Room(1)
+		if p1310 == nil {
+			p1310 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1310[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1310[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
@@ -16033,7 +16887,10 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p1311 := d.s.ServiceChangeResParm.Raw(1)
+		p1311 := d.s.ServiceChangeResParm.Room(1)
+		if p1311 == nil {
+			p1311 = d.s.ServiceChangeResParm.Raw(1)
+		}
 		p1311[0] = model.ServiceChangeResParm{}
 		m.ServiceChangeResParms = &p1311[0]
 		if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
@@ -16083,7 +16940,10 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.ServiceChangeResult_ErrorDescriptor
-		p1314 := d.s.ErrorDescriptor.Raw(1)
+		p1314 := d.s.ErrorDescriptor.Room(1)
+		if p1314 == nil {
+			p1314 = d.s.ErrorDescriptor.Raw(1)
+		}
 		p1314[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1314[0]
 		if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
@@ -16091,7 +16951,10 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeResult_ServiceChangeResParms
-		p1315 := d.s.ServiceChangeResParm.Raw(1)
+		p1315 := d.s.ServiceChangeResParm.Room(1)
+		if p1315 == nil {
+			p1315 = d.s.ServiceChangeResParm.Raw(1)
+		}
 		p1315[0] = model.ServiceChangeResParm{}
 		m.ServiceChangeResParms = &p1315[0]
 		if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
@@ -16162,8 +17025,10 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return codecerr.At(err, "wildcard")
 			}
 		}
-		m.Wildcard = d.s.Octets.Raw(n1318)
-		clear(m.Wildcard)
+		m.Wildcard = d.s.Octets.Room(n1318)
+		if m.Wildcard == nil {
+			m.Wildcard = d.s.Octets.Raw(n1318)
+		}
 		for i1319, off1320 := 0, e.start; i1319 < n1318; i1319++ {
 			var e1321 header
 			if uint(off1320)+1 < uint(len(b1322)) && b1322[off1320+1] < 0x80 && b1322[off1320]&0x1f != 0x1f && off1320+2+int(b1322[off1320+1]) <= len(b1322) {
@@ -16229,8 +17094,10 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 					return codecerr.At(err, "wildcard")
 				}
 			}
-			m.Wildcard = d.s.Octets.Raw(n1323)
-			clear(m.Wildcard)
+			m.Wildcard = d.s.Octets.Room(n1323)
+			if m.Wildcard == nil {
+				m.Wildcard = d.s.Octets.Raw(n1323)
+			}
 			for i1324, off1325 := 0, e.start; i1324 < n1323; i1324++ {
 				var e1326 header
 				if uint(off1325)+1 < uint(len(b1327)) && b1327[off1325+1] < 0x80 && b1327[off1325]&0x1f != 0x1f && off1325+2+int(b1327[off1325+1]) <= len(b1327) {
@@ -16322,7 +17189,10 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p1330 := d.s.TerminationStateDescriptor.Raw(1)
+		p1330 := d.s.TerminationStateDescriptor.Room(1)
+		if p1330 == nil {
+			p1330 = d.s.TerminationStateDescriptor.Raw(1)
+		}
 		p1330[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1330[0]
 		if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
@@ -16333,7 +17203,10 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streams
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1331 := d.s.MediaDescriptorStreams.Raw(1)
+		p1331 := d.s.MediaDescriptorStreams.Room(1)
+		if p1331 == nil {
+			p1331 = d.s.MediaDescriptorStreams.Raw(1)
+		}
 		p1331[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1331[0]
 		var h1332 header
@@ -16364,7 +17237,10 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1334 := d.s.TerminationStateDescriptor.Raw(1)
+			p1334 := d.s.TerminationStateDescriptor.Room(1)
+			if p1334 == nil {
+				p1334 = d.s.TerminationStateDescriptor.Raw(1)
+			}
 			p1334[0] = model.TerminationStateDescriptor{}
 			m.TermStateDescr = &p1334[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
@@ -16375,7 +17251,10 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1335 := d.s.MediaDescriptorStreams.Raw(1)
+			p1335 := d.s.MediaDescriptorStreams.Room(1)
+			if p1335 == nil {
+				p1335 = d.s.MediaDescriptorStreams.Raw(1)
+			}
 			p1335[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1335[0]
 			var h1336 header
@@ -16434,7 +17313,10 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p1340 := d.s.TerminationStateDescriptor.Raw(1)
+		p1340 := d.s.TerminationStateDescriptor.Room(1)
+		if p1340 == nil {
+			p1340 = d.s.TerminationStateDescriptor.Raw(1)
+		}
 		p1340[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1340[0]
 		if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
@@ -16445,7 +17327,10 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streams
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1341 := d.s.MediaDescriptorStreams.Raw(1)
+		p1341 := d.s.MediaDescriptorStreams.Room(1)
+		if p1341 == nil {
+			p1341 = d.s.MediaDescriptorStreams.Raw(1)
+		}
 		p1341[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1341[0]
 		var h1342 header
@@ -16476,7 +17361,10 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1344 := d.s.TerminationStateDescriptor.Raw(1)
+			p1344 := d.s.TerminationStateDescriptor.Room(1)
+			if p1344 == nil {
+				p1344 = d.s.TerminationStateDescriptor.Raw(1)
+			}
 			p1344[0] = model.TerminationStateDescriptor{}
 			m.TermStateDescr = &p1344[0]
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
@@ -16487,7 +17375,10 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1345 := d.s.MediaDescriptorStreams.Raw(1)
+			p1345 := d.s.MediaDescriptorStreams.Room(1)
+			if p1345 == nil {
+				p1345 = d.s.MediaDescriptorStreams.Raw(1)
+			}
 			p1345[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1345[0]
 			var h1346 header
@@ -16556,7 +17447,10 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p1352 := d.s.StreamParms.Raw(1)
+		p1352 := d.s.StreamParms.Room(1)
+		if p1352 == nil {
+			p1352 = d.s.StreamParms.Raw(1)
+		}
 		p1352[0] = model.StreamParms{}
 		m.OneStream = &p1352[0]
 		if err = decodeStreamParmsV12(d, h, m.OneStream); err != nil {
@@ -16574,7 +17468,10 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 				return codecerr.At(err, "multiStream")
 			}
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n1353)
+		m.MultiStream = d.s.StreamDescriptor.Room(n1353)
+		if m.MultiStream == nil {
+			m.MultiStream = d.s.StreamDescriptor.Raw(n1353)
+		}
 		if n1353 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
 		} else {
@@ -16652,7 +17549,10 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.MediaDescriptorStreams_OneStream
-		p1362 := d.s.StreamParms.Raw(1)
+		p1362 := d.s.StreamParms.Room(1)
+		if p1362 == nil {
+			p1362 = d.s.StreamParms.Raw(1)
+		}
 		p1362[0] = model.StreamParms{}
 		m.OneStream = &p1362[0]
 		if err = decodeStreamParmsV3(d, h, m.OneStream); err != nil {
@@ -16670,7 +17570,10 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 				return codecerr.At(err, "multiStream")
 			}
 		}
-		m.MultiStream = d.s.StreamDescriptor.Raw(n1363)
+		m.MultiStream = d.s.StreamDescriptor.Room(n1363)
+		if m.MultiStream == nil {
+			m.MultiStream = d.s.StreamDescriptor.Raw(n1363)
+		}
 		if n1363 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
 		} else {
@@ -16959,7 +17862,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p1377 := d.s.LocalControlDescriptor.Raw(1)
+		p1377 := d.s.LocalControlDescriptor.Room(1)
+		if p1377 == nil {
+			p1377 = d.s.LocalControlDescriptor.Raw(1)
+		}
 		p1377[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1377[0]
 		if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
@@ -16970,7 +17876,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] localDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1378 := d.s.LocalRemoteDescriptor.Raw(1)
+		p1378 := d.s.LocalRemoteDescriptor.Room(1)
+		if p1378 == nil {
+			p1378 = d.s.LocalRemoteDescriptor.Raw(1)
+		}
 		p1378[0] = model.LocalRemoteDescriptor{}
 		m.LocalDescriptor = &p1378[0]
 		if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
@@ -16981,7 +17890,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] remoteDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1379 := d.s.LocalRemoteDescriptor.Raw(1)
+		p1379 := d.s.LocalRemoteDescriptor.Room(1)
+		if p1379 == nil {
+			p1379 = d.s.LocalRemoteDescriptor.Raw(1)
+		}
 		p1379[0] = model.LocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p1379[0]
 		if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
@@ -17005,7 +17917,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1380 := d.s.LocalControlDescriptor.Raw(1)
+			p1380 := d.s.LocalControlDescriptor.Room(1)
+			if p1380 == nil {
+				p1380 = d.s.LocalControlDescriptor.Raw(1)
+			}
 			p1380[0] = model.LocalControlDescriptor{}
 			m.LocalControlDescriptor = &p1380[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
@@ -17016,7 +17931,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1381 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1381 := d.s.LocalRemoteDescriptor.Room(1)
+			if p1381 == nil {
+				p1381 = d.s.LocalRemoteDescriptor.Raw(1)
+			}
 			p1381[0] = model.LocalRemoteDescriptor{}
 			m.LocalDescriptor = &p1381[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
@@ -17027,7 +17945,10 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1382 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1382 := d.s.LocalRemoteDescriptor.Room(1)
+			if p1382 == nil {
+				p1382 = d.s.LocalRemoteDescriptor.Raw(1)
+			}
 			p1382[0] = model.LocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p1382[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
@@ -17111,7 +18032,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p1389 := d.s.LocalControlDescriptor.Raw(1)
+		p1389 := d.s.LocalControlDescriptor.Room(1)
+		if p1389 == nil {
+			p1389 = d.s.LocalControlDescriptor.Raw(1)
+		}
 		p1389[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1389[0]
 		if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
@@ -17122,7 +18046,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] localDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1390 := d.s.LocalRemoteDescriptor.Raw(1)
+		p1390 := d.s.LocalRemoteDescriptor.Room(1)
+		if p1390 == nil {
+			p1390 = d.s.LocalRemoteDescriptor.Raw(1)
+		}
 		p1390[0] = model.LocalRemoteDescriptor{}
 		m.LocalDescriptor = &p1390[0]
 		if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
@@ -17133,7 +18060,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] remoteDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1391 := d.s.LocalRemoteDescriptor.Raw(1)
+		p1391 := d.s.LocalRemoteDescriptor.Room(1)
+		if p1391 == nil {
+			p1391 = d.s.LocalRemoteDescriptor.Raw(1)
+		}
 		p1391[0] = model.LocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p1391[0]
 		if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
@@ -17154,7 +18084,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
 		}
-		m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1392)
+		m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n1392)
+		if m.StatisticsDescriptor == nil {
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1392)
+		}
 		if n1392 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 		} else {
@@ -17197,7 +18130,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p1397 := d.s.LocalControlDescriptor.Raw(1)
+			p1397 := d.s.LocalControlDescriptor.Room(1)
+			if p1397 == nil {
+				p1397 = d.s.LocalControlDescriptor.Raw(1)
+			}
 			p1397[0] = model.LocalControlDescriptor{}
 			m.LocalControlDescriptor = &p1397[0]
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
@@ -17208,7 +18144,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1398 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1398 := d.s.LocalRemoteDescriptor.Room(1)
+			if p1398 == nil {
+				p1398 = d.s.LocalRemoteDescriptor.Raw(1)
+			}
 			p1398[0] = model.LocalRemoteDescriptor{}
 			m.LocalDescriptor = &p1398[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.LocalDescriptor); err != nil {
@@ -17219,7 +18158,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1399 := d.s.LocalRemoteDescriptor.Raw(1)
+			p1399 := d.s.LocalRemoteDescriptor.Room(1)
+			if p1399 == nil {
+				p1399 = d.s.LocalRemoteDescriptor.Raw(1)
+			}
 			p1399[0] = model.LocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p1399[0]
 			if err = decodeLocalRemoteDescriptorV123(d, &e, m.RemoteDescriptor); err != nil {
@@ -17240,7 +18182,10 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
 			}
-			m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1400)
+			m.StatisticsDescriptor = d.s.StatisticsParameter.Room(n1400)
+			if m.StatisticsDescriptor == nil {
+				m.StatisticsDescriptor = d.s.StatisticsParameter.Raw(n1400)
+			}
 			if n1400 == 1 {
 				m.StatisticsDescriptor[0] = model.StatisticsParameter{}
 			} else {
@@ -17378,7 +18323,10 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.PropertyParm.Raw(n1409)
+		m.PropertyParms = d.s.PropertyParm.Room(n1409)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.PropertyParm.Raw(n1409)
+		}
 		if n1409 == 1 {
 			m.PropertyParms[0] = model.PropertyParm{}
 		} else {
@@ -17466,7 +18414,10 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n1415)
+			m.PropertyParms = d.s.PropertyParm.Room(n1415)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.PropertyParm.Raw(n1415)
+			}
 			if n1415 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
 			} else {
@@ -17585,8 +18536,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return codecerr.At(err, "value")
 			}
 		}
-		m.Value = d.s.Octets.Raw(n1423)
-		clear(m.Value)
+		m.Value = d.s.Octets.Room(n1423)
+		if m.Value == nil {
+			m.Value = d.s.Octets.Raw(n1423)
+		}
 		for i1424, off1425 := 0, e.start; i1424 < n1423; i1424++ {
 			var e1426 header
 			if uint(off1425)+1 < uint(len(b1427)) && b1427[off1425+1] < 0x80 && b1427[off1425]&0x1f != 0x1f && off1425+2+int(b1427[off1425+1]) <= len(b1427) {
@@ -17613,7 +18566,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1428 := d.s.PropertyParmExtraInfo.Raw(1)
+		p1428 := d.s.PropertyParmExtraInfo.Room(1)
+		if p1428 == nil {
+			p1428 = d.s.PropertyParmExtraInfo.Raw(1)
+		}
 		p1428[0] = model.PropertyParmExtraInfo{}
 		m.ExtraInfo = &p1428[0]
 		var h1429 header
@@ -17667,8 +18623,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 					return codecerr.At(err, "value")
 				}
 			}
-			m.Value = d.s.Octets.Raw(n1431)
-			clear(m.Value)
+			m.Value = d.s.Octets.Room(n1431)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n1431)
+			}
 			for i1432, off1433 := 0, e.start; i1432 < n1431; i1432++ {
 				var e1434 header
 				if uint(off1433)+1 < uint(len(b1435)) && b1435[off1433+1] < 0x80 && b1435[off1433]&0x1f != 0x1f && off1433+2+int(b1435[off1433+1]) <= len(b1435) {
@@ -17695,7 +18653,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1436 := d.s.PropertyParmExtraInfo.Raw(1)
+			p1436 := d.s.PropertyParmExtraInfo.Room(1)
+			if p1436 == nil {
+				p1436 = d.s.PropertyParmExtraInfo.Raw(1)
+			}
 			p1436[0] = model.PropertyParmExtraInfo{}
 			m.ExtraInfo = &p1436[0]
 			var h1437 header
@@ -17844,8 +18805,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return codecerr.At(err, "propGrps")
 			}
 		}
-		m.PropGrps = d.s.ListPropertyParm.Raw(n1445)
-		clear(m.PropGrps)
+		m.PropGrps = d.s.ListPropertyParm.Room(n1445)
+		if m.PropGrps == nil {
+			m.PropGrps = d.s.ListPropertyParm.Raw(n1445)
+		}
 		for i1446, off1447 := 0, e.start; i1446 < n1445; i1446++ {
 			var e1448 header
 			if uint(off1447)+1 < uint(len(b1449)) && b1449[off1447+1] < 0x80 && b1449[off1447]&0x1f != 0x1f && off1447+2+int(b1449[off1447+1]) <= len(b1449) {
@@ -17870,7 +18833,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 					return codecerr.At(codecerr.AtIndex(err, i1446), "propGrps")
 				}
 			}
-			m.PropGrps[i1446] = d.s.PropertyParm.Raw(n1450)
+			m.PropGrps[i1446] = d.s.PropertyParm.Room(n1450)
+			if m.PropGrps[i1446] == nil {
+				m.PropGrps[i1446] = d.s.PropertyParm.Raw(n1450)
+			}
 			if n1450 == 1 {
 				m.PropGrps[i1446][0] = model.PropertyParm{}
 			} else {
@@ -17925,8 +18891,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 					return codecerr.At(err, "propGrps")
 				}
 			}
-			m.PropGrps = d.s.ListPropertyParm.Raw(n1455)
-			clear(m.PropGrps)
+			m.PropGrps = d.s.ListPropertyParm.Room(n1455)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.ListPropertyParm.Raw(n1455)
+			}
 			for i1456, off1457 := 0, e.start; i1456 < n1455; i1456++ {
 				var e1458 header
 				if uint(off1457)+1 < uint(len(b1459)) && b1459[off1457+1] < 0x80 && b1459[off1457]&0x1f != 0x1f && off1457+2+int(b1459[off1457+1]) <= len(b1459) {
@@ -17951,7 +18919,10 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 						return codecerr.At(codecerr.AtIndex(err, i1456), "propGrps")
 					}
 				}
-				m.PropGrps[i1456] = d.s.PropertyParm.Raw(n1460)
+				m.PropGrps[i1456] = d.s.PropertyParm.Room(n1460)
+				if m.PropGrps[i1456] == nil {
+					m.PropGrps[i1456] = d.s.PropertyParm.Raw(n1460)
+				}
 				if n1460 == 1 {
 					m.PropGrps[i1456][0] = model.PropertyParm{}
 				} else {
@@ -18057,7 +19028,10 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.PropertyParm.Raw(n1468)
+		m.PropertyParms = d.s.PropertyParm.Room(n1468)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.PropertyParm.Raw(n1468)
+		}
 		if n1468 == 1 {
 			m.PropertyParms[0] = model.PropertyParm{}
 		} else {
@@ -18144,7 +19118,10 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.PropertyParm.Raw(n1475)
+			m.PropertyParms = d.s.PropertyParm.Room(n1475)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.PropertyParm.Raw(n1475)
+			}
 			if n1475 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
 			} else {
@@ -18300,7 +19277,10 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return codecerr.At(err, "termList")
 			}
 		}
-		m.TermList = d.s.TerminationID.Raw(n1487)
+		m.TermList = d.s.TerminationID.Room(n1487)
+		if m.TermList == nil {
+			m.TermList = d.s.TerminationID.Raw(n1487)
+		}
 		if n1487 == 1 {
 			m.TermList[0] = model.TerminationID{}
 		} else {
@@ -18330,7 +19310,10 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1492 := d.s.NonStandardData.Raw(1)
+		p1492 := d.s.NonStandardData.Room(1)
+		if p1492 == nil {
+			p1492 = d.s.NonStandardData.Raw(1)
+		}
 		p1492[0] = model.NonStandardData{}
 		m.NonStandardData = &p1492[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -18380,7 +19363,10 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 					return codecerr.At(err, "termList")
 				}
 			}
-			m.TermList = d.s.TerminationID.Raw(n1494)
+			m.TermList = d.s.TerminationID.Room(n1494)
+			if m.TermList == nil {
+				m.TermList = d.s.TerminationID.Raw(n1494)
+			}
 			if n1494 == 1 {
 				m.TermList[0] = model.TerminationID{}
 			} else {
@@ -18410,7 +19396,10 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1499 := d.s.NonStandardData.Raw(1)
+			p1499 := d.s.NonStandardData.Room(1)
+			if p1499 == nil {
+				p1499 = d.s.NonStandardData.Raw(1)
+			}
 			p1499[0] = model.NonStandardData{}
 			m.NonStandardData = &p1499[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -18516,7 +19505,10 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return codecerr.At(err, "termList")
 			}
 		}
-		m.TermList = d.s.TerminationID.Raw(n1505)
+		m.TermList = d.s.TerminationID.Room(n1505)
+		if m.TermList == nil {
+			m.TermList = d.s.TerminationID.Raw(n1505)
+		}
 		if n1505 == 1 {
 			m.TermList[0] = model.TerminationID{}
 		} else {
@@ -18546,7 +19538,10 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1510 := d.s.NonStandardData.Raw(1)
+		p1510 := d.s.NonStandardData.Room(1)
+		if p1510 == nil {
+			p1510 = d.s.NonStandardData.Raw(1)
+		}
 		p1510[0] = model.NonStandardData{}
 		m.NonStandardData = &p1510[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -18596,7 +19591,10 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 					return codecerr.At(err, "termList")
 				}
 			}
-			m.TermList = d.s.TerminationID.Raw(n1512)
+			m.TermList = d.s.TerminationID.Room(n1512)
+			if m.TermList == nil {
+				m.TermList = d.s.TerminationID.Raw(n1512)
+			}
 			if n1512 == 1 {
 				m.TermList[0] = model.TerminationID{}
 			} else {
@@ -18626,7 +19624,10 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1517 := d.s.NonStandardData.Raw(1)
+			p1517 := d.s.NonStandardData.Room(1)
+			if p1517 == nil {
+				p1517 = d.s.NonStandardData.Raw(1)
+			}
 			p1517[0] = model.NonStandardData{}
 			m.NonStandardData = &p1517[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -18723,7 +19724,10 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.RequestedEvent.Raw(n1522)
+		m.EventList = d.s.RequestedEvent.Room(n1522)
+		if m.EventList == nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1522)
+		}
 		if n1522 == 1 {
 			m.EventList[0] = model.RequestedEvent{}
 		} else {
@@ -18790,7 +19794,10 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1528)
+			m.EventList = d.s.RequestedEvent.Room(n1528)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1528)
+			}
 			if n1528 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
@@ -18903,7 +19910,10 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.RequestedEvent.Raw(n1537)
+		m.EventList = d.s.RequestedEvent.Room(n1537)
+		if m.EventList == nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1537)
+		}
 		if n1537 == 1 {
 			m.EventList[0] = model.RequestedEvent{}
 		} else {
@@ -18970,7 +19980,10 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1543)
+			m.EventList = d.s.RequestedEvent.Room(n1543)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1543)
+			}
 			if n1543 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
@@ -19080,7 +20093,10 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.RequestedEvent.Raw(n1552)
+		m.EventList = d.s.RequestedEvent.Room(n1552)
+		if m.EventList == nil {
+			m.EventList = d.s.RequestedEvent.Raw(n1552)
+		}
 		if n1552 == 1 {
 			m.EventList[0] = model.RequestedEvent{}
 		} else {
@@ -19147,7 +20163,10 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.RequestedEvent.Raw(n1558)
+			m.EventList = d.s.RequestedEvent.Room(n1558)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1558)
+			}
 			if n1558 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
 			} else {
@@ -19282,7 +20301,10 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1568 := d.s.RequestedActions.Raw(1)
+		p1568 := d.s.RequestedActions.Room(1)
+		if p1568 == nil {
+			p1568 = d.s.RequestedActions.Raw(1)
+		}
 		p1568[0] = model.RequestedActions{}
 		m.EventAction = &p1568[0]
 		if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
@@ -19303,7 +20325,10 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1569)
+		m.EvParList = d.s.EventParameter.Room(n1569)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1569)
+		}
 		if n1569 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -19373,7 +20398,10 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1575 := d.s.RequestedActions.Raw(1)
+			p1575 := d.s.RequestedActions.Room(1)
+			if p1575 == nil {
+				p1575 = d.s.RequestedActions.Raw(1)
+			}
 			p1575[0] = model.RequestedActions{}
 			m.EventAction = &p1575[0]
 			if err = decodeRequestedActionsV1(d, &e, m.EventAction); err != nil {
@@ -19394,7 +20422,10 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1576)
+			m.EvParList = d.s.EventParameter.Room(n1576)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1576)
+			}
 			if n1576 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -19532,7 +20563,10 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1586 := d.s.RequestedActions.Raw(1)
+		p1586 := d.s.RequestedActions.Room(1)
+		if p1586 == nil {
+			p1586 = d.s.RequestedActions.Raw(1)
+		}
 		p1586[0] = model.RequestedActions{}
 		m.EventAction = &p1586[0]
 		if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
@@ -19553,7 +20587,10 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1587)
+		m.EvParList = d.s.EventParameter.Room(n1587)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1587)
+		}
 		if n1587 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -19623,7 +20660,10 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1593 := d.s.RequestedActions.Raw(1)
+			p1593 := d.s.RequestedActions.Room(1)
+			if p1593 == nil {
+				p1593 = d.s.RequestedActions.Raw(1)
+			}
 			p1593[0] = model.RequestedActions{}
 			m.EventAction = &p1593[0]
 			if err = decodeRequestedActionsV2(d, &e, m.EventAction); err != nil {
@@ -19644,7 +20684,10 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1594)
+			m.EvParList = d.s.EventParameter.Room(n1594)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1594)
+			}
 			if n1594 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -19782,7 +20825,10 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1604 := d.s.RequestedActions.Raw(1)
+		p1604 := d.s.RequestedActions.Room(1)
+		if p1604 == nil {
+			p1604 = d.s.RequestedActions.Raw(1)
+		}
 		p1604[0] = model.RequestedActions{}
 		m.EventAction = &p1604[0]
 		if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
@@ -19803,7 +20849,10 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1605)
+		m.EvParList = d.s.EventParameter.Room(n1605)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1605)
+		}
 		if n1605 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -19873,7 +20922,10 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1611 := d.s.RequestedActions.Raw(1)
+			p1611 := d.s.RequestedActions.Room(1)
+			if p1611 == nil {
+				p1611 = d.s.RequestedActions.Raw(1)
+			}
 			p1611[0] = model.RequestedActions{}
 			m.EventAction = &p1611[0]
 			if err = decodeRequestedActionsV3(d, &e, m.EventAction); err != nil {
@@ -19894,7 +20946,10 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1612)
+			m.EvParList = d.s.EventParameter.Room(n1612)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1612)
+			}
 			if n1612 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -20012,7 +21067,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1621 := d.s.EventDM.Raw(1)
+		p1621 := d.s.EventDM.Room(1)
+		if p1621 == nil {
+			p1621 = d.s.EventDM.Raw(1)
+		}
 		p1621[0] = model.EventDM{}
 		m.EventDM = &p1621[0]
 		var h1622 header
@@ -20030,7 +21088,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] secondEvent
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1624 := d.s.SecondEventsDescriptor.Raw(1)
+		p1624 := d.s.SecondEventsDescriptor.Room(1)
+		if p1624 == nil {
+			p1624 = d.s.SecondEventsDescriptor.Raw(1)
+		}
 		p1624[0] = model.SecondEventsDescriptor{}
 		m.SecondEvent = &p1624[0]
 		if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
@@ -20051,7 +21112,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1625)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1625)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1625)
+		}
 		if n1625 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -20100,7 +21164,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1630 := d.s.EventDM.Raw(1)
+			p1630 := d.s.EventDM.Room(1)
+			if p1630 == nil {
+				p1630 = d.s.EventDM.Raw(1)
+			}
 			p1630[0] = model.EventDM{}
 			m.EventDM = &p1630[0]
 			var h1631 header
@@ -20118,7 +21185,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1633 := d.s.SecondEventsDescriptor.Raw(1)
+			p1633 := d.s.SecondEventsDescriptor.Room(1)
+			if p1633 == nil {
+				p1633 = d.s.SecondEventsDescriptor.Raw(1)
+			}
 			p1633[0] = model.SecondEventsDescriptor{}
 			m.SecondEvent = &p1633[0]
 			if err = decodeSecondEventsDescriptorV1(d, &e, m.SecondEvent); err != nil {
@@ -20139,7 +21209,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1634)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1634)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1634)
+			}
 			if n1634 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -20246,7 +21319,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1643 := d.s.EventDM.Raw(1)
+		p1643 := d.s.EventDM.Room(1)
+		if p1643 == nil {
+			p1643 = d.s.EventDM.Raw(1)
+		}
 		p1643[0] = model.EventDM{}
 		m.EventDM = &p1643[0]
 		var h1644 header
@@ -20264,7 +21340,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] secondEvent
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1646 := d.s.SecondEventsDescriptor.Raw(1)
+		p1646 := d.s.SecondEventsDescriptor.Room(1)
+		if p1646 == nil {
+			p1646 = d.s.SecondEventsDescriptor.Raw(1)
+		}
 		p1646[0] = model.SecondEventsDescriptor{}
 		m.SecondEvent = &p1646[0]
 		if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
@@ -20285,7 +21364,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1647)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1647)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1647)
+		}
 		if n1647 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -20334,7 +21416,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1652 := d.s.EventDM.Raw(1)
+			p1652 := d.s.EventDM.Room(1)
+			if p1652 == nil {
+				p1652 = d.s.EventDM.Raw(1)
+			}
 			p1652[0] = model.EventDM{}
 			m.EventDM = &p1652[0]
 			var h1653 header
@@ -20352,7 +21437,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1655 := d.s.SecondEventsDescriptor.Raw(1)
+			p1655 := d.s.SecondEventsDescriptor.Room(1)
+			if p1655 == nil {
+				p1655 = d.s.SecondEventsDescriptor.Raw(1)
+			}
 			p1655[0] = model.SecondEventsDescriptor{}
 			m.SecondEvent = &p1655[0]
 			if err = decodeSecondEventsDescriptorV2(d, &e, m.SecondEvent); err != nil {
@@ -20373,7 +21461,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1656)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1656)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1656)
+			}
 			if n1656 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -20491,7 +21582,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1666 := d.s.EventDM.Raw(1)
+		p1666 := d.s.EventDM.Room(1)
+		if p1666 == nil {
+			p1666 = d.s.EventDM.Raw(1)
+		}
 		p1666[0] = model.EventDM{}
 		m.EventDM = &p1666[0]
 		var h1667 header
@@ -20509,7 +21603,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] secondEvent
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1669 := d.s.SecondEventsDescriptor.Raw(1)
+		p1669 := d.s.SecondEventsDescriptor.Room(1)
+		if p1669 == nil {
+			p1669 = d.s.SecondEventsDescriptor.Raw(1)
+		}
 		p1669[0] = model.SecondEventsDescriptor{}
 		m.SecondEvent = &p1669[0]
 		if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
@@ -20530,7 +21627,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1670)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1670)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1670)
+		}
 		if n1670 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -20557,7 +21657,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa4); en != 0 { // [4] notifyBehaviour
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 		seen |= 1 << 4
-		p1675 := d.s.NotifyBehaviour.Raw(1)
+		p1675 := d.s.NotifyBehaviour.Room(1)
+		if p1675 == nil {
+			p1675 = d.s.NotifyBehaviour.Raw(1)
+		}
 		p1675[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p1675[0]
 		var h1676 header
@@ -20606,7 +21709,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1678 := d.s.EventDM.Raw(1)
+			p1678 := d.s.EventDM.Room(1)
+			if p1678 == nil {
+				p1678 = d.s.EventDM.Raw(1)
+			}
 			p1678[0] = model.EventDM{}
 			m.EventDM = &p1678[0]
 			var h1679 header
@@ -20624,7 +21730,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1681 := d.s.SecondEventsDescriptor.Raw(1)
+			p1681 := d.s.SecondEventsDescriptor.Room(1)
+			if p1681 == nil {
+				p1681 = d.s.SecondEventsDescriptor.Raw(1)
+			}
 			p1681[0] = model.SecondEventsDescriptor{}
 			m.SecondEvent = &p1681[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
@@ -20645,7 +21754,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1682)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1682)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1682)
+			}
 			if n1682 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -20672,7 +21784,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p1687 := d.s.NotifyBehaviour.Raw(1)
+			p1687 := d.s.NotifyBehaviour.Room(1)
+			if p1687 == nil {
+				p1687 = d.s.NotifyBehaviour.Raw(1)
+			}
 			p1687[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p1687[0]
 			var h1688 header
@@ -20748,7 +21863,10 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1691 := d.s.DigitMapValue.Raw(1)
+		p1691 := d.s.DigitMapValue.Room(1)
+		if p1691 == nil {
+			p1691 = d.s.DigitMapValue.Raw(1)
+		}
 		p1691[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p1691[0]
 		if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
@@ -20805,7 +21923,10 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.EventDM_DigitMapValue
-		p1693 := d.s.DigitMapValue.Raw(1)
+		p1693 := d.s.DigitMapValue.Room(1)
+		if p1693 == nil {
+			p1693 = d.s.DigitMapValue.Raw(1)
+		}
 		p1693[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p1693[0]
 		if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
@@ -20891,7 +22012,10 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.SecondRequestedEvent.Raw(n1698)
+		m.EventList = d.s.SecondRequestedEvent.Room(n1698)
+		if m.EventList == nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1698)
+		}
 		if n1698 == 1 {
 			m.EventList[0] = model.SecondRequestedEvent{}
 		} else {
@@ -20958,7 +22082,10 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1704)
+			m.EventList = d.s.SecondRequestedEvent.Room(n1704)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1704)
+			}
 			if n1704 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
@@ -21071,7 +22198,10 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.SecondRequestedEvent.Raw(n1713)
+		m.EventList = d.s.SecondRequestedEvent.Room(n1713)
+		if m.EventList == nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1713)
+		}
 		if n1713 == 1 {
 			m.EventList[0] = model.SecondRequestedEvent{}
 		} else {
@@ -21138,7 +22268,10 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1719)
+			m.EventList = d.s.SecondRequestedEvent.Room(n1719)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1719)
+			}
 			if n1719 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
@@ -21248,7 +22381,10 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 				return codecerr.At(err, "eventList")
 			}
 		}
-		m.EventList = d.s.SecondRequestedEvent.Raw(n1728)
+		m.EventList = d.s.SecondRequestedEvent.Room(n1728)
+		if m.EventList == nil {
+			m.EventList = d.s.SecondRequestedEvent.Raw(n1728)
+		}
 		if n1728 == 1 {
 			m.EventList[0] = model.SecondRequestedEvent{}
 		} else {
@@ -21315,7 +22451,10 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 					return codecerr.At(err, "eventList")
 				}
 			}
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1734)
+			m.EventList = d.s.SecondRequestedEvent.Room(n1734)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1734)
+			}
 			if n1734 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
 			} else {
@@ -21450,7 +22589,10 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1744 := d.s.SecondRequestedActions.Raw(1)
+		p1744 := d.s.SecondRequestedActions.Room(1)
+		if p1744 == nil {
+			p1744 = d.s.SecondRequestedActions.Raw(1)
+		}
 		p1744[0] = model.SecondRequestedActions{}
 		m.EventAction = &p1744[0]
 		if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
@@ -21471,7 +22613,10 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1745)
+		m.EvParList = d.s.EventParameter.Room(n1745)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1745)
+		}
 		if n1745 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -21541,7 +22686,10 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1751 := d.s.SecondRequestedActions.Raw(1)
+			p1751 := d.s.SecondRequestedActions.Room(1)
+			if p1751 == nil {
+				p1751 = d.s.SecondRequestedActions.Raw(1)
+			}
 			p1751[0] = model.SecondRequestedActions{}
 			m.EventAction = &p1751[0]
 			if err = decodeSecondRequestedActionsV1(d, &e, m.EventAction); err != nil {
@@ -21562,7 +22710,10 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1752)
+			m.EvParList = d.s.EventParameter.Room(n1752)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1752)
+			}
 			if n1752 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -21700,7 +22851,10 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1762 := d.s.SecondRequestedActions.Raw(1)
+		p1762 := d.s.SecondRequestedActions.Room(1)
+		if p1762 == nil {
+			p1762 = d.s.SecondRequestedActions.Raw(1)
+		}
 		p1762[0] = model.SecondRequestedActions{}
 		m.EventAction = &p1762[0]
 		if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
@@ -21721,7 +22875,10 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1763)
+		m.EvParList = d.s.EventParameter.Room(n1763)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1763)
+		}
 		if n1763 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -21791,7 +22948,10 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1769 := d.s.SecondRequestedActions.Raw(1)
+			p1769 := d.s.SecondRequestedActions.Room(1)
+			if p1769 == nil {
+				p1769 = d.s.SecondRequestedActions.Raw(1)
+			}
 			p1769[0] = model.SecondRequestedActions{}
 			m.EventAction = &p1769[0]
 			if err = decodeSecondRequestedActionsV2(d, &e, m.EventAction); err != nil {
@@ -21812,7 +22972,10 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1770)
+			m.EvParList = d.s.EventParameter.Room(n1770)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1770)
+			}
 			if n1770 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -21950,7 +23113,10 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventAction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1780 := d.s.SecondRequestedActions.Raw(1)
+		p1780 := d.s.SecondRequestedActions.Room(1)
+		if p1780 == nil {
+			p1780 = d.s.SecondRequestedActions.Raw(1)
+		}
 		p1780[0] = model.SecondRequestedActions{}
 		m.EventAction = &p1780[0]
 		if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
@@ -21971,7 +23137,10 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return codecerr.At(err, "evParList")
 			}
 		}
-		m.EvParList = d.s.EventParameter.Raw(n1781)
+		m.EvParList = d.s.EventParameter.Room(n1781)
+		if m.EvParList == nil {
+			m.EvParList = d.s.EventParameter.Raw(n1781)
+		}
 		if n1781 == 1 {
 			m.EvParList[0] = model.EventParameter{}
 		} else {
@@ -22041,7 +23210,10 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "eventAction: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1787 := d.s.SecondRequestedActions.Raw(1)
+			p1787 := d.s.SecondRequestedActions.Room(1)
+			if p1787 == nil {
+				p1787 = d.s.SecondRequestedActions.Raw(1)
+			}
 			p1787[0] = model.SecondRequestedActions{}
 			m.EventAction = &p1787[0]
 			if err = decodeSecondRequestedActionsV3(d, &e, m.EventAction); err != nil {
@@ -22062,7 +23234,10 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 					return codecerr.At(err, "evParList")
 				}
 			}
-			m.EvParList = d.s.EventParameter.Raw(n1788)
+			m.EvParList = d.s.EventParameter.Room(n1788)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1788)
+			}
 			if n1788 == 1 {
 				m.EvParList[0] = model.EventParameter{}
 			} else {
@@ -22170,7 +23345,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1796 := d.s.EventDM.Raw(1)
+		p1796 := d.s.EventDM.Room(1)
+		if p1796 == nil {
+			p1796 = d.s.EventDM.Raw(1)
+		}
 		p1796[0] = model.EventDM{}
 		m.EventDM = &p1796[0]
 		var h1797 header
@@ -22198,7 +23376,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1799)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1799)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1799)
+		}
 		if n1799 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -22247,7 +23428,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1804 := d.s.EventDM.Raw(1)
+			p1804 := d.s.EventDM.Room(1)
+			if p1804 == nil {
+				p1804 = d.s.EventDM.Raw(1)
+			}
 			p1804[0] = model.EventDM{}
 			m.EventDM = &p1804[0]
 			var h1805 header
@@ -22275,7 +23459,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1807)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1807)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1807)
+			}
 			if n1807 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -22372,7 +23559,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1815 := d.s.EventDM.Raw(1)
+		p1815 := d.s.EventDM.Room(1)
+		if p1815 == nil {
+			p1815 = d.s.EventDM.Raw(1)
+		}
 		p1815[0] = model.EventDM{}
 		m.EventDM = &p1815[0]
 		var h1816 header
@@ -22400,7 +23590,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1818)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1818)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1818)
+		}
 		if n1818 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -22449,7 +23642,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1823 := d.s.EventDM.Raw(1)
+			p1823 := d.s.EventDM.Room(1)
+			if p1823 == nil {
+				p1823 = d.s.EventDM.Raw(1)
+			}
 			p1823[0] = model.EventDM{}
 			m.EventDM = &p1823[0]
 			var h1824 header
@@ -22477,7 +23673,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1826)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1826)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1826)
+			}
 			if n1826 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -22585,7 +23784,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa1); en != 0 { // [1] eventDM
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p1835 := d.s.EventDM.Raw(1)
+		p1835 := d.s.EventDM.Room(1)
+		if p1835 == nil {
+			p1835 = d.s.EventDM.Raw(1)
+		}
 		p1835[0] = model.EventDM{}
 		m.EventDM = &p1835[0]
 		var h1836 header
@@ -22613,7 +23815,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n1838)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n1838)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1838)
+		}
 		if n1838 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -22640,7 +23845,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa3); en != 0 { // [3] notifyBehaviour
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p1843 := d.s.NotifyBehaviour.Raw(1)
+		p1843 := d.s.NotifyBehaviour.Room(1)
+		if p1843 == nil {
+			p1843 = d.s.NotifyBehaviour.Raw(1)
+		}
 		p1843[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p1843[0]
 		var h1844 header
@@ -22689,7 +23897,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "eventDM: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p1846 := d.s.EventDM.Raw(1)
+			p1846 := d.s.EventDM.Room(1)
+			if p1846 == nil {
+				p1846 = d.s.EventDM.Raw(1)
+			}
 			p1846[0] = model.EventDM{}
 			m.EventDM = &p1846[0]
 			var h1847 header
@@ -22717,7 +23928,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n1849)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n1849)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n1849)
+			}
 			if n1849 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -22744,7 +23958,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "notifyBehaviour: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p1854 := d.s.NotifyBehaviour.Raw(1)
+			p1854 := d.s.NotifyBehaviour.Room(1)
+			if p1854 == nil {
+				p1854 = d.s.NotifyBehaviour.Raw(1)
+			}
 			p1854[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p1854[0]
 			var h1855 header
@@ -22871,7 +24088,10 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				return codecerr.At(err, "eventParList")
 			}
 		}
-		m.EventParList = d.s.EventParameter.Raw(n1861)
+		m.EventParList = d.s.EventParameter.Room(n1861)
+		if m.EventParList == nil {
+			m.EventParList = d.s.EventParameter.Raw(n1861)
+		}
 		if n1861 == 1 {
 			m.EventParList[0] = model.EventParameter{}
 		} else {
@@ -22951,7 +24171,10 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 					return codecerr.At(err, "eventParList")
 				}
 			}
-			m.EventParList = d.s.EventParameter.Raw(n1867)
+			m.EventParList = d.s.EventParameter.Room(n1867)
+			if m.EventParList == nil {
+				m.EventParList = d.s.EventParameter.Raw(n1867)
+			}
 			if n1867 == 1 {
 				m.EventParList[0] = model.EventParameter{}
 			} else {
@@ -23031,7 +24254,10 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1874 := d.s.Signal.Raw(1)
+		p1874 := d.s.Signal.Room(1)
+		if p1874 == nil {
+			p1874 = d.s.Signal.Raw(1)
+		}
 		p1874[0] = model.Signal{}
 		m.Signal = &p1874[0]
 		if err = decodeSignalV12(d, h, m.Signal); err != nil {
@@ -23039,7 +24265,10 @@ func decodeSignalRequestV12(d *decoder, h *header, m *model.SignalRequest) error
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1875 := d.s.SeqSigList.Raw(1)
+		p1875 := d.s.SeqSigList.Room(1)
+		if p1875 == nil {
+			p1875 = d.s.SeqSigList.Raw(1)
+		}
 		p1875[0] = model.SeqSigList{}
 		m.SeqSigList = &p1875[0]
 		if err = decodeSeqSigListV12(d, h, m.SeqSigList); err != nil {
@@ -23089,7 +24318,10 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.SignalRequest_Signal
-		p1878 := d.s.Signal.Raw(1)
+		p1878 := d.s.Signal.Room(1)
+		if p1878 == nil {
+			p1878 = d.s.Signal.Raw(1)
+		}
 		p1878[0] = model.Signal{}
 		m.Signal = &p1878[0]
 		if err = decodeSignalV3(d, h, m.Signal); err != nil {
@@ -23097,7 +24329,10 @@ func decodeSignalRequestV3(d *decoder, h *header, m *model.SignalRequest) error 
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.SignalRequest_SeqSigList
-		p1879 := d.s.SeqSigList.Raw(1)
+		p1879 := d.s.SeqSigList.Room(1)
+		if p1879 == nil {
+			p1879 = d.s.SeqSigList.Raw(1)
+		}
 		p1879[0] = model.SeqSigList{}
 		m.SeqSigList = &p1879[0]
 		if err = decodeSeqSigListV3(d, h, m.SeqSigList); err != nil {
@@ -23181,7 +24416,10 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return codecerr.At(err, "signalList")
 			}
 		}
-		m.SignalList = d.s.Signal.Raw(n1884)
+		m.SignalList = d.s.Signal.Room(n1884)
+		if m.SignalList == nil {
+			m.SignalList = d.s.Signal.Raw(n1884)
+		}
 		if n1884 == 1 {
 			m.SignalList[0] = model.Signal{}
 		} else {
@@ -23247,7 +24485,10 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 					return codecerr.At(err, "signalList")
 				}
 			}
-			m.SignalList = d.s.Signal.Raw(n1890)
+			m.SignalList = d.s.Signal.Room(n1890)
+			if m.SignalList == nil {
+				m.SignalList = d.s.Signal.Raw(n1890)
+			}
 			if n1890 == 1 {
 				m.SignalList[0] = model.Signal{}
 			} else {
@@ -23361,7 +24602,10 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return codecerr.At(err, "signalList")
 			}
 		}
-		m.SignalList = d.s.Signal.Raw(n1899)
+		m.SignalList = d.s.Signal.Room(n1899)
+		if m.SignalList == nil {
+			m.SignalList = d.s.Signal.Raw(n1899)
+		}
 		if n1899 == 1 {
 			m.SignalList[0] = model.Signal{}
 		} else {
@@ -23427,7 +24671,10 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 					return codecerr.At(err, "signalList")
 				}
 			}
-			m.SignalList = d.s.Signal.Raw(n1905)
+			m.SignalList = d.s.Signal.Room(n1905)
+			if m.SignalList == nil {
+				m.SignalList = d.s.Signal.Raw(n1905)
+			}
 			if n1905 == 1 {
 				m.SignalList[0] = model.Signal{}
 			} else {
@@ -23655,7 +24902,10 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return codecerr.At(err, "sigParList")
 			}
 		}
-		m.SigParList = d.s.SigParameter.Raw(n1916)
+		m.SigParList = d.s.SigParameter.Room(n1916)
+		if m.SigParList == nil {
+			m.SigParList = d.s.SigParameter.Raw(n1916)
+		}
 		if n1916 == 1 {
 			m.SigParList[0] = model.SigParameter{}
 		} else {
@@ -23784,7 +25034,10 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 					return codecerr.At(err, "sigParList")
 				}
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1924)
+			m.SigParList = d.s.SigParameter.Room(n1924)
+			if m.SigParList == nil {
+				m.SigParList = d.s.SigParameter.Raw(n1924)
+			}
 			if n1924 == 1 {
 				m.SigParList[0] = model.SigParameter{}
 			} else {
@@ -24029,7 +25282,10 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return codecerr.At(err, "sigParList")
 			}
 		}
-		m.SigParList = d.s.SigParameter.Raw(n1935)
+		m.SigParList = d.s.SigParameter.Room(n1935)
+		if m.SigParList == nil {
+			m.SigParList = d.s.SigParameter.Raw(n1935)
+		}
 		if n1935 == 1 {
 			m.SigParList[0] = model.SigParameter{}
 		} else {
@@ -24203,7 +25459,10 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 					return codecerr.At(err, "sigParList")
 				}
 			}
-			m.SigParList = d.s.SigParameter.Raw(n1946)
+			m.SigParList = d.s.SigParameter.Room(n1946)
+			if m.SigParList == nil {
+				m.SigParList = d.s.SigParameter.Raw(n1946)
+			}
 			if n1946 == 1 {
 				m.SigParList[0] = model.SigParameter{}
 			} else {
@@ -24370,8 +25629,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return codecerr.At(err, "value")
 			}
 		}
-		m.Value = d.s.Octets.Raw(n1957)
-		clear(m.Value)
+		m.Value = d.s.Octets.Room(n1957)
+		if m.Value == nil {
+			m.Value = d.s.Octets.Raw(n1957)
+		}
 		for i1958, off1959 := 0, e.start; i1958 < n1957; i1958++ {
 			var e1960 header
 			if uint(off1959)+1 < uint(len(b1961)) && b1961[off1959+1] < 0x80 && b1961[off1959]&0x1f != 0x1f && off1959+2+int(b1961[off1959+1]) <= len(b1961) {
@@ -24398,7 +25659,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1962 := d.s.SigParameterExtraInfo.Raw(1)
+		p1962 := d.s.SigParameterExtraInfo.Room(1)
+		if p1962 == nil {
+			p1962 = d.s.SigParameterExtraInfo.Raw(1)
+		}
 		p1962[0] = model.SigParameterExtraInfo{}
 		m.ExtraInfo = &p1962[0]
 		var h1963 header
@@ -24452,8 +25716,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 					return codecerr.At(err, "value")
 				}
 			}
-			m.Value = d.s.Octets.Raw(n1965)
-			clear(m.Value)
+			m.Value = d.s.Octets.Room(n1965)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n1965)
+			}
 			for i1966, off1967 := 0, e.start; i1966 < n1965; i1966++ {
 				var e1968 header
 				if uint(off1967)+1 < uint(len(b1969)) && b1969[off1967+1] < 0x80 && b1969[off1967]&0x1f != 0x1f && off1967+2+int(b1969[off1967+1]) <= len(b1969) {
@@ -24480,7 +25746,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "extraInfo: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p1970 := d.s.SigParameterExtraInfo.Raw(1)
+			p1970 := d.s.SigParameterExtraInfo.Room(1)
+			if p1970 == nil {
+				p1970 = d.s.SigParameterExtraInfo.Raw(1)
+			}
 			p1970[0] = model.SigParameterExtraInfo{}
 			m.ExtraInfo = &p1970[0]
 			var h1971 header
@@ -24647,8 +25916,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return codecerr.At(err, "mtl")
 			}
 		}
-		m.Mtl = d.s.ModemType.Raw(n1980)
-		clear(m.Mtl)
+		m.Mtl = d.s.ModemType.Room(n1980)
+		if m.Mtl == nil {
+			m.Mtl = d.s.ModemType.Raw(n1980)
+		}
 		for i1981, off1982 := 0, e.start; i1981 < n1980; i1981++ {
 			var e1983 header
 			if uint(off1982)+1 < uint(len(b1984)) && b1984[off1982+1] < 0x80 && b1984[off1982]&0x1f != 0x1f && off1982+2+int(b1984[off1982+1]) <= len(b1984) {
@@ -24691,7 +25962,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return codecerr.At(err, "mpl")
 			}
 		}
-		m.Mpl = d.s.PropertyParm.Raw(n1986)
+		m.Mpl = d.s.PropertyParm.Room(n1986)
+		if m.Mpl == nil {
+			m.Mpl = d.s.PropertyParm.Raw(n1986)
+		}
 		if n1986 == 1 {
 			m.Mpl[0] = model.PropertyParm{}
 		} else {
@@ -24721,7 +25995,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p1991 := d.s.NonStandardData.Raw(1)
+		p1991 := d.s.NonStandardData.Room(1)
+		if p1991 == nil {
+			p1991 = d.s.NonStandardData.Raw(1)
+		}
 		p1991[0] = model.NonStandardData{}
 		m.NonStandardData = &p1991[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -24755,8 +26032,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 					return codecerr.At(err, "mtl")
 				}
 			}
-			m.Mtl = d.s.ModemType.Raw(n1992)
-			clear(m.Mtl)
+			m.Mtl = d.s.ModemType.Room(n1992)
+			if m.Mtl == nil {
+				m.Mtl = d.s.ModemType.Raw(n1992)
+			}
 			for i1993, off1994 := 0, e.start; i1993 < n1992; i1993++ {
 				var e1995 header
 				if uint(off1994)+1 < uint(len(b1996)) && b1996[off1994+1] < 0x80 && b1996[off1994]&0x1f != 0x1f && off1994+2+int(b1996[off1994+1]) <= len(b1996) {
@@ -24799,7 +26078,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 					return codecerr.At(err, "mpl")
 				}
 			}
-			m.Mpl = d.s.PropertyParm.Raw(n1998)
+			m.Mpl = d.s.PropertyParm.Room(n1998)
+			if m.Mpl == nil {
+				m.Mpl = d.s.PropertyParm.Raw(n1998)
+			}
 			if n1998 == 1 {
 				m.Mpl[0] = model.PropertyParm{}
 			} else {
@@ -24829,7 +26111,10 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p2003 := d.s.NonStandardData.Raw(1)
+			p2003 := d.s.NonStandardData.Room(1)
+			if p2003 == nil {
+				p2003 = d.s.NonStandardData.Raw(1)
+			}
 			p2003[0] = model.NonStandardData{}
 			m.NonStandardData = &p2003[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -24902,7 +26187,10 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 	if en := expect(b, off, 0xa1); en != 0 { // [1] digitMapValue
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2005 := d.s.DigitMapValue.Raw(1)
+		p2005 := d.s.DigitMapValue.Room(1)
+		if p2005 == nil {
+			p2005 = d.s.DigitMapValue.Raw(1)
+		}
 		p2005[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2005[0]
 		if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
@@ -24939,7 +26227,10 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2006 := d.s.DigitMapValue.Raw(1)
+			p2006 := d.s.DigitMapValue.Room(1)
+			if p2006 == nil {
+				p2006 = d.s.DigitMapValue.Raw(1)
+			}
 			p2006[0] = model.DigitMapValue{}
 			m.DigitMapValue = &p2006[0]
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
@@ -25004,7 +26295,10 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 	if en := expect(b, off, 0xa1); en != 0 { // [1] digitMapValue
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2008 := d.s.DigitMapValue.Raw(1)
+		p2008 := d.s.DigitMapValue.Room(1)
+		if p2008 == nil {
+			p2008 = d.s.DigitMapValue.Raw(1)
+		}
 		p2008[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2008[0]
 		if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
@@ -25041,7 +26335,10 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 				return d.errorf(e.off, "digitMapValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2009 := d.s.DigitMapValue.Raw(1)
+			p2009 := d.s.DigitMapValue.Room(1)
+			if p2009 == nil {
+				p2009 = d.s.DigitMapValue.Raw(1)
+			}
 			p2009[0] = model.DigitMapValue{}
 			m.DigitMapValue = &p2009[0]
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
@@ -25590,7 +26887,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeAddress
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2032 := d.s.ServiceChangeAddress.Raw(1)
+		p2032 := d.s.ServiceChangeAddress.Room(1)
+		if p2032 == nil {
+			p2032 = d.s.ServiceChangeAddress.Raw(1)
+		}
 		p2032[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2032[0]
 		var h2033 header
@@ -25622,7 +26922,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa3); en != 0 { // [3] serviceChangeProfile
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2036 := d.s.ServiceChangeProfile.Raw(1)
+		p2036 := d.s.ServiceChangeProfile.Room(1)
+		if p2036 == nil {
+			p2036 = d.s.ServiceChangeProfile.Raw(1)
+		}
 		p2036[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2036[0]
 		if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -25643,8 +26946,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return codecerr.At(err, "serviceChangeReason")
 			}
 		}
-		m.ServiceChangeReason = d.s.Octets.Raw(n2037)
-		clear(m.ServiceChangeReason)
+		m.ServiceChangeReason = d.s.Octets.Room(n2037)
+		if m.ServiceChangeReason == nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n2037)
+		}
 		for i2038, off2039 := 0, e.start; i2038 < n2037; i2038++ {
 			var e2040 header
 			if uint(off2039)+1 < uint(len(b2041)) && b2041[off2039+1] < 0x80 && b2041[off2039]&0x1f != 0x1f && off2039+2+int(b2041[off2039+1]) <= len(b2041) {
@@ -25685,7 +26990,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa6); en != 0 { // [6] serviceChangeMgcId
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 		seen |= 1 << 6
-		p2043 := d.s.MId.Raw(1)
+		p2043 := d.s.MId.Room(1)
+		if p2043 == nil {
+			p2043 = d.s.MId.Raw(1)
+		}
 		p2043[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2043[0]
 		var h2044 header
@@ -25703,7 +27011,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa7); en != 0 { // [7] timeStamp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 		seen |= 1 << 7
-		p2046 := d.s.TimeNotation.Raw(1)
+		p2046 := d.s.TimeNotation.Room(1)
+		if p2046 == nil {
+			p2046 = d.s.TimeNotation.Raw(1)
+		}
 		p2046[0] = model.TimeNotation{}
 		m.TimeStamp = &p2046[0]
 		if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -25714,7 +27025,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa8); en != 0 { // [8] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, true, off, off+2, en, en
 		seen |= 1 << 8
-		p2047 := d.s.NonStandardData.Raw(1)
+		p2047 := d.s.NonStandardData.Room(1)
+		if p2047 == nil {
+			p2047 = d.s.NonStandardData.Raw(1)
+		}
 		p2047[0] = model.NonStandardData{}
 		m.NonStandardData = &p2047[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -25754,7 +27068,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2049 := d.s.ServiceChangeAddress.Raw(1)
+			p2049 := d.s.ServiceChangeAddress.Room(1)
+			if p2049 == nil {
+				p2049 = d.s.ServiceChangeAddress.Raw(1)
+			}
 			p2049[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2049[0]
 			var h2050 header
@@ -25786,7 +27103,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2053 := d.s.ServiceChangeProfile.Raw(1)
+			p2053 := d.s.ServiceChangeProfile.Room(1)
+			if p2053 == nil {
+				p2053 = d.s.ServiceChangeProfile.Raw(1)
+			}
 			p2053[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2053[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -25807,8 +27127,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n2054)
-			clear(m.ServiceChangeReason)
+			m.ServiceChangeReason = d.s.Octets.Room(n2054)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2054)
+			}
 			for i2055, off2056 := 0, e.start; i2055 < n2054; i2055++ {
 				var e2057 header
 				if uint(off2056)+1 < uint(len(b2058)) && b2058[off2056+1] < 0x80 && b2058[off2056]&0x1f != 0x1f && off2056+2+int(b2058[off2056+1]) <= len(b2058) {
@@ -25849,7 +27171,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p2060 := d.s.MId.Raw(1)
+			p2060 := d.s.MId.Room(1)
+			if p2060 == nil {
+				p2060 = d.s.MId.Raw(1)
+			}
 			p2060[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2060[0]
 			var h2061 header
@@ -25867,7 +27192,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p2063 := d.s.TimeNotation.Raw(1)
+			p2063 := d.s.TimeNotation.Room(1)
+			if p2063 == nil {
+				p2063 = d.s.TimeNotation.Raw(1)
+			}
 			p2063[0] = model.TimeNotation{}
 			m.TimeStamp = &p2063[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -25878,7 +27206,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p2064 := d.s.NonStandardData.Raw(1)
+			p2064 := d.s.NonStandardData.Room(1)
+			if p2064 == nil {
+				p2064 = d.s.NonStandardData.Raw(1)
+			}
 			p2064[0] = model.NonStandardData{}
 			m.NonStandardData = &p2064[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -26043,7 +27374,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeAddress
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2074 := d.s.ServiceChangeAddress.Raw(1)
+		p2074 := d.s.ServiceChangeAddress.Room(1)
+		if p2074 == nil {
+			p2074 = d.s.ServiceChangeAddress.Raw(1)
+		}
 		p2074[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2074[0]
 		var h2075 header
@@ -26075,7 +27409,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa3); en != 0 { // [3] serviceChangeProfile
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2078 := d.s.ServiceChangeProfile.Raw(1)
+		p2078 := d.s.ServiceChangeProfile.Room(1)
+		if p2078 == nil {
+			p2078 = d.s.ServiceChangeProfile.Raw(1)
+		}
 		p2078[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2078[0]
 		if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -26096,8 +27433,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return codecerr.At(err, "serviceChangeReason")
 			}
 		}
-		m.ServiceChangeReason = d.s.Octets.Raw(n2079)
-		clear(m.ServiceChangeReason)
+		m.ServiceChangeReason = d.s.Octets.Room(n2079)
+		if m.ServiceChangeReason == nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n2079)
+		}
 		for i2080, off2081 := 0, e.start; i2080 < n2079; i2080++ {
 			var e2082 header
 			if uint(off2081)+1 < uint(len(b2083)) && b2083[off2081+1] < 0x80 && b2083[off2081]&0x1f != 0x1f && off2081+2+int(b2083[off2081+1]) <= len(b2083) {
@@ -26138,7 +27477,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa6); en != 0 { // [6] serviceChangeMgcId
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 		seen |= 1 << 6
-		p2085 := d.s.MId.Raw(1)
+		p2085 := d.s.MId.Room(1)
+		if p2085 == nil {
+			p2085 = d.s.MId.Raw(1)
+		}
 		p2085[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2085[0]
 		var h2086 header
@@ -26156,7 +27498,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa7); en != 0 { // [7] timeStamp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 		seen |= 1 << 7
-		p2088 := d.s.TimeNotation.Raw(1)
+		p2088 := d.s.TimeNotation.Room(1)
+		if p2088 == nil {
+			p2088 = d.s.TimeNotation.Raw(1)
+		}
 		p2088[0] = model.TimeNotation{}
 		m.TimeStamp = &p2088[0]
 		if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -26167,7 +27512,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa8); en != 0 { // [8] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, true, off, off+2, en, en
 		seen |= 1 << 8
-		p2089 := d.s.NonStandardData.Raw(1)
+		p2089 := d.s.NonStandardData.Room(1)
+		if p2089 == nil {
+			p2089 = d.s.NonStandardData.Raw(1)
+		}
 		p2089[0] = model.NonStandardData{}
 		m.NonStandardData = &p2089[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -26178,7 +27526,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa9); en != 0 { // [9] serviceChangeInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000009, true, off, off+2, en, en
 		seen |= 1 << 9
-		p2090 := d.s.AuditDescriptor.Raw(1)
+		p2090 := d.s.AuditDescriptor.Room(1)
+		if p2090 == nil {
+			p2090 = d.s.AuditDescriptor.Raw(1)
+		}
 		p2090[0] = model.AuditDescriptor{}
 		m.ServiceChangeInfo = &p2090[0]
 		if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
@@ -26218,7 +27569,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2092 := d.s.ServiceChangeAddress.Raw(1)
+			p2092 := d.s.ServiceChangeAddress.Room(1)
+			if p2092 == nil {
+				p2092 = d.s.ServiceChangeAddress.Raw(1)
+			}
 			p2092[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2092[0]
 			var h2093 header
@@ -26250,7 +27604,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2096 := d.s.ServiceChangeProfile.Raw(1)
+			p2096 := d.s.ServiceChangeProfile.Room(1)
+			if p2096 == nil {
+				p2096 = d.s.ServiceChangeProfile.Raw(1)
+			}
 			p2096[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2096[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -26271,8 +27628,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n2097)
-			clear(m.ServiceChangeReason)
+			m.ServiceChangeReason = d.s.Octets.Room(n2097)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2097)
+			}
 			for i2098, off2099 := 0, e.start; i2098 < n2097; i2098++ {
 				var e2100 header
 				if uint(off2099)+1 < uint(len(b2101)) && b2101[off2099+1] < 0x80 && b2101[off2099]&0x1f != 0x1f && off2099+2+int(b2101[off2099+1]) <= len(b2101) {
@@ -26313,7 +27672,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p2103 := d.s.MId.Raw(1)
+			p2103 := d.s.MId.Room(1)
+			if p2103 == nil {
+				p2103 = d.s.MId.Raw(1)
+			}
 			p2103[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2103[0]
 			var h2104 header
@@ -26331,7 +27693,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p2106 := d.s.TimeNotation.Raw(1)
+			p2106 := d.s.TimeNotation.Room(1)
+			if p2106 == nil {
+				p2106 = d.s.TimeNotation.Raw(1)
+			}
 			p2106[0] = model.TimeNotation{}
 			m.TimeStamp = &p2106[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -26342,7 +27707,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p2107 := d.s.NonStandardData.Raw(1)
+			p2107 := d.s.NonStandardData.Room(1)
+			if p2107 == nil {
+				p2107 = d.s.NonStandardData.Raw(1)
+			}
 			p2107[0] = model.NonStandardData{}
 			m.NonStandardData = &p2107[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -26353,7 +27721,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p2108 := d.s.AuditDescriptor.Raw(1)
+			p2108 := d.s.AuditDescriptor.Room(1)
+			if p2108 == nil {
+				p2108 = d.s.AuditDescriptor.Raw(1)
+			}
 			p2108[0] = model.AuditDescriptor{}
 			m.ServiceChangeInfo = &p2108[0]
 			if err = decodeAuditDescriptorV2(d, &e, m.ServiceChangeInfo); err != nil {
@@ -26522,7 +27893,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeAddress
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2118 := d.s.ServiceChangeAddress.Raw(1)
+		p2118 := d.s.ServiceChangeAddress.Room(1)
+		if p2118 == nil {
+			p2118 = d.s.ServiceChangeAddress.Raw(1)
+		}
 		p2118[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2118[0]
 		var h2119 header
@@ -26554,7 +27928,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa3); en != 0 { // [3] serviceChangeProfile
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2122 := d.s.ServiceChangeProfile.Raw(1)
+		p2122 := d.s.ServiceChangeProfile.Room(1)
+		if p2122 == nil {
+			p2122 = d.s.ServiceChangeProfile.Raw(1)
+		}
 		p2122[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2122[0]
 		if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -26575,8 +27952,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return codecerr.At(err, "serviceChangeReason")
 			}
 		}
-		m.ServiceChangeReason = d.s.Octets.Raw(n2123)
-		clear(m.ServiceChangeReason)
+		m.ServiceChangeReason = d.s.Octets.Room(n2123)
+		if m.ServiceChangeReason == nil {
+			m.ServiceChangeReason = d.s.Octets.Raw(n2123)
+		}
 		for i2124, off2125 := 0, e.start; i2124 < n2123; i2124++ {
 			var e2126 header
 			if uint(off2125)+1 < uint(len(b2127)) && b2127[off2125+1] < 0x80 && b2127[off2125]&0x1f != 0x1f && off2125+2+int(b2127[off2125+1]) <= len(b2127) {
@@ -26617,7 +27996,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa6); en != 0 { // [6] serviceChangeMgcId
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 		seen |= 1 << 6
-		p2129 := d.s.MId.Raw(1)
+		p2129 := d.s.MId.Room(1)
+		if p2129 == nil {
+			p2129 = d.s.MId.Raw(1)
+		}
 		p2129[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2129[0]
 		var h2130 header
@@ -26635,7 +28017,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa7); en != 0 { // [7] timeStamp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 		seen |= 1 << 7
-		p2132 := d.s.TimeNotation.Raw(1)
+		p2132 := d.s.TimeNotation.Room(1)
+		if p2132 == nil {
+			p2132 = d.s.TimeNotation.Raw(1)
+		}
 		p2132[0] = model.TimeNotation{}
 		m.TimeStamp = &p2132[0]
 		if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -26646,7 +28031,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa8); en != 0 { // [8] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, true, off, off+2, en, en
 		seen |= 1 << 8
-		p2133 := d.s.NonStandardData.Raw(1)
+		p2133 := d.s.NonStandardData.Room(1)
+		if p2133 == nil {
+			p2133 = d.s.NonStandardData.Raw(1)
+		}
 		p2133[0] = model.NonStandardData{}
 		m.NonStandardData = &p2133[0]
 		if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -26657,7 +28045,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 	if en := expect(b, off, 0xa9); en != 0 { // [9] serviceChangeInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000009, true, off, off+2, en, en
 		seen |= 1 << 9
-		p2134 := d.s.AuditDescriptor.Raw(1)
+		p2134 := d.s.AuditDescriptor.Room(1)
+		if p2134 == nil {
+			p2134 = d.s.AuditDescriptor.Raw(1)
+		}
 		p2134[0] = model.AuditDescriptor{}
 		m.ServiceChangeInfo = &p2134[0]
 		if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
@@ -26706,7 +28097,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2136 := d.s.ServiceChangeAddress.Raw(1)
+			p2136 := d.s.ServiceChangeAddress.Room(1)
+			if p2136 == nil {
+				p2136 = d.s.ServiceChangeAddress.Raw(1)
+			}
 			p2136[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2136[0]
 			var h2137 header
@@ -26738,7 +28132,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2140 := d.s.ServiceChangeProfile.Raw(1)
+			p2140 := d.s.ServiceChangeProfile.Room(1)
+			if p2140 == nil {
+				p2140 = d.s.ServiceChangeProfile.Raw(1)
+			}
 			p2140[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2140[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -26759,8 +28156,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 					return codecerr.At(err, "serviceChangeReason")
 				}
 			}
-			m.ServiceChangeReason = d.s.Octets.Raw(n2141)
-			clear(m.ServiceChangeReason)
+			m.ServiceChangeReason = d.s.Octets.Room(n2141)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2141)
+			}
 			for i2142, off2143 := 0, e.start; i2142 < n2141; i2142++ {
 				var e2144 header
 				if uint(off2143)+1 < uint(len(b2145)) && b2145[off2143+1] < 0x80 && b2145[off2143]&0x1f != 0x1f && off2143+2+int(b2145[off2143+1]) <= len(b2145) {
@@ -26801,7 +28200,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			p2147 := d.s.MId.Raw(1)
+			p2147 := d.s.MId.Room(1)
+			if p2147 == nil {
+				p2147 = d.s.MId.Raw(1)
+			}
 			p2147[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2147[0]
 			var h2148 header
@@ -26819,7 +28221,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 7
-			p2150 := d.s.TimeNotation.Raw(1)
+			p2150 := d.s.TimeNotation.Room(1)
+			if p2150 == nil {
+				p2150 = d.s.TimeNotation.Raw(1)
+			}
 			p2150[0] = model.TimeNotation{}
 			m.TimeStamp = &p2150[0]
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
@@ -26830,7 +28235,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "nonStandardData: duplicate or out of order")
 			}
 			seen |= 1 << 8
-			p2151 := d.s.NonStandardData.Raw(1)
+			p2151 := d.s.NonStandardData.Room(1)
+			if p2151 == nil {
+				p2151 = d.s.NonStandardData.Raw(1)
+			}
 			p2151[0] = model.NonStandardData{}
 			m.NonStandardData = &p2151[0]
 			if err = decodeNonStandardDataV123(d, &e, m.NonStandardData); err != nil {
@@ -26841,7 +28249,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeInfo: duplicate or out of order")
 			}
 			seen |= 1 << 9
-			p2152 := d.s.AuditDescriptor.Raw(1)
+			p2152 := d.s.AuditDescriptor.Room(1)
+			if p2152 == nil {
+				p2152 = d.s.AuditDescriptor.Raw(1)
+			}
 			p2152[0] = model.AuditDescriptor{}
 			m.ServiceChangeInfo = &p2152[0]
 			if err = decodeAuditDescriptorV3(d, &e, m.ServiceChangeInfo); err != nil {
@@ -26962,7 +28373,10 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		m.PortNumber = uint32(x2156)
 	case 0x80000001: // [1]
 		m.Kind = model.ServiceChangeAddress_Ip4Address
-		p2157 := d.s.IP4Address.Raw(1)
+		p2157 := d.s.IP4Address.Room(1)
+		if p2157 == nil {
+			p2157 = d.s.IP4Address.Raw(1)
+		}
 		p2157[0] = model.IP4Address{}
 		m.Ip4Address = &p2157[0]
 		if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
@@ -26970,7 +28384,10 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.ServiceChangeAddress_Ip6Address
-		p2158 := d.s.IP6Address.Raw(1)
+		p2158 := d.s.IP6Address.Room(1)
+		if p2158 == nil {
+			p2158 = d.s.IP6Address.Raw(1)
+		}
 		p2158[0] = model.IP6Address{}
 		m.Ip6Address = &p2158[0]
 		if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
@@ -26978,7 +28395,10 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.ServiceChangeAddress_DomainName
-		p2159 := d.s.DomainName.Raw(1)
+		p2159 := d.s.DomainName.Room(1)
+		if p2159 == nil {
+			p2159 = d.s.DomainName.Raw(1)
+		}
 		p2159[0] = model.DomainName{}
 		m.DomainName = &p2159[0]
 		if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
@@ -27075,7 +28495,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	if en := expect(b, off, 0xa0); en != 0 { // [0] serviceChangeMgcId
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2164 := d.s.MId.Raw(1)
+		p2164 := d.s.MId.Room(1)
+		if p2164 == nil {
+			p2164 = d.s.MId.Raw(1)
+		}
 		p2164[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2164[0]
 		var h2165 header
@@ -27093,7 +28516,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeAddress
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2167 := d.s.ServiceChangeAddress.Raw(1)
+		p2167 := d.s.ServiceChangeAddress.Room(1)
+		if p2167 == nil {
+			p2167 = d.s.ServiceChangeAddress.Raw(1)
+		}
 		p2167[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2167[0]
 		var h2168 header
@@ -27125,7 +28551,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	if en := expect(b, off, 0xa3); en != 0 { // [3] serviceChangeProfile
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2171 := d.s.ServiceChangeProfile.Raw(1)
+		p2171 := d.s.ServiceChangeProfile.Room(1)
+		if p2171 == nil {
+			p2171 = d.s.ServiceChangeProfile.Raw(1)
+		}
 		p2171[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2171[0]
 		if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -27136,7 +28565,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 	if en := expect(b, off, 0xa4); en != 0 { // [4] timeStamp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 		seen |= 1 << 4
-		p2172 := d.s.TimeNotation.Raw(1)
+		p2172 := d.s.TimeNotation.Room(1)
+		if p2172 == nil {
+			p2172 = d.s.TimeNotation.Raw(1)
+		}
 		p2172[0] = model.TimeNotation{}
 		m.Timestamp = &p2172[0]
 		if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
@@ -27160,7 +28592,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2173 := d.s.MId.Raw(1)
+			p2173 := d.s.MId.Room(1)
+			if p2173 == nil {
+				p2173 = d.s.MId.Raw(1)
+			}
 			p2173[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2173[0]
 			var h2174 header
@@ -27178,7 +28613,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2176 := d.s.ServiceChangeAddress.Raw(1)
+			p2176 := d.s.ServiceChangeAddress.Room(1)
+			if p2176 == nil {
+				p2176 = d.s.ServiceChangeAddress.Raw(1)
+			}
 			p2176[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2176[0]
 			var h2177 header
@@ -27210,7 +28648,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2180 := d.s.ServiceChangeProfile.Raw(1)
+			p2180 := d.s.ServiceChangeProfile.Room(1)
+			if p2180 == nil {
+				p2180 = d.s.ServiceChangeProfile.Raw(1)
+			}
 			p2180[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2180[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -27221,7 +28662,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "timeStamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p2181 := d.s.TimeNotation.Raw(1)
+			p2181 := d.s.TimeNotation.Room(1)
+			if p2181 == nil {
+				p2181 = d.s.TimeNotation.Raw(1)
+			}
 			p2181[0] = model.TimeNotation{}
 			m.Timestamp = &p2181[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
@@ -27303,7 +28747,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	if en := expect(b, off, 0xa0); en != 0 { // [0] serviceChangeMgcId
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2186 := d.s.MId.Raw(1)
+		p2186 := d.s.MId.Room(1)
+		if p2186 == nil {
+			p2186 = d.s.MId.Raw(1)
+		}
 		p2186[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2186[0]
 		var h2187 header
@@ -27321,7 +28768,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeAddress
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2189 := d.s.ServiceChangeAddress.Raw(1)
+		p2189 := d.s.ServiceChangeAddress.Room(1)
+		if p2189 == nil {
+			p2189 = d.s.ServiceChangeAddress.Raw(1)
+		}
 		p2189[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2189[0]
 		var h2190 header
@@ -27353,7 +28803,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	if en := expect(b, off, 0xa3); en != 0 { // [3] serviceChangeProfile
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2193 := d.s.ServiceChangeProfile.Raw(1)
+		p2193 := d.s.ServiceChangeProfile.Room(1)
+		if p2193 == nil {
+			p2193 = d.s.ServiceChangeProfile.Raw(1)
+		}
 		p2193[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2193[0]
 		if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -27364,7 +28817,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 	if en := expect(b, off, 0xa4); en != 0 { // [4] timestamp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 		seen |= 1 << 4
-		p2194 := d.s.TimeNotation.Raw(1)
+		p2194 := d.s.TimeNotation.Room(1)
+		if p2194 == nil {
+			p2194 = d.s.TimeNotation.Raw(1)
+		}
 		p2194[0] = model.TimeNotation{}
 		m.Timestamp = &p2194[0]
 		if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
@@ -27388,7 +28844,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeMgcId: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2195 := d.s.MId.Raw(1)
+			p2195 := d.s.MId.Room(1)
+			if p2195 == nil {
+				p2195 = d.s.MId.Raw(1)
+			}
 			p2195[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2195[0]
 			var h2196 header
@@ -27406,7 +28865,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeAddress: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2198 := d.s.ServiceChangeAddress.Raw(1)
+			p2198 := d.s.ServiceChangeAddress.Room(1)
+			if p2198 == nil {
+				p2198 = d.s.ServiceChangeAddress.Raw(1)
+			}
 			p2198[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2198[0]
 			var h2199 header
@@ -27438,7 +28900,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "serviceChangeProfile: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2202 := d.s.ServiceChangeProfile.Raw(1)
+			p2202 := d.s.ServiceChangeProfile.Room(1)
+			if p2202 == nil {
+				p2202 = d.s.ServiceChangeProfile.Raw(1)
+			}
 			p2202[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2202[0]
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
@@ -27449,7 +28914,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 				return d.errorf(e.off, "timestamp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			p2203 := d.s.TimeNotation.Raw(1)
+			p2203 := d.s.TimeNotation.Room(1)
+			if p2203 == nil {
+				p2203 = d.s.TimeNotation.Raw(1)
+			}
 			p2203[0] = model.TimeNotation{}
 			m.Timestamp = &p2203[0]
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
@@ -27721,8 +29189,10 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return codecerr.At(err, "statValue")
 			}
 		}
-		m.StatValue = d.s.Octets.Raw(n2208)
-		clear(m.StatValue)
+		m.StatValue = d.s.Octets.Room(n2208)
+		if m.StatValue == nil {
+			m.StatValue = d.s.Octets.Raw(n2208)
+		}
 		for i2209, off2210 := 0, e.start; i2209 < n2208; i2209++ {
 			var e2211 header
 			if uint(off2210)+1 < uint(len(b2212)) && b2212[off2210+1] < 0x80 && b2212[off2210]&0x1f != 0x1f && off2210+2+int(b2212[off2210+1]) <= len(b2212) {
@@ -27785,8 +29255,10 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 					return codecerr.At(err, "statValue")
 				}
 			}
-			m.StatValue = d.s.Octets.Raw(n2213)
-			clear(m.StatValue)
+			m.StatValue = d.s.Octets.Room(n2213)
+			if m.StatValue == nil {
+				m.StatValue = d.s.Octets.Raw(n2213)
+			}
 			for i2214, off2215 := 0, e.start; i2214 < n2213; i2214++ {
 				var e2216 header
 				if uint(off2215)+1 < uint(len(b2217)) && b2217[off2215+1] < 0x80 && b2217[off2215]&0x1f != 0x1f && off2215+2+int(b2217[off2215+1]) <= len(b2217) {
@@ -27979,7 +29451,10 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NonStandardIdentifier_H221NonStandard
-		p2224 := d.s.H221NonStandard.Raw(1)
+		p2224 := d.s.H221NonStandard.Room(1)
+		if p2224 == nil {
+			p2224 = d.s.H221NonStandard.Raw(1)
+		}
 		p2224[0] = model.H221NonStandard{}
 		m.H221NonStandard = &p2224[0]
 		if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
@@ -28399,7 +29874,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p2240 := d.s.IndAudMediaDescriptor.Raw(1)
+		p2240 := d.s.IndAudMediaDescriptor.Room(1)
+		if p2240 == nil {
+			p2240 = d.s.IndAudMediaDescriptor.Raw(1)
+		}
 		p2240[0] = model.IndAudMediaDescriptor{}
 		m.IndAudMediaDescriptor = &p2240[0]
 		if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
@@ -28407,7 +29885,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p2241 := d.s.IndAudEventsDescriptor.Raw(1)
+		p2241 := d.s.IndAudEventsDescriptor.Room(1)
+		if p2241 == nil {
+			p2241 = d.s.IndAudEventsDescriptor.Raw(1)
+		}
 		p2241[0] = model.IndAudEventsDescriptor{}
 		m.IndAudEventsDescriptor = &p2241[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
@@ -28415,7 +29896,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p2242 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p2242 := d.s.IndAudEventBufferDescriptor.Room(1)
+		if p2242 == nil {
+			p2242 = d.s.IndAudEventBufferDescriptor.Raw(1)
+		}
 		p2242[0] = model.IndAudEventBufferDescriptor{}
 		m.IndAudEventBufferDescriptor = &p2242[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
@@ -28423,7 +29907,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p2243 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p2243 := d.s.IndAudSignalsDescriptor.Room(1)
+		if p2243 == nil {
+			p2243 = d.s.IndAudSignalsDescriptor.Raw(1)
+		}
 		p2243[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2243[0]
 		var h2244 header
@@ -28438,7 +29925,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p2246 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p2246 := d.s.IndAudDigitMapDescriptor.Room(1)
+		if p2246 == nil {
+			p2246 = d.s.IndAudDigitMapDescriptor.Raw(1)
+		}
 		p2246[0] = model.IndAudDigitMapDescriptor{}
 		m.IndAudDigitMapDescriptor = &p2246[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
@@ -28446,7 +29936,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p2247 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p2247 := d.s.IndAudStatisticsDescriptor.Room(1)
+		if p2247 == nil {
+			p2247 = d.s.IndAudStatisticsDescriptor.Raw(1)
+		}
 		p2247[0] = model.IndAudStatisticsDescriptor{}
 		m.IndAudStatisticsDescriptor = &p2247[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
@@ -28454,7 +29947,10 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p2248 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p2248 := d.s.IndAudPackagesDescriptor.Room(1)
+		if p2248 == nil {
+			p2248 = d.s.IndAudPackagesDescriptor.Raw(1)
+		}
 		p2248[0] = model.IndAudPackagesDescriptor{}
 		m.IndAudPackagesDescriptor = &p2248[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
@@ -28564,7 +30060,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAuditParameter_IndAudMediaDescriptor
-		p2256 := d.s.IndAudMediaDescriptor.Raw(1)
+		p2256 := d.s.IndAudMediaDescriptor.Room(1)
+		if p2256 == nil {
+			p2256 = d.s.IndAudMediaDescriptor.Raw(1)
+		}
 		p2256[0] = model.IndAudMediaDescriptor{}
 		m.IndAudMediaDescriptor = &p2256[0]
 		if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
@@ -28572,7 +30071,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAuditParameter_IndAudEventsDescriptor
-		p2257 := d.s.IndAudEventsDescriptor.Raw(1)
+		p2257 := d.s.IndAudEventsDescriptor.Room(1)
+		if p2257 == nil {
+			p2257 = d.s.IndAudEventsDescriptor.Raw(1)
+		}
 		p2257[0] = model.IndAudEventsDescriptor{}
 		m.IndAudEventsDescriptor = &p2257[0]
 		if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
@@ -28580,7 +30082,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000002: // [2]
 		m.Kind = model.IndAuditParameter_IndAudEventBufferDescriptor
-		p2258 := d.s.IndAudEventBufferDescriptor.Raw(1)
+		p2258 := d.s.IndAudEventBufferDescriptor.Room(1)
+		if p2258 == nil {
+			p2258 = d.s.IndAudEventBufferDescriptor.Raw(1)
+		}
 		p2258[0] = model.IndAudEventBufferDescriptor{}
 		m.IndAudEventBufferDescriptor = &p2258[0]
 		if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
@@ -28588,7 +30093,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000003: // [3]
 		m.Kind = model.IndAuditParameter_IndAudSignalsDescriptor
-		p2259 := d.s.IndAudSignalsDescriptor.Raw(1)
+		p2259 := d.s.IndAudSignalsDescriptor.Room(1)
+		if p2259 == nil {
+			p2259 = d.s.IndAudSignalsDescriptor.Raw(1)
+		}
 		p2259[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2259[0]
 		var h2260 header
@@ -28603,7 +30111,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000004: // [4]
 		m.Kind = model.IndAuditParameter_IndAudDigitMapDescriptor
-		p2262 := d.s.IndAudDigitMapDescriptor.Raw(1)
+		p2262 := d.s.IndAudDigitMapDescriptor.Room(1)
+		if p2262 == nil {
+			p2262 = d.s.IndAudDigitMapDescriptor.Raw(1)
+		}
 		p2262[0] = model.IndAudDigitMapDescriptor{}
 		m.IndAudDigitMapDescriptor = &p2262[0]
 		if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
@@ -28611,7 +30122,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000005: // [5]
 		m.Kind = model.IndAuditParameter_IndAudStatisticsDescriptor
-		p2263 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p2263 := d.s.IndAudStatisticsDescriptor.Room(1)
+		if p2263 == nil {
+			p2263 = d.s.IndAudStatisticsDescriptor.Raw(1)
+		}
 		p2263[0] = model.IndAudStatisticsDescriptor{}
 		m.IndAudStatisticsDescriptor = &p2263[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
@@ -28619,7 +30133,10 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 	case 0x80000006: // [6]
 		m.Kind = model.IndAuditParameter_IndAudPackagesDescriptor
-		p2264 := d.s.IndAudPackagesDescriptor.Raw(1)
+		p2264 := d.s.IndAudPackagesDescriptor.Room(1)
+		if p2264 == nil {
+			p2264 = d.s.IndAudPackagesDescriptor.Raw(1)
+		}
 		p2264[0] = model.IndAudPackagesDescriptor{}
 		m.IndAudPackagesDescriptor = &p2264[0]
 		if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
@@ -28668,7 +30185,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2267 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+		p2267 := d.s.IndAudTerminationStateDescriptor.Room(1)
+		if p2267 == nil {
+			p2267 = d.s.IndAudTerminationStateDescriptor.Raw(1)
+		}
 		p2267[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2267[0]
 		if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
@@ -28679,7 +30199,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streams
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2268 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+		p2268 := d.s.IndAudMediaDescriptorStreams.Room(1)
+		if p2268 == nil {
+			p2268 = d.s.IndAudMediaDescriptorStreams.Raw(1)
+		}
 		p2268[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2268[0]
 		var h2269 header
@@ -28710,7 +30233,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2271 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p2271 := d.s.IndAudTerminationStateDescriptor.Room(1)
+			if p2271 == nil {
+				p2271 = d.s.IndAudTerminationStateDescriptor.Raw(1)
+			}
 			p2271[0] = model.IndAudTerminationStateDescriptor{}
 			m.TermStateDescr = &p2271[0]
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
@@ -28721,7 +30247,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2272 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p2272 := d.s.IndAudMediaDescriptorStreams.Room(1)
+			if p2272 == nil {
+				p2272 = d.s.IndAudMediaDescriptorStreams.Raw(1)
+			}
 			p2272[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2272[0]
 			var h2273 header
@@ -28780,7 +30309,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2277 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+		p2277 := d.s.IndAudTerminationStateDescriptor.Room(1)
+		if p2277 == nil {
+			p2277 = d.s.IndAudTerminationStateDescriptor.Raw(1)
+		}
 		p2277[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2277[0]
 		if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
@@ -28791,7 +30323,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streams
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2278 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+		p2278 := d.s.IndAudMediaDescriptorStreams.Room(1)
+		if p2278 == nil {
+			p2278 = d.s.IndAudMediaDescriptorStreams.Raw(1)
+		}
 		p2278[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2278[0]
 		var h2279 header
@@ -28822,7 +30357,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "termStateDescr: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2281 := d.s.IndAudTerminationStateDescriptor.Raw(1)
+			p2281 := d.s.IndAudTerminationStateDescriptor.Room(1)
+			if p2281 == nil {
+				p2281 = d.s.IndAudTerminationStateDescriptor.Raw(1)
+			}
 			p2281[0] = model.IndAudTerminationStateDescriptor{}
 			m.TermStateDescr = &p2281[0]
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
@@ -28833,7 +30371,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 				return d.errorf(e.off, "streams: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2282 := d.s.IndAudMediaDescriptorStreams.Raw(1)
+			p2282 := d.s.IndAudMediaDescriptorStreams.Room(1)
+			if p2282 == nil {
+				p2282 = d.s.IndAudMediaDescriptorStreams.Raw(1)
+			}
 			p2282[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2282[0]
 			var h2283 header
@@ -28902,7 +30443,10 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p2289 := d.s.IndAudStreamParms.Raw(1)
+		p2289 := d.s.IndAudStreamParms.Room(1)
+		if p2289 == nil {
+			p2289 = d.s.IndAudStreamParms.Raw(1)
+		}
 		p2289[0] = model.IndAudStreamParms{}
 		m.OneStream = &p2289[0]
 		if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
@@ -28920,7 +30464,10 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "multiStream")
 			}
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n2290)
+		m.MultiStream = d.s.IndAudStreamDescriptor.Room(n2290)
+		if m.MultiStream == nil {
+			m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n2290)
+		}
 		if n2290 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
 		} else {
@@ -28998,7 +30545,10 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudMediaDescriptorStreams_OneStream
-		p2299 := d.s.IndAudStreamParms.Raw(1)
+		p2299 := d.s.IndAudStreamParms.Room(1)
+		if p2299 == nil {
+			p2299 = d.s.IndAudStreamParms.Raw(1)
+		}
 		p2299[0] = model.IndAudStreamParms{}
 		m.OneStream = &p2299[0]
 		if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
@@ -29016,7 +30566,10 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "multiStream")
 			}
 		}
-		m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n2300)
+		m.MultiStream = d.s.IndAudStreamDescriptor.Room(n2300)
+		if m.MultiStream == nil {
+			m.MultiStream = d.s.IndAudStreamDescriptor.Raw(n2300)
+		}
 		if n2300 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
 		} else {
@@ -29305,7 +30858,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2314 := d.s.IndAudLocalControlDescriptor.Raw(1)
+		p2314 := d.s.IndAudLocalControlDescriptor.Room(1)
+		if p2314 == nil {
+			p2314 = d.s.IndAudLocalControlDescriptor.Raw(1)
+		}
 		p2314[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2314[0]
 		if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
@@ -29316,7 +30872,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa1); en != 0 { // [1] localDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2315 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		p2315 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+		if p2315 == nil {
+			p2315 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		}
 		p2315[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2315[0]
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
@@ -29327,7 +30886,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa2); en != 0 { // [2] remoteDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p2316 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		p2316 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+		if p2316 == nil {
+			p2316 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		}
 		p2316[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2316[0]
 		if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
@@ -29351,7 +30913,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2317 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p2317 := d.s.IndAudLocalControlDescriptor.Room(1)
+			if p2317 == nil {
+				p2317 = d.s.IndAudLocalControlDescriptor.Raw(1)
+			}
 			p2317[0] = model.IndAudLocalControlDescriptor{}
 			m.LocalControlDescriptor = &p2317[0]
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
@@ -29362,7 +30927,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2318 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p2318 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+			if p2318 == nil {
+				p2318 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			}
 			p2318[0] = model.IndAudLocalRemoteDescriptor{}
 			m.LocalDescriptor = &p2318[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
@@ -29373,7 +30941,10 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p2319 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p2319 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+			if p2319 == nil {
+				p2319 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			}
 			p2319[0] = model.IndAudLocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p2319[0]
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
@@ -29445,7 +31016,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2324 := d.s.IndAudLocalControlDescriptor.Raw(1)
+		p2324 := d.s.IndAudLocalControlDescriptor.Room(1)
+		if p2324 == nil {
+			p2324 = d.s.IndAudLocalControlDescriptor.Raw(1)
+		}
 		p2324[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2324[0]
 		if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
@@ -29456,7 +31030,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa1); en != 0 { // [1] localDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2325 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		p2325 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+		if p2325 == nil {
+			p2325 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		}
 		p2325[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2325[0]
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
@@ -29467,7 +31044,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa2); en != 0 { // [2] remoteDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		p2326 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		p2326 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+		if p2326 == nil {
+			p2326 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+		}
 		p2326[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2326[0]
 		if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
@@ -29478,7 +31058,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 	if en := expect(b, off, 0xa3); en != 0 { // [3] statisticsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		p2327 := d.s.IndAudStatisticsDescriptor.Raw(1)
+		p2327 := d.s.IndAudStatisticsDescriptor.Room(1)
+		if p2327 == nil {
+			p2327 = d.s.IndAudStatisticsDescriptor.Raw(1)
+		}
 		p2327[0] = model.IndAudStatisticsDescriptor{}
 		m.StatisticsDescriptor = &p2327[0]
 		if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
@@ -29502,7 +31085,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localControlDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2328 := d.s.IndAudLocalControlDescriptor.Raw(1)
+			p2328 := d.s.IndAudLocalControlDescriptor.Room(1)
+			if p2328 == nil {
+				p2328 = d.s.IndAudLocalControlDescriptor.Raw(1)
+			}
 			p2328[0] = model.IndAudLocalControlDescriptor{}
 			m.LocalControlDescriptor = &p2328[0]
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
@@ -29513,7 +31099,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "localDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2329 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p2329 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+			if p2329 == nil {
+				p2329 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			}
 			p2329[0] = model.IndAudLocalRemoteDescriptor{}
 			m.LocalDescriptor = &p2329[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
@@ -29524,7 +31113,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "remoteDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			p2330 := d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			p2330 := d.s.IndAudLocalRemoteDescriptor.Room(1)
+			if p2330 == nil {
+				p2330 = d.s.IndAudLocalRemoteDescriptor.Raw(1)
+			}
 			p2330[0] = model.IndAudLocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p2330[0]
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
@@ -29535,7 +31127,10 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			p2331 := d.s.IndAudStatisticsDescriptor.Raw(1)
+			p2331 := d.s.IndAudStatisticsDescriptor.Room(1)
+			if p2331 == nil {
+				p2331 = d.s.IndAudStatisticsDescriptor.Raw(1)
+			}
 			p2331[0] = model.IndAudStatisticsDescriptor{}
 			m.StatisticsDescriptor = &p2331[0]
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
@@ -29650,7 +31245,10 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2335)
+		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2335)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2335)
+		}
 		if n2335 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
 		} else {
@@ -29730,7 +31328,10 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2340)
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2340)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2340)
+			}
 			if n2340 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
@@ -29869,7 +31470,10 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2348)
+		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2348)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2348)
+		}
 		if n2348 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
 		} else {
@@ -29966,7 +31570,10 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2354)
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2354)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2354)
+			}
 			if n2354 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
@@ -30145,7 +31752,10 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 	if en := expect(b, off, 0xa1); en != 0 { // [1] propertyParms
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2361 := d.s.PropertyParm.Raw(1)
+		p2361 := d.s.PropertyParm.Room(1)
+		if p2361 == nil {
+			p2361 = d.s.PropertyParm.Raw(1)
+		}
 		p2361[0] = model.PropertyParm{}
 		m.PropertyParms = &p2361[0]
 		if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
@@ -30182,7 +31792,10 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2362 := d.s.PropertyParm.Raw(1)
+			p2362 := d.s.PropertyParm.Room(1)
+			if p2362 == nil {
+				p2362 = d.s.PropertyParm.Raw(1)
+			}
 			p2362[0] = model.PropertyParm{}
 			m.PropertyParms = &p2362[0]
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
@@ -30275,7 +31888,10 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 				return codecerr.At(err, "propGrps")
 			}
 		}
-		m.PropGrps = d.s.IndAudPropertyParm.Raw(n2367)
+		m.PropGrps = d.s.IndAudPropertyParm.Room(n2367)
+		if m.PropGrps == nil {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2367)
+		}
 		if n2367 == 1 {
 			m.PropGrps[0] = model.IndAudPropertyParm{}
 		} else {
@@ -30342,7 +31958,10 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 					return codecerr.At(err, "propGrps")
 				}
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2373)
+			m.PropGrps = d.s.IndAudPropertyParm.Room(n2373)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.IndAudPropertyParm.Raw(n2373)
+			}
 			if n2373 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
 			} else {
@@ -30454,7 +32073,10 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 				return codecerr.At(err, "propGrps")
 			}
 		}
-		m.PropGrps = d.s.IndAudPropertyParm.Raw(n2382)
+		m.PropGrps = d.s.IndAudPropertyParm.Room(n2382)
+		if m.PropGrps == nil {
+			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2382)
+		}
 		if n2382 == 1 {
 			m.PropGrps[0] = model.IndAudPropertyParm{}
 		} else {
@@ -30521,7 +32143,10 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 					return codecerr.At(err, "propGrps")
 				}
 			}
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2388)
+			m.PropGrps = d.s.IndAudPropertyParm.Room(n2388)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.IndAudPropertyParm.Raw(n2388)
+			}
 			if n2388 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
 			} else {
@@ -30626,7 +32251,10 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2396)
+		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2396)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2396)
+		}
 		if n2396 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
 		} else {
@@ -30697,7 +32325,10 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2401)
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2401)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2401)
+			}
 			if n2401 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
@@ -30825,7 +32456,10 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return codecerr.At(err, "propertyParms")
 			}
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2409)
+		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2409)
+		if m.PropertyParms == nil {
+			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2409)
+		}
 		if n2409 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
 		} else {
@@ -30913,7 +32547,10 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 					return codecerr.At(err, "propertyParms")
 				}
 			}
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2415)
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2415)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2415)
+			}
 			if n2415 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
 			} else {
@@ -31287,7 +32924,10 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p2429 := d.s.IndAudSignal.Raw(1)
+		p2429 := d.s.IndAudSignal.Room(1)
+		if p2429 == nil {
+			p2429 = d.s.IndAudSignal.Raw(1)
+		}
 		p2429[0] = model.IndAudSignal{}
 		m.Signal = &p2429[0]
 		if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
@@ -31295,7 +32935,10 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p2430 := d.s.IndAudSeqSigList.Raw(1)
+		p2430 := d.s.IndAudSeqSigList.Room(1)
+		if p2430 == nil {
+			p2430 = d.s.IndAudSeqSigList.Raw(1)
+		}
 		p2430[0] = model.IndAudSeqSigList{}
 		m.SeqSigList = &p2430[0]
 		if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
@@ -31345,7 +32988,10 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 	switch h.tag {
 	case 0x80000000: // [0]
 		m.Kind = model.IndAudSignalsDescriptor_Signal
-		p2433 := d.s.IndAudSignal.Raw(1)
+		p2433 := d.s.IndAudSignal.Room(1)
+		if p2433 == nil {
+			p2433 = d.s.IndAudSignal.Raw(1)
+		}
 		p2433[0] = model.IndAudSignal{}
 		m.Signal = &p2433[0]
 		if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
@@ -31353,7 +32999,10 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.IndAudSignalsDescriptor_SeqSigList
-		p2434 := d.s.IndAudSeqSigList.Raw(1)
+		p2434 := d.s.IndAudSeqSigList.Room(1)
+		if p2434 == nil {
+			p2434 = d.s.IndAudSeqSigList.Raw(1)
+		}
 		p2434[0] = model.IndAudSeqSigList{}
 		m.SeqSigList = &p2434[0]
 		if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
@@ -31415,7 +33064,10 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] signalList
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2437 := d.s.IndAudSignal.Raw(1)
+		p2437 := d.s.IndAudSignal.Room(1)
+		if p2437 == nil {
+			p2437 = d.s.IndAudSignal.Raw(1)
+		}
 		p2437[0] = model.IndAudSignal{}
 		m.SignalList = &p2437[0]
 		if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
@@ -31452,7 +33104,10 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2439 := d.s.IndAudSignal.Raw(1)
+			p2439 := d.s.IndAudSignal.Room(1)
+			if p2439 == nil {
+				p2439 = d.s.IndAudSignal.Raw(1)
+			}
 			p2439[0] = model.IndAudSignal{}
 			m.SignalList = &p2439[0]
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
@@ -31522,7 +33177,10 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	if en := expect(b, off, 0xa1); en != 0 { // [1] signalList
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		p2442 := d.s.IndAudSignal.Raw(1)
+		p2442 := d.s.IndAudSignal.Room(1)
+		if p2442 == nil {
+			p2442 = d.s.IndAudSignal.Raw(1)
+		}
 		p2442[0] = model.IndAudSignal{}
 		m.SignalList = &p2442[0]
 		if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
@@ -31559,7 +33217,10 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			p2444 := d.s.IndAudSignal.Raw(1)
+			p2444 := d.s.IndAudSignal.Room(1)
+			if p2444 == nil {
+				p2444 = d.s.IndAudSignal.Raw(1)
+			}
 			p2444[0] = model.IndAudSignal{}
 			m.SignalList = &p2444[0]
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
@@ -32347,7 +34008,10 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return codecerr.At(err, "terminationIDList")
 			}
 		}
-		m.TerminationIDList = d.s.TerminationID.Raw(n2462)
+		m.TerminationIDList = d.s.TerminationID.Room(n2462)
+		if m.TerminationIDList == nil {
+			m.TerminationIDList = d.s.TerminationID.Raw(n2462)
+		}
 		if n2462 == 1 {
 			m.TerminationIDList[0] = model.TerminationID{}
 		} else {
@@ -32387,7 +34051,10 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return codecerr.At(err, "terminationAuditResult")
 			}
 		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2467)
+		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n2467)
+		if m.TerminationAuditResult == nil {
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2467)
+		}
 		if n2467 == 1 {
 			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 		} else {
@@ -32437,7 +34104,10 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 					return codecerr.At(err, "terminationIDList")
 				}
 			}
-			m.TerminationIDList = d.s.TerminationID.Raw(n2472)
+			m.TerminationIDList = d.s.TerminationID.Room(n2472)
+			if m.TerminationIDList == nil {
+				m.TerminationIDList = d.s.TerminationID.Raw(n2472)
+			}
 			if n2472 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
 			} else {
@@ -32477,7 +34147,10 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 					return codecerr.At(err, "terminationAuditResult")
 				}
 			}
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2477)
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n2477)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2477)
+			}
 			if n2477 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
 			} else {
@@ -32561,7 +34234,10 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 	if en := expect(b, off, 0xa0); en != 0 { // [0] secondEvent
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
-		p2485 := d.s.SecondEventsDescriptor.Raw(1)
+		p2485 := d.s.SecondEventsDescriptor.Room(1)
+		if p2485 == nil {
+			p2485 = d.s.SecondEventsDescriptor.Raw(1)
+		}
 		p2485[0] = model.SecondEventsDescriptor{}
 		m.SecondEvent = &p2485[0]
 		if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
@@ -32582,7 +34258,10 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return codecerr.At(err, "signalsDescriptor")
 			}
 		}
-		m.SignalsDescriptor = d.s.SignalRequest.Raw(n2486)
+		m.SignalsDescriptor = d.s.SignalRequest.Room(n2486)
+		if m.SignalsDescriptor == nil {
+			m.SignalsDescriptor = d.s.SignalRequest.Raw(n2486)
+		}
 		if n2486 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
 		} else {
@@ -32622,7 +34301,10 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "secondEvent: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			p2491 := d.s.SecondEventsDescriptor.Raw(1)
+			p2491 := d.s.SecondEventsDescriptor.Room(1)
+			if p2491 == nil {
+				p2491 = d.s.SecondEventsDescriptor.Raw(1)
+			}
 			p2491[0] = model.SecondEventsDescriptor{}
 			m.SecondEvent = &p2491[0]
 			if err = decodeSecondEventsDescriptorV3(d, &e, m.SecondEvent); err != nil {
@@ -32643,7 +34325,10 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 					return codecerr.At(err, "signalsDescriptor")
 				}
 			}
-			m.SignalsDescriptor = d.s.SignalRequest.Raw(n2492)
+			m.SignalsDescriptor = d.s.SignalRequest.Room(n2492)
+			if m.SignalsDescriptor == nil {
+				m.SignalsDescriptor = d.s.SignalRequest.Raw(n2492)
+			}
 			if n2492 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
 			} else {
@@ -32717,7 +34402,10 @@ func decodeNotifyBehaviourV3(d *decoder, h *header, m *model.NotifyBehaviour) er
 		}
 	case 0x80000001: // [1]
 		m.Kind = model.NotifyBehaviour_NotifyRegulated
-		p2498 := d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		p2498 := d.s.RegulatedEmbeddedDescriptor.Room(1)
+		if p2498 == nil {
+			p2498 = d.s.RegulatedEmbeddedDescriptor.Raw(1)
+		}
 		p2498[0] = model.RegulatedEmbeddedDescriptor{}
 		m.NotifyRegulated = &p2498[0]
 		if err = decodeRegulatedEmbeddedDescriptorV3(d, h, m.NotifyRegulated); err != nil {
