@@ -762,11 +762,9 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	}
 	for i := 0; i < nw; i++ {
 		inner := g.tmp("h")
-		want := ""
+		var want *TagSpec
 		if i+1 < len(tags) {
-			want = fmt.Sprintf("%#x", tags[i+1].Key())
-		} else {
-			want = "anyTag"
+			want = &tags[i+1]
 		}
 		g.explicit(inner, hv, want, fail)
 		hv = inner
@@ -838,8 +836,19 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		win := g.tmp("b")
 		// An empty one (a TerminationID's wildcard list) needs no count
 		// either.
-		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-			win, addr(hv), n, hv, short(hv+".start", win), fail)
+		// The element's identifier octet, when it has one of its own
+		// (not an untagged CHOICE) and a low tag number: the elements in
+		// the form the encoder writes are then read by expect.
+		var id int = -1
+		if len(etags) > 0 && etags[0].Number < 31 {
+			id = int(etags[0].Bytes()[0])
+		}
+		one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
+		if id >= 0 {
+			one = fmt.Sprintf("expect(%s, %s.start, %#x) == %s.end", win, hv, id, hv)
+		}
+		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+			win, addr(hv), n, hv, one, fail)
 		g.decSize(r.Size, n, hv, "elements", ret)
 		g.raw(target, "=", egoT, n)
 		// Elements of other types are each assigned in full below: they
@@ -848,11 +857,18 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			// Most lists have one element: zeroed inline, as in one.
 			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
 		}
-		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\n", e)
+		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
+		if id >= 0 {
+			en := g.tmp("en")
+			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s.tag, %[5]s.cons, %[5]s.off, %[5]s.start, %[5]s.end, %[5]s.next = %#[6]x, %[7]t, %[3]s, %[3]s+2, %[1]s, %[1]s\n} else {\n", en, win, off, id, e, etags[0].Key(), etags[0].Constructed)
+		}
 		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
+		}
+		if id >= 0 {
+			w.WriteString("}\n")
 		}
 		// Errors inside the element get its index, written into every
 		// return of the element's code (a closure per element would cost
@@ -915,17 +931,30 @@ t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
 
 // explicit emits code that reads the one element inside the explicit
 // tag of header variable hv into a new header variable inner: a common
-// header that fills the tag exactly (with tag want, unless anyTag) right
-// here, anything else (and every error) through reader.explicit.
-func (g *berGen) explicit(inner, hv, want, fail string) {
+// header that fills the tag exactly (with tag want, unless nil: a
+// CHOICE) right here, anything else (and every error) through
+// reader.explicit.
+func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	win := g.tmp("b")
-	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
-	if want != "anyTag" {
-		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, want)
+	fmt.Fprintf(&g.w, "var %s header\n", inner)
+	if want != nil && want.Number < 31 {
+		en := g.tmp("en")
+		fmt.Fprintf(&g.w, "if %[1]s := d.window(%[2]s); %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, addr(hv), hv, want.Bytes()[0])
+		fmt.Fprintf(&g.w, "%[1]s := %[2]s.end\n%[3]s.tag, %[3]s.cons, %[3]s.off, %[3]s.start, %[3]s.end, %[3]s.next = %#[4]x, %[5]t, %[2]s.start, %[2]s.start+2, %[1]s, %[1]s\n", en, hv, inner, want.Key(), want.Constructed)
+		fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %#x); err != nil {\n%s\n}\n", inner, addr(hv), want.Key(), fail)
+		return
 	}
-	fmt.Fprintf(&g.w, "var %s header\nif %s := d.window(%s); %s {\n", inner, win, addr(hv), cond)
+	wantTag := "anyTag"
+	if want != nil {
+		wantTag = fmt.Sprintf("%#x", want.Key())
+	}
+	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
+	if want != nil {
+		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
+	}
+	fmt.Fprintf(&g.w, "if %s := d.window(%s); %s {\n", win, addr(hv), cond)
 	g.fill(inner, hv+".start", win)
-	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), want, fail)
+	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), wantTag, fail)
 }
 
 // qualify prefixes the named types in a Go type expression with pkg.
