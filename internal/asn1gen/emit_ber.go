@@ -669,9 +669,15 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			cons = "true"
 		}
 		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
-		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, %s, off, off+2, en, en\n", tags[0].Key(), cons)
-		if err := g.component(v, t, c, i, tags); err != nil {
+		lean, err := g.leanComponent(v, t, c, i, tags)
+		if err != nil {
 			return err
+		}
+		if !lean {
+			fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, %s, off, off+2, en, en\n", tags[0].Key(), cons)
+			if err := g.component(v, t, c, i, tags); err != nil {
+				return err
+			}
 		}
 		w.WriteString("off = en\n}\n")
 	}
@@ -727,6 +733,14 @@ func (g *berGen) decFunc(tf typeFunc) error {
 // component emits the decoding of component c (the i-th) of t from
 // header variable e, whose first tag (tags[0]) the caller matched.
 func (g *berGen) component(v *Version, t *GoType, c *Component, i int, tags []TagSpec) error {
+	target := g.componentTarget(t, c, i)
+	return g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
+}
+
+// componentTarget emits the marking of component c (the i-th) of t as
+// seen and the making of its field, and returns the Go expression it
+// is decoded into ("" for a NULL flag).
+func (g *berGen) componentTarget(t *GoType, c *Component, i int) string {
 	w := &g.w
 	fl := fieldOf(t, c.Name)
 	fmt.Fprintf(w, "seen |= 1 << %d\n", i)
@@ -742,7 +756,54 @@ func (g *berGen) component(v *Version, t *GoType, c *Component, i int, tags []Ta
 		fmt.Fprintf(w, "%s = true\n", target)
 		target = ""
 	}
-	return g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
+	return target
+}
+
+// leanComponent emits, for the fast part of a SEQUENCE's decoder, the
+// decoding of component c (the i-th) of t, found in the form the
+// encoder writes at off with contents up to en, when it is a primitive
+// the generated code reads itself (OCTET STRING, INTEGER, NULL under
+// one tag): from off and en, without filling header e but where the
+// value needs the general code. It reports false (and emits nothing)
+// for any other component.
+func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec) (bool, error) {
+	r, err := v.Resolve(c.Type)
+	if err != nil || len(tags) != 1 {
+		return false, err
+	}
+	fl := fieldOf(t, c.Name)
+	switch {
+	case r.Kind == KindNull && fl.Rep == RepFlag:
+	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
+	default:
+		return false, nil
+	}
+	w := &g.w
+	target := g.componentTarget(t, c, i)
+	ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
+	switch r.Kind {
+	case KindNull:
+		fmt.Fprintf(w, "if en != off+2 {\nreturn %s\n}\n", fmt.Sprintf(ret, `d.errorf(off, "NULL with %d octets of contents", en-off-2)`))
+	case KindOctetString:
+		// b is the input up to the end of the SEQUENCE: expect checked
+		// that the component ends inside it.
+		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
+		g.decSize(r.Size, "len("+target+")", "off+2", "octets", ret)
+	case KindInteger:
+		goT, lo, hi := g.intRange(v, r)
+		x := g.tmp("x")
+		cond := "!ok"
+		if lo != "minInt" {
+			cond += " || " + x + " < " + lo
+		}
+		if hi != "maxInt" {
+			cond += " || " + x + " > " + hi
+		}
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, cond)
+		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		fmt.Fprintf(w, "var err error\nif %s, err = d.integer(&e, %s, %s); err != nil {\nreturn %s\n}\n}\n%s = %s(%s)\n", x, lo, hi, fmt.Sprintf(ret, "err"), target, goT, x)
+	}
+	return true, nil
 }
 
 // dec emits code that decodes the element described by header variable
@@ -772,16 +833,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	name := g.f.named[r]
 	switch r.Kind {
 	case KindInteger:
-		goT, _ := g.f.GoTypeOf(v, r)
-		lo, hi := "minInt", "maxInt"
-		if r.Value != nil && !r.Value.Extensible {
-			if r.Value.HasLower {
-				lo = strconv.FormatInt(r.Value.Lower, 10)
-			}
-			if r.Value.HasUpper {
-				hi = strconv.FormatInt(r.Value.Upper, 10)
-			}
-		}
+		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")
 		g.integer(x, hv, lo, hi, fail)
 		fmt.Fprintf(w, "%s = %s(%s)\n", target, goT, x)
@@ -802,17 +854,17 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindOctetString:
 		// A primitive one (every encoder's) is a sub-slice, taken inline.
 		fmt.Fprintf(w, "if !%[2]s.cons {\n%[1]s = d.data[%[2]s.start:%[2]s.end:%[2]s.end]\n} else if %[1]s, err = d.octets(%[2]s); err != nil {\n%[3]s\n}\n", target, hv, fail)
-		g.decSize(r.Size, "len("+target+")", hv, "octets", ret)
+		g.decSize(r.Size, "len("+target+")", hv+".start", "octets", ret)
 	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
 		alpha := r.Alphabet
 		if alpha == "" && r.Kind == KindIA5String {
 			alpha = "ia5"
 		}
 		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, addr(hv), alpha, fail)
-		g.decSize(r.Size, "len("+target+")", hv, "characters", ret)
+		g.decSize(r.Size, "len("+target+")", hv+".start", "characters", ret)
 	case KindBitString:
 		fmt.Fprintf(w, "if %s, err = d.bits(%s); err != nil {\n%s\n}\n", target, hv, fail)
-		g.decSize(r.Size, target+".Len", hv, "bits", ret)
+		g.decSize(r.Size, target+".Len", hv+".start", "bits", ret)
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
@@ -849,7 +901,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		}
 		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
 			win, addr(hv), n, hv, one, fail)
-		g.decSize(r.Size, n, hv, "elements", ret)
+		g.decSize(r.Size, n, hv+".start", "elements", ret)
 		g.raw(target, "=", egoT, n)
 		// Elements of other types are each assigned in full below: they
 		// need no zeroing.
@@ -881,6 +933,22 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// intRange returns the Go type of INTEGER type r and its bounds, as
+// Go expressions.
+func (g *berGen) intRange(v *Version, r *Type) (goT, lo, hi string) {
+	goT, _ = g.f.GoTypeOf(v, r)
+	lo, hi = "minInt", "maxInt"
+	if r.Value != nil && !r.Value.Extensible {
+		if r.Value.HasLower {
+			lo = strconv.FormatInt(r.Value.Lower, 10)
+		}
+		if r.Value.HasUpper {
+			hi = strconv.FormatInt(r.Value.Upper, 10)
+		}
+	}
+	return goT, lo, hi
 }
 
 // integer emits code that decodes the INTEGER of header variable hv
@@ -967,8 +1035,8 @@ func (f *Family) qualify(goT, pkg string) string {
 	return goT
 }
 
-func (g *berGen) decSize(r *Range, n, hv, what, ret string) {
+func (g *berGen) decSize(r *Range, n, at, what, ret string) {
 	if cond := sizeCond(r, n); cond != "" {
-		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", cond, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d %s, want %d..%d\", %s)", hv, what, r.Lower, r.Upper, n)))
+		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", cond, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s, \"%%d %s, want %d..%d\", %s)", at, what, r.Lower, r.Upper, n)))
 	}
 }

@@ -361,41 +361,26 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] secParmIndex
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SecParmIndex = d.data[e.start:e.end:e.end]
-		} else if m.SecParmIndex, err = d.octets(e); err != nil {
-			return codecerr.At(err, "secParmIndex")
-		}
+		m.SecParmIndex = b[off+2 : en : en]
 		if len(m.SecParmIndex) < 4 || len(m.SecParmIndex) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SecParmIndex)), "secParmIndex")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SecParmIndex)), "secParmIndex")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] seqNum
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		if !e.cons {
-			m.SeqNum = d.data[e.start:e.end:e.end]
-		} else if m.SeqNum, err = d.octets(e); err != nil {
-			return codecerr.At(err, "seqNum")
-		}
+		m.SeqNum = b[off+2 : en : en]
 		if len(m.SeqNum) < 4 || len(m.SeqNum) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SeqNum)), "seqNum")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SeqNum)), "seqNum")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] ad
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
-		if !e.cons {
-			m.Ad = d.data[e.start:e.end:e.end]
-		} else if m.Ad, err = d.octets(e); err != nil {
-			return codecerr.At(err, "ad")
-		}
+		m.Ad = b[off+2 : en : en]
 		if len(m.Ad) < 12 || len(m.Ad) > 32 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 12..32", len(m.Ad)), "ad")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 12..32", len(m.Ad)), "ad")
 		}
 		off = en
 	}
@@ -514,10 +499,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] version
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x15, ok := d.smallInt(&e)
+		x15, ok := intAt(b, off+2, en)
 		if !ok || x15 < 0 || x15 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x15, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "version")
@@ -675,10 +660,10 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] version
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x27, ok := d.smallInt(&e)
+		x27, ok := intAt(b, off+2, en)
 		if !ok || x27 < 0 || x27 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x27, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "version")
@@ -836,10 +821,10 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] version
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x39, ok := d.smallInt(&e)
+		x39, ok := intAt(b, off+2, en)
 		if !ok || x39 < 0 || x39 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x39, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "version")
@@ -1405,11 +1390,11 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] portNumber
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.PortNumber.Present = true
-		x82, ok := d.smallInt(&e)
+		x82, ok := intAt(b, off+2, en)
 		if !ok || x82 < 0 || x82 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x82, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "portNumber")
@@ -1500,24 +1485,19 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] address
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.Address = d.data[e.start:e.end:e.end]
-		} else if m.Address, err = d.octets(e); err != nil {
-			return codecerr.At(err, "address")
-		}
+		m.Address = b[off+2 : en : en]
 		if len(m.Address) < 4 || len(m.Address) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Address)), "address")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.Address)), "address")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] portNumber
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.PortNumber.Present = true
-		x84, ok := d.smallInt(&e)
+		x84, ok := intAt(b, off+2, en)
 		if !ok || x84 < 0 || x84 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x84, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "portNumber")
@@ -1613,24 +1593,19 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] address
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.Address = d.data[e.start:e.end:e.end]
-		} else if m.Address, err = d.octets(e); err != nil {
-			return codecerr.At(err, "address")
-		}
+		m.Address = b[off+2 : en : en]
 		if len(m.Address) < 16 || len(m.Address) > 16 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 16..16", len(m.Address)), "address")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 16..16", len(m.Address)), "address")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] portNumber
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.PortNumber.Present = true
-		x86, ok := d.smallInt(&e)
+		x86, ok := intAt(b, off+2, en)
 		if !ok || x86 < 0 || x86 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x86, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "portNumber")
@@ -2219,10 +2194,10 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x138, ok := d.smallInt(&e)
+		x138, ok := intAt(b, off+2, en)
 		if !ok || x138 < 0 || x138 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x138, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -2411,10 +2386,10 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x155, ok := d.smallInt(&e)
+		x155, ok := intAt(b, off+2, en)
 		if !ok || x155 < 0 || x155 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x155, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -2603,10 +2578,10 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x172, ok := d.smallInt(&e)
+		x172, ok := intAt(b, off+2, en)
 		if !ok || x172 < 0 || x172 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x172, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -2773,10 +2748,10 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x186, ok := d.smallInt(&e)
+		x186, ok := intAt(b, off+2, en)
 		if !ok || x186 < 0 || x186 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x186, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -2869,10 +2844,10 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x189, ok := d.smallInt(&e)
+		x189, ok := intAt(b, off+2, en)
 		if !ok || x189 < 0 || x189 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x189, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -2882,11 +2857,10 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] immAckRequired
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ImmAckRequired = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "immAckRequired")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "immAckRequired")
 		}
 		off = en
 	}
@@ -3016,10 +2990,10 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x196, ok := d.smallInt(&e)
+		x196, ok := intAt(b, off+2, en)
 		if !ok || x196 < 0 || x196 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x196, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -3029,11 +3003,10 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] immAckRequired
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ImmAckRequired = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "immAckRequired")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "immAckRequired")
 		}
 		off = en
 	}
@@ -3174,10 +3147,10 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x203, ok := d.smallInt(&e)
+		x203, ok := intAt(b, off+2, en)
 		if !ok || x203 < 0 || x203 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x203, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -3187,11 +3160,10 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] immAckRequired
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ImmAckRequired = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "immAckRequired")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "immAckRequired")
 		}
 		off = en
 	}
@@ -3211,11 +3183,11 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] segmentNumber
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.SegmentNumber.Present = true
-		x206, ok := d.smallInt(&e)
+		x206, ok := intAt(b, off+2, en)
 		if !ok || x206 < 0 || x206 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x206, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "segmentNumber")
@@ -3225,11 +3197,10 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		off = en
 	}
 	if en := expect(b, off, 0x84); en != 0 { // [4] segmentationComplete
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, false, off, off+2, en, en
 		seen |= 1 << 4
 		m.SegmentationComplete = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "segmentationComplete")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "segmentationComplete")
 		}
 		off = en
 	}
@@ -3670,10 +3641,10 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] firstAck
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x244, ok := d.smallInt(&e)
+		x244, ok := intAt(b, off+2, en)
 		if !ok || x244 < 0 || x244 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x244, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "firstAck")
@@ -3683,11 +3654,11 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] lastAck
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.LastAck.Present = true
-		x245, ok := d.smallInt(&e)
+		x245, ok := intAt(b, off+2, en)
 		if !ok || x245 < 0 || x245 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x245, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "lastAck")
@@ -3783,10 +3754,10 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] errorCode
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x248, ok := d.smallInt(&e)
+		x248, ok := intAt(b, off+2, en)
 		if !ok || x248 < 0 || x248 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x248, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "errorCode")
@@ -3916,10 +3887,10 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x255, ok := d.smallInt(&e)
+		x255, ok := intAt(b, off+2, en)
 		if !ok || x255 < 0 || x255 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x255, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -4184,10 +4155,10 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x278, ok := d.smallInt(&e)
+		x278, ok := intAt(b, off+2, en)
 		if !ok || x278 < 0 || x278 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x278, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -4452,10 +4423,10 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x301, ok := d.smallInt(&e)
+		x301, ok := intAt(b, off+2, en)
 		if !ok || x301 < 0 || x301 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x301, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -4716,10 +4687,10 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x323, ok := d.smallInt(&e)
+		x323, ok := intAt(b, off+2, en)
 		if !ok || x323 < 0 || x323 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x323, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -4966,10 +4937,10 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x343, ok := d.smallInt(&e)
+		x343, ok := intAt(b, off+2, en)
 		if !ok || x343 < 0 || x343 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x343, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -5216,10 +5187,10 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] contextId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x363, ok := d.smallInt(&e)
+		x363, ok := intAt(b, off+2, en)
 		if !ok || x363 < 0 || x363 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x363, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "contextId")
@@ -5467,11 +5438,11 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] priority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.Priority.Present = true
-		x382, ok := d.smallInt(&e)
+		x382, ok := intAt(b, off+2, en)
 		if !ok || x382 < 0 || x382 > 15 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x382, err = d.integer(&e, 0, 15); err != nil {
 				return codecerr.At(err, "priority")
@@ -5688,11 +5659,11 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] priority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.Priority.Present = true
-		x399, ok := d.smallInt(&e)
+		x399, ok := intAt(b, off+2, en)
 		if !ok || x399 < 0 || x399 > 15 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x399, err = d.integer(&e, 0, 15); err != nil {
 				return codecerr.At(err, "priority")
@@ -5948,11 +5919,11 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] priority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.Priority.Present = true
-		x421, ok := d.smallInt(&e)
+		x421, ok := intAt(b, off+2, en)
 		if !ok || x421 < 0 || x421 > 15 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x421, err = d.integer(&e, 0, 15); err != nil {
 				return codecerr.At(err, "priority")
@@ -6367,29 +6338,26 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] topology
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.Topology = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "topology")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "topology")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] emergency
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.Emergency = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "emergency")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "emergency")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] priority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.Priority = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "priority")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "priority")
 		}
 		off = en
 	}
@@ -6537,38 +6505,34 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] topology
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.Topology = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "topology")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "topology")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] emergency
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.Emergency = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "emergency")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "emergency")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] priority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.Priority = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "priority")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "priority")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] iepscallind
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.Iepscallind = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "iepscallind")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "iepscallind")
 		}
 		off = en
 	}
@@ -6620,11 +6584,11 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] selectpriority
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 		seen |= 1 << 5
 		m.Selectpriority.Present = true
-		x471, ok := d.smallInt(&e)
+		x471, ok := intAt(b, off+2, en)
 		if !ok || x471 < 0 || x471 > 15 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 			var err error
 			if x471, err = d.integer(&e, 0, 15); err != nil {
 				return codecerr.At(err, "selectpriority")
@@ -6882,20 +6846,18 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.Optional = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "optional")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "optional")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] wildcardReturn
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.WildcardReturn = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "wildcardReturn")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "wildcardReturn")
 		}
 		off = en
 	}
@@ -7011,20 +6973,18 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.Optional = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "optional")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "optional")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] wildcardReturn
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.WildcardReturn = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "wildcardReturn")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "wildcardReturn")
 		}
 		off = en
 	}
@@ -7140,20 +7100,18 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.Optional = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "optional")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "optional")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] wildcardReturn
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.WildcardReturn = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "wildcardReturn")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "wildcardReturn")
 		}
 		off = en
 	}
@@ -8704,11 +8662,11 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.StreamID.Present = true
-		x615, ok := d.smallInt(&e)
+		x615, ok := intAt(b, off+2, en)
 		if !ok || x615 < 0 || x615 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x615, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -8889,11 +8847,11 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.StreamID.Present = true
-		x621, ok := d.smallInt(&e)
+		x621, ok := intAt(b, off+2, en)
 		if !ok || x621 < 0 || x621 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x621, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -15521,10 +15479,10 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x1250, ok := d.smallInt(&e)
+		x1250, ok := intAt(b, off+2, en)
 		if !ok || x1250 < 0 || x1250 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1250, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestId")
@@ -15735,24 +15693,19 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.EventName = d.data[e.start:e.end:e.end]
-		} else if m.EventName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "eventName")
-		}
+		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.EventName)), "eventName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1268, ok := d.smallInt(&e)
+		x1268, ok := intAt(b, off+2, en)
 		if !ok || x1268 < 0 || x1268 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1268, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -15993,15 +15946,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventParameterName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.EventParameterName = d.data[e.start:e.end:e.end]
-		} else if m.EventParameterName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "eventParameterName")
-		}
+		m.EventParameterName = b[off+2 : en : en]
 		if len(m.EventParameterName) < 2 || len(m.EventParameterName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.EventParameterName)), "eventParameterName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.EventParameterName)), "eventParameterName")
 		}
 		off = en
 	}
@@ -17404,15 +17352,10 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] id
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		if !e.cons {
-			m.Id = d.data[e.start:e.end:e.end]
-		} else if m.Id, err = d.octets(e); err != nil {
-			return codecerr.At(err, "id")
-		}
+		m.Id = b[off+2 : en : en]
 		if len(m.Id) < 1 || len(m.Id) > 8 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 1..8", len(m.Id)), "id")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 1..8", len(m.Id)), "id")
 		}
 		off = en
 	}
@@ -17999,10 +17942,10 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x1459, ok := d.smallInt(&e)
+		x1459, ok := intAt(b, off+2, en)
 		if !ok || x1459 < 0 || x1459 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1459, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -18103,10 +18046,10 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x1462, ok := d.smallInt(&e)
+		x1462, ok := intAt(b, off+2, en)
 		if !ok || x1462 < 0 || x1462 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1462, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -18887,15 +18830,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.Name = d.data[e.start:e.end:e.end]
-		} else if m.Name, err = d.octets(e); err != nil {
-			return codecerr.At(err, "name")
-		}
+		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.Name)), "name")
 		}
 		off = en
 	}
@@ -20122,11 +20060,11 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1627, ok := d.smallInt(&e)
+		x1627, ok := intAt(b, off+2, en)
 		if !ok || x1627 < 0 || x1627 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1627, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -20316,11 +20254,11 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1644, ok := d.smallInt(&e)
+		x1644, ok := intAt(b, off+2, en)
 		if !ok || x1644 < 0 || x1644 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1644, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -20507,11 +20445,11 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1661, ok := d.smallInt(&e)
+		x1661, ok := intAt(b, off+2, en)
 		if !ok || x1661 < 0 || x1661 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1661, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -20720,24 +20658,19 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1679, ok := d.smallInt(&e)
+		x1679, ok := intAt(b, off+2, en)
 		if !ok || x1679 < 0 || x1679 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1679, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -20990,24 +20923,19 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1699, ok := d.smallInt(&e)
+		x1699, ok := intAt(b, off+2, en)
 		if !ok || x1699 < 0 || x1699 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1699, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -21260,24 +21188,19 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1719, ok := d.smallInt(&e)
+		x1719, ok := intAt(b, off+2, en)
 		if !ok || x1719 < 0 || x1719 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1719, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -22148,11 +22071,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] resetEventsDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 		seen |= 1 << 5
 		m.ResetEventsDescriptor = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "resetEventsDescriptor")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "resetEventsDescriptor")
 		}
 		off = en
 	}
@@ -22458,11 +22380,11 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1815, ok := d.smallInt(&e)
+		x1815, ok := intAt(b, off+2, en)
 		if !ok || x1815 < 0 || x1815 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1815, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -22652,11 +22574,11 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1832, ok := d.smallInt(&e)
+		x1832, ok := intAt(b, off+2, en)
 		if !ok || x1832 < 0 || x1832 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1832, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -22843,11 +22765,11 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x1849, ok := d.smallInt(&e)
+		x1849, ok := intAt(b, off+2, en)
 		if !ok || x1849 < 0 || x1849 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x1849, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -23056,24 +22978,19 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1867, ok := d.smallInt(&e)
+		x1867, ok := intAt(b, off+2, en)
 		if !ok || x1867 < 0 || x1867 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1867, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -23326,24 +23243,19 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1887, ok := d.smallInt(&e)
+		x1887, ok := intAt(b, off+2, en)
 		if !ok || x1887 < 0 || x1887 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1887, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -23596,24 +23508,19 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1907, ok := d.smallInt(&e)
+		x1907, ok := intAt(b, off+2, en)
 		if !ok || x1907 < 0 || x1907 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1907, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -24384,11 +24291,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		off = en
 	}
 	if en := expect(b, off, 0x84); en != 0 { // [4] resetEventsDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, false, off, off+2, en, en
 		seen |= 1 << 4
 		m.ResetEventsDescriptor = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "resetEventsDescriptor")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "resetEventsDescriptor")
 		}
 		off = en
 	}
@@ -24569,24 +24475,19 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.EventName = d.data[e.start:e.end:e.end]
-		} else if m.EventName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "eventName")
-		}
+		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.EventName)), "eventName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x1990, ok := d.smallInt(&e)
+		x1990, ok := intAt(b, off+2, en)
 		if !ok || x1990 < 0 || x1990 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x1990, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -24919,10 +24820,10 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2015, ok := d.smallInt(&e)
+		x2015, ok := intAt(b, off+2, en)
 		if !ok || x2015 < 0 || x2015 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2015, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "id")
@@ -25113,10 +25014,10 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2032, ok := d.smallInt(&e)
+		x2032, ok := intAt(b, off+2, en)
 		if !ok || x2032 < 0 || x2032 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2032, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "id")
@@ -25358,24 +25259,19 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SignalName = d.data[e.start:e.end:e.end]
-		} else if m.SignalName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "signalName")
-		}
+		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x2049, ok := d.smallInt(&e)
+		x2049, ok := intAt(b, off+2, en)
 		if !ok || x2049 < 0 || x2049 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2049, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -25402,11 +25298,11 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] duration
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.Duration.Present = true
-		x2051, ok := d.smallInt(&e)
+		x2051, ok := intAt(b, off+2, en)
 		if !ok || x2051 < 0 || x2051 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x2051, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "duration")
@@ -25746,24 +25642,19 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SignalName = d.data[e.start:e.end:e.end]
-		} else if m.SignalName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "signalName")
-		}
+		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x2070, ok := d.smallInt(&e)
+		x2070, ok := intAt(b, off+2, en)
 		if !ok || x2070 < 0 || x2070 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2070, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -25790,11 +25681,11 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] duration
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
 		m.Duration.Present = true
-		x2072, ok := d.smallInt(&e)
+		x2072, ok := intAt(b, off+2, en)
 		if !ok || x2072 < 0 || x2072 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x2072, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "duration")
@@ -25886,11 +25777,11 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		off = en
 	}
 	if en := expect(b, off, 0x88); en != 0 { // [8] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, false, off, off+2, en, en
 		seen |= 1 << 8
 		m.RequestID.Present = true
-		x2080, ok := d.smallInt(&e)
+		x2080, ok := intAt(b, off+2, en)
 		if !ok || x2080 < 0 || x2080 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, false, off, off+2, en, en
 			var err error
 			if x2080, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -25900,11 +25791,11 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		off = en
 	}
 	if en := expect(b, off, 0x89); en != 0 { // [9] intersigDelay
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000009, false, off, off+2, en, en
 		seen |= 1 << 9
 		m.IntersigDelay.Present = true
-		x2081, ok := d.smallInt(&e)
+		x2081, ok := intAt(b, off+2, en)
 		if !ok || x2081 < 0 || x2081 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000009, false, off, off+2, en, en
 			var err error
 			if x2081, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "intersigDelay")
@@ -26164,15 +26055,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] sigParameterName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SigParameterName = d.data[e.start:e.end:e.end]
-		} else if m.SigParameterName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "sigParameterName")
-		}
+		m.SigParameterName = b[off+2 : en : en]
 		if len(m.SigParameterName) < 2 || len(m.SigParameterName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.SigParameterName)), "sigParameterName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.SigParameterName)), "sigParameterName")
 		}
 		off = en
 	}
@@ -26756,15 +26642,10 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.DigitMapName = d.data[e.start:e.end:e.end]
-		} else if m.DigitMapName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "digitMapName")
-		}
+		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 		off = en
 	}
@@ -26864,15 +26745,10 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.DigitMapName = d.data[e.start:e.end:e.end]
-		} else if m.DigitMapName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "digitMapName")
-		}
+		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 		off = en
 	}
@@ -26995,11 +26871,11 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] startTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.StartTimer.Present = true
-		x2156, ok := d.smallInt(&e)
+		x2156, ok := intAt(b, off+2, en)
 		if !ok || x2156 < 0 || x2156 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2156, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "startTimer")
@@ -27009,11 +26885,11 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] shortTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ShortTimer.Present = true
-		x2157, ok := d.smallInt(&e)
+		x2157, ok := intAt(b, off+2, en)
 		if !ok || x2157 < 0 || x2157 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2157, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "shortTimer")
@@ -27023,11 +26899,11 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] longTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.LongTimer.Present = true
-		x2158, ok := d.smallInt(&e)
+		x2158, ok := intAt(b, off+2, en)
 		if !ok || x2158 < 0 || x2158 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2158, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "longTimer")
@@ -27184,11 +27060,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] startTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.StartTimer.Present = true
-		x2162, ok := d.smallInt(&e)
+		x2162, ok := intAt(b, off+2, en)
 		if !ok || x2162 < 0 || x2162 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2162, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "startTimer")
@@ -27198,11 +27074,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] shortTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ShortTimer.Present = true
-		x2163, ok := d.smallInt(&e)
+		x2163, ok := intAt(b, off+2, en)
 		if !ok || x2163 < 0 || x2163 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2163, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "shortTimer")
@@ -27212,11 +27088,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] longTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.LongTimer.Present = true
-		x2164, ok := d.smallInt(&e)
+		x2164, ok := intAt(b, off+2, en)
 		if !ok || x2164 < 0 || x2164 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2164, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "longTimer")
@@ -27234,11 +27110,11 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 		off = en
 	}
 	if en := expect(b, off, 0x84); en != 0 { // [4] durationTimer
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, false, off, off+2, en, en
 		seen |= 1 << 4
 		m.DurationTimer.Present = true
-		x2165, ok := d.smallInt(&e)
+		x2165, ok := intAt(b, off+2, en)
 		if !ok || x2165 < 0 || x2165 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, false, off, off+2, en, en
 			var err error
 			if x2165, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "durationTimer")
@@ -27490,11 +27366,11 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceChangeVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceChangeVersion.Present = true
-		x2181, ok := d.smallInt(&e)
+		x2181, ok := intAt(b, off+2, en)
 		if !ok || x2181 < 0 || x2181 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2181, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
@@ -27562,11 +27438,11 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 		seen |= 1 << 5
 		m.ServiceChangeDelay.Present = true
-		x2189, ok := d.smallInt(&e)
+		x2189, ok := intAt(b, off+2, en)
 		if !ok || x2189 < 0 || x2189 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 			var err error
 			if x2189, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
@@ -27985,11 +27861,11 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceChangeVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceChangeVersion.Present = true
-		x2225, ok := d.smallInt(&e)
+		x2225, ok := intAt(b, off+2, en)
 		if !ok || x2225 < 0 || x2225 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2225, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
@@ -28057,11 +27933,11 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 		seen |= 1 << 5
 		m.ServiceChangeDelay.Present = true
-		x2233, ok := d.smallInt(&e)
+		x2233, ok := intAt(b, off+2, en)
 		if !ok || x2233 < 0 || x2233 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 			var err error
 			if x2233, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
@@ -28512,11 +28388,11 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceChangeVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceChangeVersion.Present = true
-		x2271, ok := d.smallInt(&e)
+		x2271, ok := intAt(b, off+2, en)
 		if !ok || x2271 < 0 || x2271 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2271, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
@@ -28584,11 +28460,11 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 		seen |= 1 << 5
 		m.ServiceChangeDelay.Present = true
-		x2279, ok := d.smallInt(&e)
+		x2279, ok := intAt(b, off+2, en)
 		if !ok || x2279 < 0 || x2279 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, false, off, off+2, en, en
 			var err error
 			if x2279, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "serviceChangeDelay")
@@ -28661,11 +28537,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		off = en
 	}
 	if en := expect(b, off, 0x8a); en != 0 { // [10] serviceChangeIncompleteFlag
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x8000000a, false, off, off+2, en, en
 		seen |= 1 << 10
 		m.ServiceChangeIncompleteFlag = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "serviceChangeIncompleteFlag")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "serviceChangeIncompleteFlag")
 		}
 		off = en
 	}
@@ -29143,11 +29018,11 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceChangeVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceChangeVersion.Present = true
-		x2322, ok := d.smallInt(&e)
+		x2322, ok := intAt(b, off+2, en)
 		if !ok || x2322 < 0 || x2322 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2322, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
@@ -29395,11 +29270,11 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceChangeVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceChangeVersion.Present = true
-		x2344, ok := d.smallInt(&e)
+		x2344, ok := intAt(b, off+2, en)
 		if !ok || x2344 < 0 || x2344 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2344, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "serviceChangeVersion")
@@ -29648,23 +29523,18 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] packageName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PackageName = d.data[e.start:e.end:e.end]
-		} else if m.PackageName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "packageName")
-		}
+		m.PackageName = b[off+2 : en : en]
 		if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.PackageName)), "packageName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] packageVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		x2356, ok := d.smallInt(&e)
+		x2356, ok := intAt(b, off+2, en)
 		if !ok || x2356 < 0 || x2356 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2356, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "packageVersion")
@@ -29772,15 +29642,10 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] statName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.StatName = d.data[e.start:e.end:e.end]
-		} else if m.StatName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "statName")
-		}
+		m.StatName = b[off+2 : en : en]
 		if len(m.StatName) < 4 || len(m.StatName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.StatName)), "statName")
 		}
 		off = en
 	}
@@ -29958,13 +29823,8 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] data
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		if !e.cons {
-			m.Data = d.data[e.start:e.end:e.end]
-		} else if m.Data, err = d.octets(e); err != nil {
-			return codecerr.At(err, "data")
-		}
+		m.Data = b[off+2 : en : en]
 		off = en
 	}
 	for off < end {
@@ -30145,10 +30005,10 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] t35CountryCode1
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2379, ok := d.smallInt(&e)
+		x2379, ok := intAt(b, off+2, en)
 		if !ok || x2379 < 0 || x2379 > 255 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2379, err = d.integer(&e, 0, 255); err != nil {
 				return codecerr.At(err, "t35CountryCode1")
@@ -30158,10 +30018,10 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] t35CountryCode2
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		x2380, ok := d.smallInt(&e)
+		x2380, ok := intAt(b, off+2, en)
 		if !ok || x2380 < 0 || x2380 > 255 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2380, err = d.integer(&e, 0, 255); err != nil {
 				return codecerr.At(err, "t35CountryCode2")
@@ -30171,10 +30031,10 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] t35Extension
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
-		x2381, ok := d.smallInt(&e)
+		x2381, ok := intAt(b, off+2, en)
 		if !ok || x2381 < 0 || x2381 > 255 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2381, err = d.integer(&e, 0, 255); err != nil {
 				return codecerr.At(err, "t35Extension")
@@ -30184,10 +30044,10 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] manufacturerCode
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 		seen |= 1 << 3
-		x2382, ok := d.smallInt(&e)
+		x2382, ok := intAt(b, off+2, en)
 		if !ok || x2382 < 0 || x2382 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, false, off, off+2, en, en
 			var err error
 			if x2382, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "manufacturerCode")
@@ -31259,10 +31119,10 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2462, ok := d.smallInt(&e)
+		x2462, ok := intAt(b, off+2, en)
 		if !ok || x2462 < 0 || x2462 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2462, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -31363,10 +31223,10 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2465, ok := d.smallInt(&e)
+		x2465, ok := intAt(b, off+2, en)
 		if !ok || x2465 < 0 || x2465 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2465, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -31830,29 +31690,26 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamMode
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.StreamMode = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "streamMode")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "streamMode")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] reserveValue
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ReserveValue = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "reserveValue")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "reserveValue")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] reserveGroup
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ReserveGroup = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "reserveGroup")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "reserveGroup")
 		}
 		off = en
 	}
@@ -32063,29 +31920,26 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamMode
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.StreamMode = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "streamMode")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "streamMode")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] reserveValue
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.ReserveValue = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "reserveValue")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "reserveValue")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] reserveGroup
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ReserveGroup = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "reserveGroup")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "reserveGroup")
 		}
 		off = en
 	}
@@ -32292,15 +32146,10 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.Name = d.data[e.start:e.end:e.end]
-		} else if m.Name, err = d.octets(e); err != nil {
-			return codecerr.At(err, "name")
-		}
+		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.Name)), "name")
 		}
 		off = en
 	}
@@ -32377,15 +32226,10 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.Name = d.data[e.start:e.end:e.end]
-		} else if m.Name, err = d.octets(e); err != nil {
-			return codecerr.At(err, "name")
-		}
+		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.Name)), "name")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.Name)), "name")
 		}
 		off = en
 	}
@@ -32502,11 +32346,11 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] propGroupID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.PropGroupID.Present = true
-		x2526, ok := d.smallInt(&e)
+		x2526, ok := intAt(b, off+2, en)
 		if !ok || x2526 < 0 || x2526 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2526, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "propGroupID")
@@ -32695,11 +32539,11 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] propGroupID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.PropGroupID.Present = true
-		x2543, ok := d.smallInt(&e)
+		x2543, ok := intAt(b, off+2, en)
 		if !ok || x2543 < 0 || x2543 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2543, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "propGroupID")
@@ -32942,20 +32786,18 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] eventBufferControl
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.EventBufferControl = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "eventBufferControl")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "eventBufferControl")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceState
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceState = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "serviceState")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "serviceState")
 		}
 		off = en
 	}
@@ -33155,20 +32997,18 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] eventBufferControl
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.EventBufferControl = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "eventBufferControl")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "eventBufferControl")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] serviceState
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.ServiceState = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "serviceState")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "serviceState")
 		}
 		off = en
 	}
@@ -33339,11 +33179,11 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
 		m.RequestID.Present = true
-		x2589, ok := d.smallInt(&e)
+		x2589, ok := intAt(b, off+2, en)
 		if !ok || x2589 < 0 || x2589 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2589, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "requestID")
@@ -33353,24 +33193,19 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] pkgdName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		if !e.cons {
-			m.PkgdName = d.data[e.start:e.end:e.end]
-		} else if m.PkgdName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "pkgdName")
-		}
+		m.PkgdName = b[off+2 : en : en]
 		if len(m.PkgdName) < 4 || len(m.PkgdName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.PkgdName)), "pkgdName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.StreamID.Present = true
-		x2590, ok := d.smallInt(&e)
+		x2590, ok := intAt(b, off+2, en)
 		if !ok || x2590 < 0 || x2590 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2590, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -33480,24 +33315,19 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.EventName = d.data[e.start:e.end:e.end]
-		} else if m.EventName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "eventName")
-		}
+		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.EventName)), "eventName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.EventName)), "eventName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x2593, ok := d.smallInt(&e)
+		x2593, ok := intAt(b, off+2, en)
 		if !ok || x2593 < 0 || x2593 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2593, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -33721,10 +33551,10 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2604, ok := d.smallInt(&e)
+		x2604, ok := intAt(b, off+2, en)
 		if !ok || x2604 < 0 || x2604 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2604, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "id")
@@ -33834,10 +33664,10 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2609, ok := d.smallInt(&e)
+		x2609, ok := intAt(b, off+2, en)
 		if !ok || x2609 < 0 || x2609 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2609, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "id")
@@ -33950,24 +33780,19 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SignalName = d.data[e.start:e.end:e.end]
-		} else if m.SignalName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "signalName")
-		}
+		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x2613, ok := d.smallInt(&e)
+		x2613, ok := intAt(b, off+2, en)
 		if !ok || x2613 < 0 || x2613 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2613, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -34071,24 +33896,19 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.SignalName = d.data[e.start:e.end:e.end]
-		} else if m.SignalName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "signalName")
-		}
+		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.SignalName)), "signalName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.SignalName)), "signalName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] streamID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
 		m.StreamID.Present = true
-		x2615, ok := d.smallInt(&e)
+		x2615, ok := intAt(b, off+2, en)
 		if !ok || x2615 < 0 || x2615 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2615, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "streamID")
@@ -34098,11 +33918,11 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] signalRequestID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.SignalRequestID.Present = true
-		x2616, ok := d.smallInt(&e)
+		x2616, ok := intAt(b, off+2, en)
 		if !ok || x2616 < 0 || x2616 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 			var err error
 			if x2616, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "signalRequestID")
@@ -34202,15 +34022,10 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.DigitMapName = d.data[e.start:e.end:e.end]
-		} else if m.DigitMapName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "digitMapName")
-		}
+		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.DigitMapName)), "digitMapName")
 		}
 		off = en
 	}
@@ -34272,15 +34087,10 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] statName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.StatName = d.data[e.start:e.end:e.end]
-		} else if m.StatName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "statName")
-		}
+		m.StatName = b[off+2 : en : en]
 		if len(m.StatName) < 4 || len(m.StatName) > 4 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 4..4", len(m.StatName)), "statName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 4..4", len(m.StatName)), "statName")
 		}
 		off = en
 	}
@@ -34357,23 +34167,18 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] packageName
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		if !e.cons {
-			m.PackageName = d.data[e.start:e.end:e.end]
-		} else if m.PackageName, err = d.octets(e); err != nil {
-			return codecerr.At(err, "packageName")
-		}
+		m.PackageName = b[off+2 : en : en]
 		if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
-			return codecerr.At(d.errorf(e.start, "%d octets, want 2..2", len(m.PackageName)), "packageName")
+			return codecerr.At(d.errorf(off+2, "%d octets, want 2..2", len(m.PackageName)), "packageName")
 		}
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] packageVersion
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		x2619, ok := d.smallInt(&e)
+		x2619, ok := intAt(b, off+2, en)
 		if !ok || x2619 < 0 || x2619 > 99 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2619, err = d.integer(&e, 0, 99); err != nil {
 				return codecerr.At(err, "packageVersion")
@@ -34476,10 +34281,10 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 	b, end := d.window(h), h.end
 	off := h.start
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 		seen |= 1 << 0
-		x2621, ok := d.smallInt(&e)
+		x2621, ok := intAt(b, off+2, en)
 		if !ok || x2621 < 0 || x2621 > 4294967295 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, false, off, off+2, en, en
 			var err error
 			if x2621, err = d.integer(&e, 0, 4294967295); err != nil {
 				return codecerr.At(err, "transactionId")
@@ -34489,10 +34294,10 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] segmentNumber
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 		seen |= 1 << 1
-		x2622, ok := d.smallInt(&e)
+		x2622, ok := intAt(b, off+2, en)
 		if !ok || x2622 < 0 || x2622 > 65535 {
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
 			var err error
 			if x2622, err = d.integer(&e, 0, 65535); err != nil {
 				return codecerr.At(err, "segmentNumber")
@@ -34502,11 +34307,10 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 		off = en
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] segmentationComplete
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
 		seen |= 1 << 2
 		m.SegmentationComplete = true
-		if err = d.null(e); err != nil {
-			return codecerr.At(err, "segmentationComplete")
+		if en != off+2 {
+			return codecerr.At(d.errorf(off, "NULL with %d octets of contents", en-off-2), "segmentationComplete")
 		}
 		off = en
 	}

@@ -180,6 +180,21 @@ func expect(b []byte, off int, id byte) int {
 	return 0
 }
 
+// intAt reads the primitive INTEGER of one to four octets in b[s:e], the
+// most common, and reports false for any other length: smallInt for the
+// generated code's elements read by expect, which have no header.
+func intAt(b []byte, s, e int) (int64, bool) {
+	if s < 0 || e > len(b) || s >= e || e-s > 4 {
+		return 0, false
+	}
+	c := b[s:e]
+	v := int64(int8(c[0]))
+	for _, x := range c[1:] {
+		v = v<<8 | int64(x)
+	}
+	return v, true
+}
+
 // header is next for callers that want the header as a value.
 func (d *reader) header(off, end int) (header, error) {
 	var h header
