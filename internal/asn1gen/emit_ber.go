@@ -1020,8 +1020,17 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	if want != nil {
 		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
 	}
-	fmt.Fprintf(&g.w, "if %s := d.window(%s); %s {\n", win, addr(hv), cond)
+	fmt.Fprintf(&g.w, "%s := d.window(%s)\nif %s {\n", win, addr(hv), cond)
 	g.fill(inner, hv+".start", win)
+	if want == nil {
+		// A CHOICE of a few elements (a message's transactions) often
+		// has a length of one octet after 0x81.
+		st := hv + ".start"
+		fmt.Fprintf(&g.w, `} else if %[1]s.cons && uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) == %[1]s.end {
+t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
+%[4]s.tag, %[4]s.cons, %[4]s.off, %[4]s.start, %[4]s.end, %[4]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
+`, hv, st, win, inner)
+	}
 	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), wantTag, fail)
 }
 

@@ -515,9 +515,13 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
 		var h16 header
-		if b17 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
+		b17 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
 			t, l := b17[e.start], int(b17[e.start+1])
 			h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b17)) && b17[e.start+1] == 0x81 && b17[e.start+2] >= 0x80 && b17[e.start]&0x1f != 0x1f && e.start+3+int(b17[e.start+2]) == e.end {
+			t, l := b17[e.start], int(b17[e.start+2])
+			h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h16, &e, anyTag); err != nil {
 			return codecerr.At(err, "mId")
 		}
@@ -530,9 +534,13 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h18 header
-		if b19 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b19)) && b19[e.start+1] < 0x80 && b19[e.start]&0x1f != 0x1f && e.start+2+int(b19[e.start+1]) <= len(b19) && e.start+2+int(b19[e.start+1]) == e.end {
+		b19 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b19)) && b19[e.start+1] < 0x80 && b19[e.start]&0x1f != 0x1f && e.start+2+int(b19[e.start+1]) <= len(b19) && e.start+2+int(b19[e.start+1]) == e.end {
 			t, l := b19[e.start], int(b19[e.start+1])
 			h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b19)) && b19[e.start+1] == 0x81 && b19[e.start+2] >= 0x80 && b19[e.start]&0x1f != 0x1f && e.start+3+int(b19[e.start+2]) == e.end {
+			t, l := b19[e.start], int(b19[e.start+2])
+			h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h18, &e, anyTag); err != nil {
 			return codecerr.At(err, "messageBody")
 		}
@@ -571,9 +579,13 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 1
 			var h21 header
-			if b22 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b22)) && b22[e.start+1] < 0x80 && b22[e.start]&0x1f != 0x1f && e.start+2+int(b22[e.start+1]) <= len(b22) && e.start+2+int(b22[e.start+1]) == e.end {
+			b22 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b22)) && b22[e.start+1] < 0x80 && b22[e.start]&0x1f != 0x1f && e.start+2+int(b22[e.start+1]) <= len(b22) && e.start+2+int(b22[e.start+1]) == e.end {
 				t, l := b22[e.start], int(b22[e.start+1])
 				h21.tag, h21.cons, h21.off, h21.start, h21.end, h21.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b22)) && b22[e.start+1] == 0x81 && b22[e.start+2] >= 0x80 && b22[e.start]&0x1f != 0x1f && e.start+3+int(b22[e.start+2]) == e.end {
+				t, l := b22[e.start], int(b22[e.start+2])
+				h21.tag, h21.cons, h21.off, h21.start, h21.end, h21.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h21, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
@@ -586,9 +598,13 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h23 header
-			if b24 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b24)) && b24[e.start+1] < 0x80 && b24[e.start]&0x1f != 0x1f && e.start+2+int(b24[e.start+1]) <= len(b24) && e.start+2+int(b24[e.start+1]) == e.end {
+			b24 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b24)) && b24[e.start+1] < 0x80 && b24[e.start]&0x1f != 0x1f && e.start+2+int(b24[e.start+1]) <= len(b24) && e.start+2+int(b24[e.start+1]) == e.end {
 				t, l := b24[e.start], int(b24[e.start+1])
 				h23.tag, h23.cons, h23.off, h23.start, h23.end, h23.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b24)) && b24[e.start+1] == 0x81 && b24[e.start+2] >= 0x80 && b24[e.start]&0x1f != 0x1f && e.start+3+int(b24[e.start+2]) == e.end {
+				t, l := b24[e.start], int(b24[e.start+2])
+				h23.tag, h23.cons, h23.off, h23.start, h23.end, h23.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h23, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
@@ -676,9 +692,13 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
 		var h28 header
-		if b29 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
+		b29 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
 			t, l := b29[e.start], int(b29[e.start+1])
 			h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b29)) && b29[e.start+1] == 0x81 && b29[e.start+2] >= 0x80 && b29[e.start]&0x1f != 0x1f && e.start+3+int(b29[e.start+2]) == e.end {
+			t, l := b29[e.start], int(b29[e.start+2])
+			h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h28, &e, anyTag); err != nil {
 			return codecerr.At(err, "mId")
 		}
@@ -691,9 +711,13 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h30 header
-		if b31 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b31)) && b31[e.start+1] < 0x80 && b31[e.start]&0x1f != 0x1f && e.start+2+int(b31[e.start+1]) <= len(b31) && e.start+2+int(b31[e.start+1]) == e.end {
+		b31 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b31)) && b31[e.start+1] < 0x80 && b31[e.start]&0x1f != 0x1f && e.start+2+int(b31[e.start+1]) <= len(b31) && e.start+2+int(b31[e.start+1]) == e.end {
 			t, l := b31[e.start], int(b31[e.start+1])
 			h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b31)) && b31[e.start+1] == 0x81 && b31[e.start+2] >= 0x80 && b31[e.start]&0x1f != 0x1f && e.start+3+int(b31[e.start+2]) == e.end {
+			t, l := b31[e.start], int(b31[e.start+2])
+			h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h30, &e, anyTag); err != nil {
 			return codecerr.At(err, "messageBody")
 		}
@@ -732,9 +756,13 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 1
 			var h33 header
-			if b34 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b34)) && b34[e.start+1] < 0x80 && b34[e.start]&0x1f != 0x1f && e.start+2+int(b34[e.start+1]) <= len(b34) && e.start+2+int(b34[e.start+1]) == e.end {
+			b34 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b34)) && b34[e.start+1] < 0x80 && b34[e.start]&0x1f != 0x1f && e.start+2+int(b34[e.start+1]) <= len(b34) && e.start+2+int(b34[e.start+1]) == e.end {
 				t, l := b34[e.start], int(b34[e.start+1])
 				h33.tag, h33.cons, h33.off, h33.start, h33.end, h33.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b34)) && b34[e.start+1] == 0x81 && b34[e.start+2] >= 0x80 && b34[e.start]&0x1f != 0x1f && e.start+3+int(b34[e.start+2]) == e.end {
+				t, l := b34[e.start], int(b34[e.start+2])
+				h33.tag, h33.cons, h33.off, h33.start, h33.end, h33.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h33, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
@@ -747,9 +775,13 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h35 header
-			if b36 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b36)) && b36[e.start+1] < 0x80 && b36[e.start]&0x1f != 0x1f && e.start+2+int(b36[e.start+1]) <= len(b36) && e.start+2+int(b36[e.start+1]) == e.end {
+			b36 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b36)) && b36[e.start+1] < 0x80 && b36[e.start]&0x1f != 0x1f && e.start+2+int(b36[e.start+1]) <= len(b36) && e.start+2+int(b36[e.start+1]) == e.end {
 				t, l := b36[e.start], int(b36[e.start+1])
 				h35.tag, h35.cons, h35.off, h35.start, h35.end, h35.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b36)) && b36[e.start+1] == 0x81 && b36[e.start+2] >= 0x80 && b36[e.start]&0x1f != 0x1f && e.start+3+int(b36[e.start+2]) == e.end {
+				t, l := b36[e.start], int(b36[e.start+2])
+				h35.tag, h35.cons, h35.off, h35.start, h35.end, h35.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h35, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
@@ -837,9 +869,13 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
 		var h40 header
-		if b41 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
+		b41 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
 			t, l := b41[e.start], int(b41[e.start+1])
 			h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b41)) && b41[e.start+1] == 0x81 && b41[e.start+2] >= 0x80 && b41[e.start]&0x1f != 0x1f && e.start+3+int(b41[e.start+2]) == e.end {
+			t, l := b41[e.start], int(b41[e.start+2])
+			h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h40, &e, anyTag); err != nil {
 			return codecerr.At(err, "mId")
 		}
@@ -852,9 +888,13 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h42 header
-		if b43 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b43)) && b43[e.start+1] < 0x80 && b43[e.start]&0x1f != 0x1f && e.start+2+int(b43[e.start+1]) <= len(b43) && e.start+2+int(b43[e.start+1]) == e.end {
+		b43 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b43)) && b43[e.start+1] < 0x80 && b43[e.start]&0x1f != 0x1f && e.start+2+int(b43[e.start+1]) <= len(b43) && e.start+2+int(b43[e.start+1]) == e.end {
 			t, l := b43[e.start], int(b43[e.start+1])
 			h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b43)) && b43[e.start+1] == 0x81 && b43[e.start+2] >= 0x80 && b43[e.start]&0x1f != 0x1f && e.start+3+int(b43[e.start+2]) == e.end {
+			t, l := b43[e.start], int(b43[e.start+2])
+			h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h42, &e, anyTag); err != nil {
 			return codecerr.At(err, "messageBody")
 		}
@@ -893,9 +933,13 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 1
 			var h45 header
-			if b46 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b46)) && b46[e.start+1] < 0x80 && b46[e.start]&0x1f != 0x1f && e.start+2+int(b46[e.start+1]) <= len(b46) && e.start+2+int(b46[e.start+1]) == e.end {
+			b46 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b46)) && b46[e.start+1] < 0x80 && b46[e.start]&0x1f != 0x1f && e.start+2+int(b46[e.start+1]) <= len(b46) && e.start+2+int(b46[e.start+1]) == e.end {
 				t, l := b46[e.start], int(b46[e.start+1])
 				h45.tag, h45.cons, h45.off, h45.start, h45.end, h45.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b46)) && b46[e.start+1] == 0x81 && b46[e.start+2] >= 0x80 && b46[e.start]&0x1f != 0x1f && e.start+3+int(b46[e.start+2]) == e.end {
+				t, l := b46[e.start], int(b46[e.start+2])
+				h45.tag, h45.cons, h45.off, h45.start, h45.end, h45.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h45, &e, anyTag); err != nil {
 				return codecerr.At(err, "mId")
 			}
@@ -908,9 +952,13 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h47 header
-			if b48 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b48)) && b48[e.start+1] < 0x80 && b48[e.start]&0x1f != 0x1f && e.start+2+int(b48[e.start+1]) <= len(b48) && e.start+2+int(b48[e.start+1]) == e.end {
+			b48 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b48)) && b48[e.start+1] < 0x80 && b48[e.start]&0x1f != 0x1f && e.start+2+int(b48[e.start+1]) <= len(b48) && e.start+2+int(b48[e.start+1]) == e.end {
 				t, l := b48[e.start], int(b48[e.start+1])
 				h47.tag, h47.cons, h47.off, h47.start, h47.end, h47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b48)) && b48[e.start+1] == 0x81 && b48[e.start+2] >= 0x80 && b48[e.start]&0x1f != 0x1f && e.start+3+int(b48[e.start+2]) == e.end {
+				t, l := b48[e.start], int(b48[e.start+2])
+				h47.tag, h47.cons, h47.off, h47.start, h47.end, h47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h47, &e, anyTag); err != nil {
 				return codecerr.At(err, "messageBody")
 			}
@@ -2868,9 +2916,13 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h190 header
-		if b191 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b191)) && b191[e.start+1] < 0x80 && b191[e.start]&0x1f != 0x1f && e.start+2+int(b191[e.start+1]) <= len(b191) && e.start+2+int(b191[e.start+1]) == e.end {
+		b191 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b191)) && b191[e.start+1] < 0x80 && b191[e.start]&0x1f != 0x1f && e.start+2+int(b191[e.start+1]) <= len(b191) && e.start+2+int(b191[e.start+1]) == e.end {
 			t, l := b191[e.start], int(b191[e.start+1])
 			h190.tag, h190.cons, h190.off, h190.start, h190.end, h190.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b191)) && b191[e.start+1] == 0x81 && b191[e.start+2] >= 0x80 && b191[e.start]&0x1f != 0x1f && e.start+3+int(b191[e.start+2]) == e.end {
+			t, l := b191[e.start], int(b191[e.start+2])
+			h190.tag, h190.cons, h190.off, h190.start, h190.end, h190.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h190, &e, anyTag); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -2918,9 +2970,13 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h193 header
-			if b194 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b194)) && b194[e.start+1] < 0x80 && b194[e.start]&0x1f != 0x1f && e.start+2+int(b194[e.start+1]) <= len(b194) && e.start+2+int(b194[e.start+1]) == e.end {
+			b194 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b194)) && b194[e.start+1] < 0x80 && b194[e.start]&0x1f != 0x1f && e.start+2+int(b194[e.start+1]) <= len(b194) && e.start+2+int(b194[e.start+1]) == e.end {
 				t, l := b194[e.start], int(b194[e.start+1])
 				h193.tag, h193.cons, h193.off, h193.start, h193.end, h193.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b194)) && b194[e.start+1] == 0x81 && b194[e.start+2] >= 0x80 && b194[e.start]&0x1f != 0x1f && e.start+3+int(b194[e.start+2]) == e.end {
+				t, l := b194[e.start], int(b194[e.start+2])
+				h193.tag, h193.cons, h193.off, h193.start, h193.end, h193.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h193, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
@@ -3014,9 +3070,13 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h197 header
-		if b198 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b198)) && b198[e.start+1] < 0x80 && b198[e.start]&0x1f != 0x1f && e.start+2+int(b198[e.start+1]) <= len(b198) && e.start+2+int(b198[e.start+1]) == e.end {
+		b198 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b198)) && b198[e.start+1] < 0x80 && b198[e.start]&0x1f != 0x1f && e.start+2+int(b198[e.start+1]) <= len(b198) && e.start+2+int(b198[e.start+1]) == e.end {
 			t, l := b198[e.start], int(b198[e.start+1])
 			h197.tag, h197.cons, h197.off, h197.start, h197.end, h197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b198)) && b198[e.start+1] == 0x81 && b198[e.start+2] >= 0x80 && b198[e.start]&0x1f != 0x1f && e.start+3+int(b198[e.start+2]) == e.end {
+			t, l := b198[e.start], int(b198[e.start+2])
+			h197.tag, h197.cons, h197.off, h197.start, h197.end, h197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h197, &e, anyTag); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -3064,9 +3124,13 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h200 header
-			if b201 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b201)) && b201[e.start+1] < 0x80 && b201[e.start]&0x1f != 0x1f && e.start+2+int(b201[e.start+1]) <= len(b201) && e.start+2+int(b201[e.start+1]) == e.end {
+			b201 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b201)) && b201[e.start+1] < 0x80 && b201[e.start]&0x1f != 0x1f && e.start+2+int(b201[e.start+1]) <= len(b201) && e.start+2+int(b201[e.start+1]) == e.end {
 				t, l := b201[e.start], int(b201[e.start+1])
 				h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b201)) && b201[e.start+1] == 0x81 && b201[e.start+2] >= 0x80 && b201[e.start]&0x1f != 0x1f && e.start+3+int(b201[e.start+2]) == e.end {
+				t, l := b201[e.start], int(b201[e.start+2])
+				h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h200, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
@@ -3171,9 +3235,13 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
 		var h204 header
-		if b205 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b205)) && b205[e.start+1] < 0x80 && b205[e.start]&0x1f != 0x1f && e.start+2+int(b205[e.start+1]) <= len(b205) && e.start+2+int(b205[e.start+1]) == e.end {
+		b205 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b205)) && b205[e.start+1] < 0x80 && b205[e.start]&0x1f != 0x1f && e.start+2+int(b205[e.start+1]) <= len(b205) && e.start+2+int(b205[e.start+1]) == e.end {
 			t, l := b205[e.start], int(b205[e.start+1])
 			h204.tag, h204.cons, h204.off, h204.start, h204.end, h204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b205)) && b205[e.start+1] == 0x81 && b205[e.start+2] >= 0x80 && b205[e.start]&0x1f != 0x1f && e.start+3+int(b205[e.start+2]) == e.end {
+			t, l := b205[e.start], int(b205[e.start+2])
+			h204.tag, h204.cons, h204.off, h204.start, h204.end, h204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h204, &e, anyTag); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -3243,9 +3311,13 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h208 header
-			if b209 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b209)) && b209[e.start+1] < 0x80 && b209[e.start]&0x1f != 0x1f && e.start+2+int(b209[e.start+1]) <= len(b209) && e.start+2+int(b209[e.start+1]) == e.end {
+			b209 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b209)) && b209[e.start+1] < 0x80 && b209[e.start]&0x1f != 0x1f && e.start+2+int(b209[e.start+1]) <= len(b209) && e.start+2+int(b209[e.start+1]) == e.end {
 				t, l := b209[e.start], int(b209[e.start+1])
 				h208.tag, h208.cons, h208.off, h208.start, h208.end, h208.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b209)) && b209[e.start+1] == 0x81 && b209[e.start+2] >= 0x80 && b209[e.start]&0x1f != 0x1f && e.start+3+int(b209[e.start+2]) == e.end {
+				t, l := b209[e.start], int(b209[e.start+2])
+				h208.tag, h208.cons, h208.off, h208.start, h208.end, h208.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h208, &e, anyTag); err != nil {
 				return codecerr.At(err, "transactionResult")
 			}
@@ -6625,9 +6697,13 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		p472[0] = model.SelectLogic{}
 		m.SelectLogic = &p472[0]
 		var h473 header
-		if b474 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end {
+		b474 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b474)) && b474[e.start+1] < 0x80 && b474[e.start]&0x1f != 0x1f && e.start+2+int(b474[e.start+1]) <= len(b474) && e.start+2+int(b474[e.start+1]) == e.end {
 			t, l := b474[e.start], int(b474[e.start+1])
 			h473.tag, h473.cons, h473.off, h473.start, h473.end, h473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b474)) && b474[e.start+1] == 0x81 && b474[e.start+2] >= 0x80 && b474[e.start]&0x1f != 0x1f && e.start+3+int(b474[e.start+2]) == e.end {
+			t, l := b474[e.start], int(b474[e.start+2])
+			h473.tag, h473.cons, h473.off, h473.start, h473.end, h473.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h473, &e, anyTag); err != nil {
 			return codecerr.At(err, "selectLogic")
 		}
@@ -6774,9 +6850,13 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			p482[0] = model.SelectLogic{}
 			m.SelectLogic = &p482[0]
 			var h483 header
-			if b484 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end {
+			b484 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b484)) && b484[e.start+1] < 0x80 && b484[e.start]&0x1f != 0x1f && e.start+2+int(b484[e.start+1]) <= len(b484) && e.start+2+int(b484[e.start+1]) == e.end {
 				t, l := b484[e.start], int(b484[e.start+1])
 				h483.tag, h483.cons, h483.off, h483.start, h483.end, h483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b484)) && b484[e.start+1] == 0x81 && b484[e.start+2] >= 0x80 && b484[e.start]&0x1f != 0x1f && e.start+3+int(b484[e.start+2]) == e.end {
+				t, l := b484[e.start], int(b484[e.start+2])
+				h483.tag, h483.cons, h483.off, h483.start, h483.end, h483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h483, &e, anyTag); err != nil {
 				return codecerr.At(err, "selectLogic")
 			}
@@ -6834,9 +6914,13 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
 		var h486 header
-		if b487 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b487)) && b487[e.start+1] < 0x80 && b487[e.start]&0x1f != 0x1f && e.start+2+int(b487[e.start+1]) <= len(b487) && e.start+2+int(b487[e.start+1]) == e.end {
+		b487 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b487)) && b487[e.start+1] < 0x80 && b487[e.start]&0x1f != 0x1f && e.start+2+int(b487[e.start+1]) <= len(b487) && e.start+2+int(b487[e.start+1]) == e.end {
 			t, l := b487[e.start], int(b487[e.start+1])
 			h486.tag, h486.cons, h486.off, h486.start, h486.end, h486.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b487)) && b487[e.start+1] == 0x81 && b487[e.start+2] >= 0x80 && b487[e.start]&0x1f != 0x1f && e.start+3+int(b487[e.start+2]) == e.end {
+			t, l := b487[e.start], int(b487[e.start+2])
+			h486.tag, h486.cons, h486.off, h486.start, h486.end, h486.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h486, &e, anyTag); err != nil {
 			return codecerr.At(err, "command")
 		}
@@ -6878,9 +6962,13 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h488 header
-			if b489 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end {
+			b489 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b489)) && b489[e.start+1] < 0x80 && b489[e.start]&0x1f != 0x1f && e.start+2+int(b489[e.start+1]) <= len(b489) && e.start+2+int(b489[e.start+1]) == e.end {
 				t, l := b489[e.start], int(b489[e.start+1])
 				h488.tag, h488.cons, h488.off, h488.start, h488.end, h488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b489)) && b489[e.start+1] == 0x81 && b489[e.start+2] >= 0x80 && b489[e.start]&0x1f != 0x1f && e.start+3+int(b489[e.start+2]) == e.end {
+				t, l := b489[e.start], int(b489[e.start+2])
+				h488.tag, h488.cons, h488.off, h488.start, h488.end, h488.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h488, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
@@ -6961,9 +7049,13 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
 		var h491 header
-		if b492 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b492)) && b492[e.start+1] < 0x80 && b492[e.start]&0x1f != 0x1f && e.start+2+int(b492[e.start+1]) <= len(b492) && e.start+2+int(b492[e.start+1]) == e.end {
+		b492 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b492)) && b492[e.start+1] < 0x80 && b492[e.start]&0x1f != 0x1f && e.start+2+int(b492[e.start+1]) <= len(b492) && e.start+2+int(b492[e.start+1]) == e.end {
 			t, l := b492[e.start], int(b492[e.start+1])
 			h491.tag, h491.cons, h491.off, h491.start, h491.end, h491.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b492)) && b492[e.start+1] == 0x81 && b492[e.start+2] >= 0x80 && b492[e.start]&0x1f != 0x1f && e.start+3+int(b492[e.start+2]) == e.end {
+			t, l := b492[e.start], int(b492[e.start+2])
+			h491.tag, h491.cons, h491.off, h491.start, h491.end, h491.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h491, &e, anyTag); err != nil {
 			return codecerr.At(err, "command")
 		}
@@ -7005,9 +7097,13 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h493 header
-			if b494 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b494)) && b494[e.start+1] < 0x80 && b494[e.start]&0x1f != 0x1f && e.start+2+int(b494[e.start+1]) <= len(b494) && e.start+2+int(b494[e.start+1]) == e.end {
+			b494 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b494)) && b494[e.start+1] < 0x80 && b494[e.start]&0x1f != 0x1f && e.start+2+int(b494[e.start+1]) <= len(b494) && e.start+2+int(b494[e.start+1]) == e.end {
 				t, l := b494[e.start], int(b494[e.start+1])
 				h493.tag, h493.cons, h493.off, h493.start, h493.end, h493.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b494)) && b494[e.start+1] == 0x81 && b494[e.start+2] >= 0x80 && b494[e.start]&0x1f != 0x1f && e.start+3+int(b494[e.start+2]) == e.end {
+				t, l := b494[e.start], int(b494[e.start+2])
+				h493.tag, h493.cons, h493.off, h493.start, h493.end, h493.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h493, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
@@ -7088,9 +7184,13 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
 		var h496 header
-		if b497 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b497)) && b497[e.start+1] < 0x80 && b497[e.start]&0x1f != 0x1f && e.start+2+int(b497[e.start+1]) <= len(b497) && e.start+2+int(b497[e.start+1]) == e.end {
+		b497 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b497)) && b497[e.start+1] < 0x80 && b497[e.start]&0x1f != 0x1f && e.start+2+int(b497[e.start+1]) <= len(b497) && e.start+2+int(b497[e.start+1]) == e.end {
 			t, l := b497[e.start], int(b497[e.start+1])
 			h496.tag, h496.cons, h496.off, h496.start, h496.end, h496.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b497)) && b497[e.start+1] == 0x81 && b497[e.start+2] >= 0x80 && b497[e.start]&0x1f != 0x1f && e.start+3+int(b497[e.start+2]) == e.end {
+			t, l := b497[e.start], int(b497[e.start+2])
+			h496.tag, h496.cons, h496.off, h496.start, h496.end, h496.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h496, &e, anyTag); err != nil {
 			return codecerr.At(err, "command")
 		}
@@ -7132,9 +7232,13 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h498 header
-			if b499 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b499)) && b499[e.start+1] < 0x80 && b499[e.start]&0x1f != 0x1f && e.start+2+int(b499[e.start+1]) <= len(b499) && e.start+2+int(b499[e.start+1]) == e.end {
+			b499 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b499)) && b499[e.start+1] < 0x80 && b499[e.start]&0x1f != 0x1f && e.start+2+int(b499[e.start+1]) <= len(b499) && e.start+2+int(b499[e.start+1]) == e.end {
 				t, l := b499[e.start], int(b499[e.start+1])
 				h498.tag, h498.cons, h498.off, h498.start, h498.end, h498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b499)) && b499[e.start+1] == 0x81 && b499[e.start+2] >= 0x80 && b499[e.start]&0x1f != 0x1f && e.start+3+int(b499[e.start+2]) == e.end {
+				t, l := b499[e.start], int(b499[e.start+2])
+				h498.tag, h498.cons, h498.off, h498.start, h498.end, h498.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h498, &e, anyTag); err != nil {
 				return codecerr.At(err, "command")
 			}
@@ -7940,9 +8044,13 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		p560[0] = model.AuditReply{}
 		m.AuditCapReply = &p560[0]
 		var h561 header
-		if b562 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b562)) && b562[(*h).start+1] < 0x80 && b562[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b562[(*h).start+1]) <= len(b562) && (*h).start+2+int(b562[(*h).start+1]) == (*h).end {
+		b562 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b562)) && b562[(*h).start+1] < 0x80 && b562[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b562[(*h).start+1]) <= len(b562) && (*h).start+2+int(b562[(*h).start+1]) == (*h).end {
 			t, l := b562[(*h).start], int(b562[(*h).start+1])
 			h561.tag, h561.cons, h561.off, h561.start, h561.end, h561.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b562)) && b562[(*h).start+1] == 0x81 && b562[(*h).start+2] >= 0x80 && b562[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b562[(*h).start+2]) == (*h).end {
+			t, l := b562[(*h).start], int(b562[(*h).start+2])
+			h561.tag, h561.cons, h561.off, h561.start, h561.end, h561.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h561, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
@@ -7958,9 +8066,13 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		p563[0] = model.AuditReply{}
 		m.AuditValueReply = &p563[0]
 		var h564 header
-		if b565 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b565)) && b565[(*h).start+1] < 0x80 && b565[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b565[(*h).start+1]) <= len(b565) && (*h).start+2+int(b565[(*h).start+1]) == (*h).end {
+		b565 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b565)) && b565[(*h).start+1] < 0x80 && b565[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b565[(*h).start+1]) <= len(b565) && (*h).start+2+int(b565[(*h).start+1]) == (*h).end {
 			t, l := b565[(*h).start], int(b565[(*h).start+1])
 			h564.tag, h564.cons, h564.off, h564.start, h564.end, h564.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b565)) && b565[(*h).start+1] == 0x81 && b565[(*h).start+2] >= 0x80 && b565[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b565[(*h).start+2]) == (*h).end {
+			t, l := b565[(*h).start], int(b565[(*h).start+2])
+			h564.tag, h564.cons, h564.off, h564.start, h564.end, h564.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h564, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
@@ -8156,9 +8268,13 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		p580[0] = model.AuditReply{}
 		m.AuditCapReply = &p580[0]
 		var h581 header
-		if b582 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b582)) && b582[(*h).start+1] < 0x80 && b582[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b582[(*h).start+1]) <= len(b582) && (*h).start+2+int(b582[(*h).start+1]) == (*h).end {
+		b582 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b582)) && b582[(*h).start+1] < 0x80 && b582[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b582[(*h).start+1]) <= len(b582) && (*h).start+2+int(b582[(*h).start+1]) == (*h).end {
 			t, l := b582[(*h).start], int(b582[(*h).start+1])
 			h581.tag, h581.cons, h581.off, h581.start, h581.end, h581.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b582)) && b582[(*h).start+1] == 0x81 && b582[(*h).start+2] >= 0x80 && b582[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b582[(*h).start+2]) == (*h).end {
+			t, l := b582[(*h).start], int(b582[(*h).start+2])
+			h581.tag, h581.cons, h581.off, h581.start, h581.end, h581.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h581, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
@@ -8174,9 +8290,13 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		p583[0] = model.AuditReply{}
 		m.AuditValueReply = &p583[0]
 		var h584 header
-		if b585 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b585)) && b585[(*h).start+1] < 0x80 && b585[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b585[(*h).start+1]) <= len(b585) && (*h).start+2+int(b585[(*h).start+1]) == (*h).end {
+		b585 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b585)) && b585[(*h).start+1] < 0x80 && b585[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b585[(*h).start+1]) <= len(b585) && (*h).start+2+int(b585[(*h).start+1]) == (*h).end {
 			t, l := b585[(*h).start], int(b585[(*h).start+1])
 			h584.tag, h584.cons, h584.off, h584.start, h584.end, h584.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b585)) && b585[(*h).start+1] == 0x81 && b585[(*h).start+2] >= 0x80 && b585[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b585[(*h).start+2]) == (*h).end {
+			t, l := b585[(*h).start], int(b585[(*h).start+2])
+			h584.tag, h584.cons, h584.off, h584.start, h584.end, h584.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h584, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
@@ -8372,9 +8492,13 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		p600[0] = model.AuditReply{}
 		m.AuditCapReply = &p600[0]
 		var h601 header
-		if b602 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b602)) && b602[(*h).start+1] < 0x80 && b602[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b602[(*h).start+1]) <= len(b602) && (*h).start+2+int(b602[(*h).start+1]) == (*h).end {
+		b602 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b602)) && b602[(*h).start+1] < 0x80 && b602[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b602[(*h).start+1]) <= len(b602) && (*h).start+2+int(b602[(*h).start+1]) == (*h).end {
 			t, l := b602[(*h).start], int(b602[(*h).start+1])
 			h601.tag, h601.cons, h601.off, h601.start, h601.end, h601.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b602)) && b602[(*h).start+1] == 0x81 && b602[(*h).start+2] >= 0x80 && b602[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b602[(*h).start+2]) == (*h).end {
+			t, l := b602[(*h).start], int(b602[(*h).start+2])
+			h601.tag, h601.cons, h601.off, h601.start, h601.end, h601.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h601, h, anyTag); err != nil {
 			return codecerr.At(err, "auditCapReply")
 		}
@@ -8390,9 +8514,13 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		p603[0] = model.AuditReply{}
 		m.AuditValueReply = &p603[0]
 		var h604 header
-		if b605 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b605)) && b605[(*h).start+1] < 0x80 && b605[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b605[(*h).start+1]) <= len(b605) && (*h).start+2+int(b605[(*h).start+1]) == (*h).end {
+		b605 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b605)) && b605[(*h).start+1] < 0x80 && b605[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b605[(*h).start+1]) <= len(b605) && (*h).start+2+int(b605[(*h).start+1]) == (*h).end {
 			t, l := b605[(*h).start], int(b605[(*h).start+1])
 			h604.tag, h604.cons, h604.off, h604.start, h604.end, h604.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b605)) && b605[(*h).start+1] == 0x81 && b605[(*h).start+2] >= 0x80 && b605[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b605[(*h).start+2]) == (*h).end {
+			t, l := b605[(*h).start], int(b605[(*h).start+2])
+			h604.tag, h604.cons, h604.off, h604.start, h604.end, h604.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h604, h, anyTag); err != nil {
 			return codecerr.At(err, "auditValueReply")
 		}
@@ -16007,9 +16135,13 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		p1293[0] = model.EventParameterExtraInfo{}
 		m.ExtraInfo = &p1293[0]
 		var h1294 header
-		if b1295 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1295)) && b1295[e.start+1] < 0x80 && b1295[e.start]&0x1f != 0x1f && e.start+2+int(b1295[e.start+1]) <= len(b1295) && e.start+2+int(b1295[e.start+1]) == e.end {
+		b1295 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1295)) && b1295[e.start+1] < 0x80 && b1295[e.start]&0x1f != 0x1f && e.start+2+int(b1295[e.start+1]) <= len(b1295) && e.start+2+int(b1295[e.start+1]) == e.end {
 			t, l := b1295[e.start], int(b1295[e.start+1])
 			h1294.tag, h1294.cons, h1294.off, h1294.start, h1294.end, h1294.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1295)) && b1295[e.start+1] == 0x81 && b1295[e.start+2] >= 0x80 && b1295[e.start]&0x1f != 0x1f && e.start+3+int(b1295[e.start+2]) == e.end {
+			t, l := b1295[e.start], int(b1295[e.start+2])
+			h1294.tag, h1294.cons, h1294.off, h1294.start, h1294.end, h1294.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1294, &e, anyTag); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -16098,9 +16230,13 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			p1302[0] = model.EventParameterExtraInfo{}
 			m.ExtraInfo = &p1302[0]
 			var h1303 header
-			if b1304 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1304)) && b1304[e.start+1] < 0x80 && b1304[e.start]&0x1f != 0x1f && e.start+2+int(b1304[e.start+1]) <= len(b1304) && e.start+2+int(b1304[e.start+1]) == e.end {
+			b1304 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1304)) && b1304[e.start+1] < 0x80 && b1304[e.start]&0x1f != 0x1f && e.start+2+int(b1304[e.start+1]) <= len(b1304) && e.start+2+int(b1304[e.start+1]) == e.end {
 				t, l := b1304[e.start], int(b1304[e.start+1])
 				h1303.tag, h1303.cons, h1303.off, h1303.start, h1303.end, h1303.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1304)) && b1304[e.start+1] == 0x81 && b1304[e.start+2] >= 0x80 && b1304[e.start]&0x1f != 0x1f && e.start+3+int(b1304[e.start+2]) == e.end {
+				t, l := b1304[e.start], int(b1304[e.start+2])
+				h1303.tag, h1303.cons, h1303.off, h1303.start, h1303.end, h1303.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1303, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
@@ -16831,9 +16967,13 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
 		var h1364 header
-		if b1365 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1365)) && b1365[e.start+1] < 0x80 && b1365[e.start]&0x1f != 0x1f && e.start+2+int(b1365[e.start+1]) <= len(b1365) && e.start+2+int(b1365[e.start+1]) == e.end {
+		b1365 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1365)) && b1365[e.start+1] < 0x80 && b1365[e.start]&0x1f != 0x1f && e.start+2+int(b1365[e.start+1]) <= len(b1365) && e.start+2+int(b1365[e.start+1]) == e.end {
 			t, l := b1365[e.start], int(b1365[e.start+1])
 			h1364.tag, h1364.cons, h1364.off, h1364.start, h1364.end, h1364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1365)) && b1365[e.start+1] == 0x81 && b1365[e.start+2] >= 0x80 && b1365[e.start]&0x1f != 0x1f && e.start+3+int(b1365[e.start+2]) == e.end {
+			t, l := b1365[e.start], int(b1365[e.start+2])
+			h1364.tag, h1364.cons, h1364.off, h1364.start, h1364.end, h1364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1364, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeResult")
 		}
@@ -16906,9 +17046,13 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			}
 			seen |= 1 << 1
 			var h1372 header
-			if b1373 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1373)) && b1373[e.start+1] < 0x80 && b1373[e.start]&0x1f != 0x1f && e.start+2+int(b1373[e.start+1]) <= len(b1373) && e.start+2+int(b1373[e.start+1]) == e.end {
+			b1373 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1373)) && b1373[e.start+1] < 0x80 && b1373[e.start]&0x1f != 0x1f && e.start+2+int(b1373[e.start+1]) <= len(b1373) && e.start+2+int(b1373[e.start+1]) == e.end {
 				t, l := b1373[e.start], int(b1373[e.start+1])
 				h1372.tag, h1372.cons, h1372.off, h1372.start, h1372.end, h1372.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1373)) && b1373[e.start+1] == 0x81 && b1373[e.start+2] >= 0x80 && b1373[e.start]&0x1f != 0x1f && e.start+3+int(b1373[e.start+2]) == e.end {
+				t, l := b1373[e.start], int(b1373[e.start+2])
+				h1372.tag, h1372.cons, h1372.off, h1372.start, h1372.end, h1372.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1372, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
@@ -17029,9 +17173,13 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
 		var h1384 header
-		if b1385 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1385)) && b1385[e.start+1] < 0x80 && b1385[e.start]&0x1f != 0x1f && e.start+2+int(b1385[e.start+1]) <= len(b1385) && e.start+2+int(b1385[e.start+1]) == e.end {
+		b1385 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1385)) && b1385[e.start+1] < 0x80 && b1385[e.start]&0x1f != 0x1f && e.start+2+int(b1385[e.start+1]) <= len(b1385) && e.start+2+int(b1385[e.start+1]) == e.end {
 			t, l := b1385[e.start], int(b1385[e.start+1])
 			h1384.tag, h1384.cons, h1384.off, h1384.start, h1384.end, h1384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1385)) && b1385[e.start+1] == 0x81 && b1385[e.start+2] >= 0x80 && b1385[e.start]&0x1f != 0x1f && e.start+3+int(b1385[e.start+2]) == e.end {
+			t, l := b1385[e.start], int(b1385[e.start+2])
+			h1384.tag, h1384.cons, h1384.off, h1384.start, h1384.end, h1384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1384, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeResult")
 		}
@@ -17104,9 +17252,13 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			}
 			seen |= 1 << 1
 			var h1392 header
-			if b1393 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1393)) && b1393[e.start+1] < 0x80 && b1393[e.start]&0x1f != 0x1f && e.start+2+int(b1393[e.start+1]) <= len(b1393) && e.start+2+int(b1393[e.start+1]) == e.end {
+			b1393 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1393)) && b1393[e.start+1] < 0x80 && b1393[e.start]&0x1f != 0x1f && e.start+2+int(b1393[e.start+1]) <= len(b1393) && e.start+2+int(b1393[e.start+1]) == e.end {
 				t, l := b1393[e.start], int(b1393[e.start+1])
 				h1392.tag, h1392.cons, h1392.off, h1392.start, h1392.end, h1392.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1393)) && b1393[e.start+1] == 0x81 && b1393[e.start+2] >= 0x80 && b1393[e.start]&0x1f != 0x1f && e.start+3+int(b1393[e.start+2]) == e.end {
+				t, l := b1393[e.start], int(b1393[e.start+2])
+				h1392.tag, h1392.cons, h1392.off, h1392.start, h1392.end, h1392.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1392, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeResult")
 			}
@@ -17505,9 +17657,13 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		p1419[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1419[0]
 		var h1420 header
-		if b1421 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1421)) && b1421[e.start+1] < 0x80 && b1421[e.start]&0x1f != 0x1f && e.start+2+int(b1421[e.start+1]) <= len(b1421) && e.start+2+int(b1421[e.start+1]) == e.end {
+		b1421 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1421)) && b1421[e.start+1] < 0x80 && b1421[e.start]&0x1f != 0x1f && e.start+2+int(b1421[e.start+1]) <= len(b1421) && e.start+2+int(b1421[e.start+1]) == e.end {
 			t, l := b1421[e.start], int(b1421[e.start+1])
 			h1420.tag, h1420.cons, h1420.off, h1420.start, h1420.end, h1420.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1421)) && b1421[e.start+1] == 0x81 && b1421[e.start+2] >= 0x80 && b1421[e.start]&0x1f != 0x1f && e.start+3+int(b1421[e.start+2]) == e.end {
+			t, l := b1421[e.start], int(b1421[e.start+2])
+			h1420.tag, h1420.cons, h1420.off, h1420.start, h1420.end, h1420.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1420, &e, anyTag); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -17553,9 +17709,13 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 			p1423[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1423[0]
 			var h1424 header
-			if b1425 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1425)) && b1425[e.start+1] < 0x80 && b1425[e.start]&0x1f != 0x1f && e.start+2+int(b1425[e.start+1]) <= len(b1425) && e.start+2+int(b1425[e.start+1]) == e.end {
+			b1425 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1425)) && b1425[e.start+1] < 0x80 && b1425[e.start]&0x1f != 0x1f && e.start+2+int(b1425[e.start+1]) <= len(b1425) && e.start+2+int(b1425[e.start+1]) == e.end {
 				t, l := b1425[e.start], int(b1425[e.start+1])
 				h1424.tag, h1424.cons, h1424.off, h1424.start, h1424.end, h1424.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1425)) && b1425[e.start+1] == 0x81 && b1425[e.start+2] >= 0x80 && b1425[e.start]&0x1f != 0x1f && e.start+3+int(b1425[e.start+2]) == e.end {
+				t, l := b1425[e.start], int(b1425[e.start+2])
+				h1424.tag, h1424.cons, h1424.off, h1424.start, h1424.end, h1424.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1424, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
@@ -17629,9 +17789,13 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		p1429[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1429[0]
 		var h1430 header
-		if b1431 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1431)) && b1431[e.start+1] < 0x80 && b1431[e.start]&0x1f != 0x1f && e.start+2+int(b1431[e.start+1]) <= len(b1431) && e.start+2+int(b1431[e.start+1]) == e.end {
+		b1431 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1431)) && b1431[e.start+1] < 0x80 && b1431[e.start]&0x1f != 0x1f && e.start+2+int(b1431[e.start+1]) <= len(b1431) && e.start+2+int(b1431[e.start+1]) == e.end {
 			t, l := b1431[e.start], int(b1431[e.start+1])
 			h1430.tag, h1430.cons, h1430.off, h1430.start, h1430.end, h1430.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1431)) && b1431[e.start+1] == 0x81 && b1431[e.start+2] >= 0x80 && b1431[e.start]&0x1f != 0x1f && e.start+3+int(b1431[e.start+2]) == e.end {
+			t, l := b1431[e.start], int(b1431[e.start+2])
+			h1430.tag, h1430.cons, h1430.off, h1430.start, h1430.end, h1430.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1430, &e, anyTag); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -17677,9 +17841,13 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 			p1433[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1433[0]
 			var h1434 header
-			if b1435 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1435)) && b1435[e.start+1] < 0x80 && b1435[e.start]&0x1f != 0x1f && e.start+2+int(b1435[e.start+1]) <= len(b1435) && e.start+2+int(b1435[e.start+1]) == e.end {
+			b1435 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1435)) && b1435[e.start+1] < 0x80 && b1435[e.start]&0x1f != 0x1f && e.start+2+int(b1435[e.start+1]) <= len(b1435) && e.start+2+int(b1435[e.start+1]) == e.end {
 				t, l := b1435[e.start], int(b1435[e.start+1])
 				h1434.tag, h1434.cons, h1434.off, h1434.start, h1434.end, h1434.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1435)) && b1435[e.start+1] == 0x81 && b1435[e.start+2] >= 0x80 && b1435[e.start]&0x1f != 0x1f && e.start+3+int(b1435[e.start+2]) == e.end {
+				t, l := b1435[e.start], int(b1435[e.start+2])
+				h1434.tag, h1434.cons, h1434.off, h1434.start, h1434.end, h1434.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1434, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
@@ -18891,9 +19059,13 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		p1523[0] = model.PropertyParmExtraInfo{}
 		m.ExtraInfo = &p1523[0]
 		var h1524 header
-		if b1525 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1525)) && b1525[e.start+1] < 0x80 && b1525[e.start]&0x1f != 0x1f && e.start+2+int(b1525[e.start+1]) <= len(b1525) && e.start+2+int(b1525[e.start+1]) == e.end {
+		b1525 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1525)) && b1525[e.start+1] < 0x80 && b1525[e.start]&0x1f != 0x1f && e.start+2+int(b1525[e.start+1]) <= len(b1525) && e.start+2+int(b1525[e.start+1]) == e.end {
 			t, l := b1525[e.start], int(b1525[e.start+1])
 			h1524.tag, h1524.cons, h1524.off, h1524.start, h1524.end, h1524.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1525)) && b1525[e.start+1] == 0x81 && b1525[e.start+2] >= 0x80 && b1525[e.start]&0x1f != 0x1f && e.start+3+int(b1525[e.start+2]) == e.end {
+			t, l := b1525[e.start], int(b1525[e.start+2])
+			h1524.tag, h1524.cons, h1524.off, h1524.start, h1524.end, h1524.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1524, &e, anyTag); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -18982,9 +19154,13 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			p1532[0] = model.PropertyParmExtraInfo{}
 			m.ExtraInfo = &p1532[0]
 			var h1533 header
-			if b1534 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1534)) && b1534[e.start+1] < 0x80 && b1534[e.start]&0x1f != 0x1f && e.start+2+int(b1534[e.start+1]) <= len(b1534) && e.start+2+int(b1534[e.start+1]) == e.end {
+			b1534 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1534)) && b1534[e.start+1] < 0x80 && b1534[e.start]&0x1f != 0x1f && e.start+2+int(b1534[e.start+1]) <= len(b1534) && e.start+2+int(b1534[e.start+1]) == e.end {
 				t, l := b1534[e.start], int(b1534[e.start+1])
 				h1533.tag, h1533.cons, h1533.off, h1533.start, h1533.end, h1533.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1534)) && b1534[e.start+1] == 0x81 && b1534[e.start+2] >= 0x80 && b1534[e.start]&0x1f != 0x1f && e.start+3+int(b1534[e.start+2]) == e.end {
+				t, l := b1534[e.start], int(b1534[e.start+2])
+				h1533.tag, h1533.cons, h1533.off, h1533.start, h1533.end, h1533.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1533, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
@@ -21469,9 +21645,13 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		p1739[0] = model.EventDM{}
 		m.EventDM = &p1739[0]
 		var h1740 header
-		if b1741 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1741)) && b1741[e.start+1] < 0x80 && b1741[e.start]&0x1f != 0x1f && e.start+2+int(b1741[e.start+1]) <= len(b1741) && e.start+2+int(b1741[e.start+1]) == e.end {
+		b1741 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1741)) && b1741[e.start+1] < 0x80 && b1741[e.start]&0x1f != 0x1f && e.start+2+int(b1741[e.start+1]) <= len(b1741) && e.start+2+int(b1741[e.start+1]) == e.end {
 			t, l := b1741[e.start], int(b1741[e.start+1])
 			h1740.tag, h1740.cons, h1740.off, h1740.start, h1740.end, h1740.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1741)) && b1741[e.start+1] == 0x81 && b1741[e.start+2] >= 0x80 && b1741[e.start]&0x1f != 0x1f && e.start+3+int(b1741[e.start+2]) == e.end {
+			t, l := b1741[e.start], int(b1741[e.start+2])
+			h1740.tag, h1740.cons, h1740.off, h1740.start, h1740.end, h1740.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1740, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -21566,9 +21746,13 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			p1748[0] = model.EventDM{}
 			m.EventDM = &p1748[0]
 			var h1749 header
-			if b1750 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1750)) && b1750[e.start+1] < 0x80 && b1750[e.start]&0x1f != 0x1f && e.start+2+int(b1750[e.start+1]) <= len(b1750) && e.start+2+int(b1750[e.start+1]) == e.end {
+			b1750 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1750)) && b1750[e.start+1] < 0x80 && b1750[e.start]&0x1f != 0x1f && e.start+2+int(b1750[e.start+1]) <= len(b1750) && e.start+2+int(b1750[e.start+1]) == e.end {
 				t, l := b1750[e.start], int(b1750[e.start+1])
 				h1749.tag, h1749.cons, h1749.off, h1749.start, h1749.end, h1749.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1750)) && b1750[e.start+1] == 0x81 && b1750[e.start+2] >= 0x80 && b1750[e.start]&0x1f != 0x1f && e.start+3+int(b1750[e.start+2]) == e.end {
+				t, l := b1750[e.start], int(b1750[e.start+2])
+				h1749.tag, h1749.cons, h1749.off, h1749.start, h1749.end, h1749.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1749, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -21721,9 +21905,13 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		p1761[0] = model.EventDM{}
 		m.EventDM = &p1761[0]
 		var h1762 header
-		if b1763 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1763)) && b1763[e.start+1] < 0x80 && b1763[e.start]&0x1f != 0x1f && e.start+2+int(b1763[e.start+1]) <= len(b1763) && e.start+2+int(b1763[e.start+1]) == e.end {
+		b1763 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1763)) && b1763[e.start+1] < 0x80 && b1763[e.start]&0x1f != 0x1f && e.start+2+int(b1763[e.start+1]) <= len(b1763) && e.start+2+int(b1763[e.start+1]) == e.end {
 			t, l := b1763[e.start], int(b1763[e.start+1])
 			h1762.tag, h1762.cons, h1762.off, h1762.start, h1762.end, h1762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1763)) && b1763[e.start+1] == 0x81 && b1763[e.start+2] >= 0x80 && b1763[e.start]&0x1f != 0x1f && e.start+3+int(b1763[e.start+2]) == e.end {
+			t, l := b1763[e.start], int(b1763[e.start+2])
+			h1762.tag, h1762.cons, h1762.off, h1762.start, h1762.end, h1762.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1762, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -21818,9 +22006,13 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			p1770[0] = model.EventDM{}
 			m.EventDM = &p1770[0]
 			var h1771 header
-			if b1772 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1772)) && b1772[e.start+1] < 0x80 && b1772[e.start]&0x1f != 0x1f && e.start+2+int(b1772[e.start+1]) <= len(b1772) && e.start+2+int(b1772[e.start+1]) == e.end {
+			b1772 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1772)) && b1772[e.start+1] < 0x80 && b1772[e.start]&0x1f != 0x1f && e.start+2+int(b1772[e.start+1]) <= len(b1772) && e.start+2+int(b1772[e.start+1]) == e.end {
 				t, l := b1772[e.start], int(b1772[e.start+1])
 				h1771.tag, h1771.cons, h1771.off, h1771.start, h1771.end, h1771.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1772)) && b1772[e.start+1] == 0x81 && b1772[e.start+2] >= 0x80 && b1772[e.start]&0x1f != 0x1f && e.start+3+int(b1772[e.start+2]) == e.end {
+				t, l := b1772[e.start], int(b1772[e.start+2])
+				h1771.tag, h1771.cons, h1771.off, h1771.start, h1771.end, h1771.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1771, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -21984,9 +22176,13 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		p1784[0] = model.EventDM{}
 		m.EventDM = &p1784[0]
 		var h1785 header
-		if b1786 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1786)) && b1786[e.start+1] < 0x80 && b1786[e.start]&0x1f != 0x1f && e.start+2+int(b1786[e.start+1]) <= len(b1786) && e.start+2+int(b1786[e.start+1]) == e.end {
+		b1786 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1786)) && b1786[e.start+1] < 0x80 && b1786[e.start]&0x1f != 0x1f && e.start+2+int(b1786[e.start+1]) <= len(b1786) && e.start+2+int(b1786[e.start+1]) == e.end {
 			t, l := b1786[e.start], int(b1786[e.start+1])
 			h1785.tag, h1785.cons, h1785.off, h1785.start, h1785.end, h1785.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1786)) && b1786[e.start+1] == 0x81 && b1786[e.start+2] >= 0x80 && b1786[e.start]&0x1f != 0x1f && e.start+3+int(b1786[e.start+2]) == e.end {
+			t, l := b1786[e.start], int(b1786[e.start+2])
+			h1785.tag, h1785.cons, h1785.off, h1785.start, h1785.end, h1785.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1785, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -22059,9 +22255,13 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		p1793[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p1793[0]
 		var h1794 header
-		if b1795 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1795)) && b1795[e.start+1] < 0x80 && b1795[e.start]&0x1f != 0x1f && e.start+2+int(b1795[e.start+1]) <= len(b1795) && e.start+2+int(b1795[e.start+1]) == e.end {
+		b1795 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1795)) && b1795[e.start+1] < 0x80 && b1795[e.start]&0x1f != 0x1f && e.start+2+int(b1795[e.start+1]) <= len(b1795) && e.start+2+int(b1795[e.start+1]) == e.end {
 			t, l := b1795[e.start], int(b1795[e.start+1])
 			h1794.tag, h1794.cons, h1794.off, h1794.start, h1794.end, h1794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1795)) && b1795[e.start+1] == 0x81 && b1795[e.start+2] >= 0x80 && b1795[e.start]&0x1f != 0x1f && e.start+3+int(b1795[e.start+2]) == e.end {
+			t, l := b1795[e.start], int(b1795[e.start+2])
+			h1794.tag, h1794.cons, h1794.off, h1794.start, h1794.end, h1794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1794, &e, anyTag); err != nil {
 			return codecerr.At(err, "notifyBehaviour")
 		}
@@ -22110,9 +22310,13 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			p1796[0] = model.EventDM{}
 			m.EventDM = &p1796[0]
 			var h1797 header
-			if b1798 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1798)) && b1798[e.start+1] < 0x80 && b1798[e.start]&0x1f != 0x1f && e.start+2+int(b1798[e.start+1]) <= len(b1798) && e.start+2+int(b1798[e.start+1]) == e.end {
+			b1798 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1798)) && b1798[e.start+1] < 0x80 && b1798[e.start]&0x1f != 0x1f && e.start+2+int(b1798[e.start+1]) <= len(b1798) && e.start+2+int(b1798[e.start+1]) == e.end {
 				t, l := b1798[e.start], int(b1798[e.start+1])
 				h1797.tag, h1797.cons, h1797.off, h1797.start, h1797.end, h1797.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1798)) && b1798[e.start+1] == 0x81 && b1798[e.start+2] >= 0x80 && b1798[e.start]&0x1f != 0x1f && e.start+3+int(b1798[e.start+2]) == e.end {
+				t, l := b1798[e.start], int(b1798[e.start+2])
+				h1797.tag, h1797.cons, h1797.off, h1797.start, h1797.end, h1797.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1797, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -22185,9 +22389,13 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			p1805[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p1805[0]
 			var h1806 header
-			if b1807 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1807)) && b1807[e.start+1] < 0x80 && b1807[e.start]&0x1f != 0x1f && e.start+2+int(b1807[e.start+1]) <= len(b1807) && e.start+2+int(b1807[e.start+1]) == e.end {
+			b1807 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1807)) && b1807[e.start+1] < 0x80 && b1807[e.start]&0x1f != 0x1f && e.start+2+int(b1807[e.start+1]) <= len(b1807) && e.start+2+int(b1807[e.start+1]) == e.end {
 				t, l := b1807[e.start], int(b1807[e.start+1])
 				h1806.tag, h1806.cons, h1806.off, h1806.start, h1806.end, h1806.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1807)) && b1807[e.start+1] == 0x81 && b1807[e.start+2] >= 0x80 && b1807[e.start]&0x1f != 0x1f && e.start+3+int(b1807[e.start+2]) == e.end {
+				t, l := b1807[e.start], int(b1807[e.start+2])
+				h1806.tag, h1806.cons, h1806.off, h1806.start, h1806.end, h1806.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1806, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
@@ -23779,9 +23987,13 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		p1926[0] = model.EventDM{}
 		m.EventDM = &p1926[0]
 		var h1927 header
-		if b1928 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1928)) && b1928[e.start+1] < 0x80 && b1928[e.start]&0x1f != 0x1f && e.start+2+int(b1928[e.start+1]) <= len(b1928) && e.start+2+int(b1928[e.start+1]) == e.end {
+		b1928 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1928)) && b1928[e.start+1] < 0x80 && b1928[e.start]&0x1f != 0x1f && e.start+2+int(b1928[e.start+1]) <= len(b1928) && e.start+2+int(b1928[e.start+1]) == e.end {
 			t, l := b1928[e.start], int(b1928[e.start+1])
 			h1927.tag, h1927.cons, h1927.off, h1927.start, h1927.end, h1927.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1928)) && b1928[e.start+1] == 0x81 && b1928[e.start+2] >= 0x80 && b1928[e.start]&0x1f != 0x1f && e.start+3+int(b1928[e.start+2]) == e.end {
+			t, l := b1928[e.start], int(b1928[e.start+2])
+			h1927.tag, h1927.cons, h1927.off, h1927.start, h1927.end, h1927.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1927, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -23862,9 +24074,13 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			p1934[0] = model.EventDM{}
 			m.EventDM = &p1934[0]
 			var h1935 header
-			if b1936 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1936)) && b1936[e.start+1] < 0x80 && b1936[e.start]&0x1f != 0x1f && e.start+2+int(b1936[e.start+1]) <= len(b1936) && e.start+2+int(b1936[e.start+1]) == e.end {
+			b1936 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1936)) && b1936[e.start+1] < 0x80 && b1936[e.start]&0x1f != 0x1f && e.start+2+int(b1936[e.start+1]) <= len(b1936) && e.start+2+int(b1936[e.start+1]) == e.end {
 				t, l := b1936[e.start], int(b1936[e.start+1])
 				h1935.tag, h1935.cons, h1935.off, h1935.start, h1935.end, h1935.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1936)) && b1936[e.start+1] == 0x81 && b1936[e.start+2] >= 0x80 && b1936[e.start]&0x1f != 0x1f && e.start+3+int(b1936[e.start+2]) == e.end {
+				t, l := b1936[e.start], int(b1936[e.start+2])
+				h1935.tag, h1935.cons, h1935.off, h1935.start, h1935.end, h1935.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1935, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -23993,9 +24209,13 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		p1945[0] = model.EventDM{}
 		m.EventDM = &p1945[0]
 		var h1946 header
-		if b1947 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1947)) && b1947[e.start+1] < 0x80 && b1947[e.start]&0x1f != 0x1f && e.start+2+int(b1947[e.start+1]) <= len(b1947) && e.start+2+int(b1947[e.start+1]) == e.end {
+		b1947 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1947)) && b1947[e.start+1] < 0x80 && b1947[e.start]&0x1f != 0x1f && e.start+2+int(b1947[e.start+1]) <= len(b1947) && e.start+2+int(b1947[e.start+1]) == e.end {
 			t, l := b1947[e.start], int(b1947[e.start+1])
 			h1946.tag, h1946.cons, h1946.off, h1946.start, h1946.end, h1946.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1947)) && b1947[e.start+1] == 0x81 && b1947[e.start+2] >= 0x80 && b1947[e.start]&0x1f != 0x1f && e.start+3+int(b1947[e.start+2]) == e.end {
+			t, l := b1947[e.start], int(b1947[e.start+2])
+			h1946.tag, h1946.cons, h1946.off, h1946.start, h1946.end, h1946.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1946, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -24076,9 +24296,13 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			p1953[0] = model.EventDM{}
 			m.EventDM = &p1953[0]
 			var h1954 header
-			if b1955 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1955)) && b1955[e.start+1] < 0x80 && b1955[e.start]&0x1f != 0x1f && e.start+2+int(b1955[e.start+1]) <= len(b1955) && e.start+2+int(b1955[e.start+1]) == e.end {
+			b1955 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1955)) && b1955[e.start+1] < 0x80 && b1955[e.start]&0x1f != 0x1f && e.start+2+int(b1955[e.start+1]) <= len(b1955) && e.start+2+int(b1955[e.start+1]) == e.end {
 				t, l := b1955[e.start], int(b1955[e.start+1])
 				h1954.tag, h1954.cons, h1954.off, h1954.start, h1954.end, h1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1955)) && b1955[e.start+1] == 0x81 && b1955[e.start+2] >= 0x80 && b1955[e.start]&0x1f != 0x1f && e.start+3+int(b1955[e.start+2]) == e.end {
+				t, l := b1955[e.start], int(b1955[e.start+2])
+				h1954.tag, h1954.cons, h1954.off, h1954.start, h1954.end, h1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1954, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -24218,9 +24442,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		p1965[0] = model.EventDM{}
 		m.EventDM = &p1965[0]
 		var h1966 header
-		if b1967 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1967)) && b1967[e.start+1] < 0x80 && b1967[e.start]&0x1f != 0x1f && e.start+2+int(b1967[e.start+1]) <= len(b1967) && e.start+2+int(b1967[e.start+1]) == e.end {
+		b1967 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1967)) && b1967[e.start+1] < 0x80 && b1967[e.start]&0x1f != 0x1f && e.start+2+int(b1967[e.start+1]) <= len(b1967) && e.start+2+int(b1967[e.start+1]) == e.end {
 			t, l := b1967[e.start], int(b1967[e.start+1])
 			h1966.tag, h1966.cons, h1966.off, h1966.start, h1966.end, h1966.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1967)) && b1967[e.start+1] == 0x81 && b1967[e.start+2] >= 0x80 && b1967[e.start]&0x1f != 0x1f && e.start+3+int(b1967[e.start+2]) == e.end {
+			t, l := b1967[e.start], int(b1967[e.start+2])
+			h1966.tag, h1966.cons, h1966.off, h1966.start, h1966.end, h1966.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1966, &e, anyTag); err != nil {
 			return codecerr.At(err, "eventDM")
 		}
@@ -24279,9 +24507,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		p1973[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p1973[0]
 		var h1974 header
-		if b1975 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1975)) && b1975[e.start+1] < 0x80 && b1975[e.start]&0x1f != 0x1f && e.start+2+int(b1975[e.start+1]) <= len(b1975) && e.start+2+int(b1975[e.start+1]) == e.end {
+		b1975 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b1975)) && b1975[e.start+1] < 0x80 && b1975[e.start]&0x1f != 0x1f && e.start+2+int(b1975[e.start+1]) <= len(b1975) && e.start+2+int(b1975[e.start+1]) == e.end {
 			t, l := b1975[e.start], int(b1975[e.start+1])
 			h1974.tag, h1974.cons, h1974.off, h1974.start, h1974.end, h1974.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b1975)) && b1975[e.start+1] == 0x81 && b1975[e.start+2] >= 0x80 && b1975[e.start]&0x1f != 0x1f && e.start+3+int(b1975[e.start+2]) == e.end {
+			t, l := b1975[e.start], int(b1975[e.start+2])
+			h1974.tag, h1974.cons, h1974.off, h1974.start, h1974.end, h1974.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h1974, &e, anyTag); err != nil {
 			return codecerr.At(err, "notifyBehaviour")
 		}
@@ -24330,9 +24562,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			p1976[0] = model.EventDM{}
 			m.EventDM = &p1976[0]
 			var h1977 header
-			if b1978 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1978)) && b1978[e.start+1] < 0x80 && b1978[e.start]&0x1f != 0x1f && e.start+2+int(b1978[e.start+1]) <= len(b1978) && e.start+2+int(b1978[e.start+1]) == e.end {
+			b1978 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1978)) && b1978[e.start+1] < 0x80 && b1978[e.start]&0x1f != 0x1f && e.start+2+int(b1978[e.start+1]) <= len(b1978) && e.start+2+int(b1978[e.start+1]) == e.end {
 				t, l := b1978[e.start], int(b1978[e.start+1])
 				h1977.tag, h1977.cons, h1977.off, h1977.start, h1977.end, h1977.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1978)) && b1978[e.start+1] == 0x81 && b1978[e.start+2] >= 0x80 && b1978[e.start]&0x1f != 0x1f && e.start+3+int(b1978[e.start+2]) == e.end {
+				t, l := b1978[e.start], int(b1978[e.start+2])
+				h1977.tag, h1977.cons, h1977.off, h1977.start, h1977.end, h1977.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1977, &e, anyTag); err != nil {
 				return codecerr.At(err, "eventDM")
 			}
@@ -24391,9 +24627,13 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			p1984[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p1984[0]
 			var h1985 header
-			if b1986 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b1986)) && b1986[e.start+1] < 0x80 && b1986[e.start]&0x1f != 0x1f && e.start+2+int(b1986[e.start+1]) <= len(b1986) && e.start+2+int(b1986[e.start+1]) == e.end {
+			b1986 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b1986)) && b1986[e.start+1] < 0x80 && b1986[e.start]&0x1f != 0x1f && e.start+2+int(b1986[e.start+1]) <= len(b1986) && e.start+2+int(b1986[e.start+1]) == e.end {
 				t, l := b1986[e.start], int(b1986[e.start+1])
 				h1985.tag, h1985.cons, h1985.off, h1985.start, h1985.end, h1985.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b1986)) && b1986[e.start+1] == 0x81 && b1986[e.start+2] >= 0x80 && b1986[e.start]&0x1f != 0x1f && e.start+3+int(b1986[e.start+2]) == e.end {
+				t, l := b1986[e.start], int(b1986[e.start+2])
+				h1985.tag, h1985.cons, h1985.off, h1985.start, h1985.end, h1985.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h1985, &e, anyTag); err != nil {
 				return codecerr.At(err, "notifyBehaviour")
 			}
@@ -26116,9 +26356,13 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		p2103[0] = model.SigParameterExtraInfo{}
 		m.ExtraInfo = &p2103[0]
 		var h2104 header
-		if b2105 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2105)) && b2105[e.start+1] < 0x80 && b2105[e.start]&0x1f != 0x1f && e.start+2+int(b2105[e.start+1]) <= len(b2105) && e.start+2+int(b2105[e.start+1]) == e.end {
+		b2105 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2105)) && b2105[e.start+1] < 0x80 && b2105[e.start]&0x1f != 0x1f && e.start+2+int(b2105[e.start+1]) <= len(b2105) && e.start+2+int(b2105[e.start+1]) == e.end {
 			t, l := b2105[e.start], int(b2105[e.start+1])
 			h2104.tag, h2104.cons, h2104.off, h2104.start, h2104.end, h2104.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2105)) && b2105[e.start+1] == 0x81 && b2105[e.start+2] >= 0x80 && b2105[e.start]&0x1f != 0x1f && e.start+3+int(b2105[e.start+2]) == e.end {
+			t, l := b2105[e.start], int(b2105[e.start+2])
+			h2104.tag, h2104.cons, h2104.off, h2104.start, h2104.end, h2104.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2104, &e, anyTag); err != nil {
 			return codecerr.At(err, "extraInfo")
 		}
@@ -26207,9 +26451,13 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			p2112[0] = model.SigParameterExtraInfo{}
 			m.ExtraInfo = &p2112[0]
 			var h2113 header
-			if b2114 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2114)) && b2114[e.start+1] < 0x80 && b2114[e.start]&0x1f != 0x1f && e.start+2+int(b2114[e.start+1]) <= len(b2114) && e.start+2+int(b2114[e.start+1]) == e.end {
+			b2114 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2114)) && b2114[e.start+1] < 0x80 && b2114[e.start]&0x1f != 0x1f && e.start+2+int(b2114[e.start+1]) <= len(b2114) && e.start+2+int(b2114[e.start+1]) == e.end {
 				t, l := b2114[e.start], int(b2114[e.start+1])
 				h2113.tag, h2113.cons, h2113.off, h2113.start, h2113.end, h2113.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2114)) && b2114[e.start+1] == 0x81 && b2114[e.start+2] >= 0x80 && b2114[e.start]&0x1f != 0x1f && e.start+3+int(b2114[e.start+2]) == e.end {
+				t, l := b2114[e.start], int(b2114[e.start+2])
+				h2113.tag, h2113.cons, h2113.off, h2113.start, h2113.end, h2113.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2113, &e, anyTag); err != nil {
 				return codecerr.At(err, "extraInfo")
 			}
@@ -27354,9 +27602,13 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		p2178[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2178[0]
 		var h2179 header
-		if b2180 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2180)) && b2180[e.start+1] < 0x80 && b2180[e.start]&0x1f != 0x1f && e.start+2+int(b2180[e.start+1]) <= len(b2180) && e.start+2+int(b2180[e.start+1]) == e.end {
+		b2180 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2180)) && b2180[e.start+1] < 0x80 && b2180[e.start]&0x1f != 0x1f && e.start+2+int(b2180[e.start+1]) <= len(b2180) && e.start+2+int(b2180[e.start+1]) == e.end {
 			t, l := b2180[e.start], int(b2180[e.start+1])
 			h2179.tag, h2179.cons, h2179.off, h2179.start, h2179.end, h2179.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2180)) && b2180[e.start+1] == 0x81 && b2180[e.start+2] >= 0x80 && b2180[e.start]&0x1f != 0x1f && e.start+3+int(b2180[e.start+2]) == e.end {
+			t, l := b2180[e.start], int(b2180[e.start+2])
+			h2179.tag, h2179.cons, h2179.off, h2179.start, h2179.end, h2179.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2179, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -27461,9 +27713,13 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		p2190[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2190[0]
 		var h2191 header
-		if b2192 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2192)) && b2192[e.start+1] < 0x80 && b2192[e.start]&0x1f != 0x1f && e.start+2+int(b2192[e.start+1]) <= len(b2192) && e.start+2+int(b2192[e.start+1]) == e.end {
+		b2192 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2192)) && b2192[e.start+1] < 0x80 && b2192[e.start]&0x1f != 0x1f && e.start+2+int(b2192[e.start+1]) <= len(b2192) && e.start+2+int(b2192[e.start+1]) == e.end {
 			t, l := b2192[e.start], int(b2192[e.start+1])
 			h2191.tag, h2191.cons, h2191.off, h2191.start, h2191.end, h2191.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2192)) && b2192[e.start+1] == 0x81 && b2192[e.start+2] >= 0x80 && b2192[e.start]&0x1f != 0x1f && e.start+3+int(b2192[e.start+2]) == e.end {
+			t, l := b2192[e.start], int(b2192[e.start+2])
+			h2191.tag, h2191.cons, h2191.off, h2191.start, h2191.end, h2191.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2191, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -27539,9 +27795,13 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			p2196[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2196[0]
 			var h2197 header
-			if b2198 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2198)) && b2198[e.start+1] < 0x80 && b2198[e.start]&0x1f != 0x1f && e.start+2+int(b2198[e.start+1]) <= len(b2198) && e.start+2+int(b2198[e.start+1]) == e.end {
+			b2198 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2198)) && b2198[e.start+1] < 0x80 && b2198[e.start]&0x1f != 0x1f && e.start+2+int(b2198[e.start+1]) <= len(b2198) && e.start+2+int(b2198[e.start+1]) == e.end {
 				t, l := b2198[e.start], int(b2198[e.start+1])
 				h2197.tag, h2197.cons, h2197.off, h2197.start, h2197.end, h2197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2198)) && b2198[e.start+1] == 0x81 && b2198[e.start+2] >= 0x80 && b2198[e.start]&0x1f != 0x1f && e.start+3+int(b2198[e.start+2]) == e.end {
+				t, l := b2198[e.start], int(b2198[e.start+2])
+				h2197.tag, h2197.cons, h2197.off, h2197.start, h2197.end, h2197.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2197, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
@@ -27646,9 +27906,13 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			p2208[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2208[0]
 			var h2209 header
-			if b2210 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2210)) && b2210[e.start+1] < 0x80 && b2210[e.start]&0x1f != 0x1f && e.start+2+int(b2210[e.start+1]) <= len(b2210) && e.start+2+int(b2210[e.start+1]) == e.end {
+			b2210 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2210)) && b2210[e.start+1] < 0x80 && b2210[e.start]&0x1f != 0x1f && e.start+2+int(b2210[e.start+1]) <= len(b2210) && e.start+2+int(b2210[e.start+1]) == e.end {
 				t, l := b2210[e.start], int(b2210[e.start+1])
 				h2209.tag, h2209.cons, h2209.off, h2209.start, h2209.end, h2209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2210)) && b2210[e.start+1] == 0x81 && b2210[e.start+2] >= 0x80 && b2210[e.start]&0x1f != 0x1f && e.start+3+int(b2210[e.start+2]) == e.end {
+				t, l := b2210[e.start], int(b2210[e.start+2])
+				h2209.tag, h2209.cons, h2209.off, h2209.start, h2209.end, h2209.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2209, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
@@ -27849,9 +28113,13 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		p2222[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2222[0]
 		var h2223 header
-		if b2224 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2224)) && b2224[e.start+1] < 0x80 && b2224[e.start]&0x1f != 0x1f && e.start+2+int(b2224[e.start+1]) <= len(b2224) && e.start+2+int(b2224[e.start+1]) == e.end {
+		b2224 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2224)) && b2224[e.start+1] < 0x80 && b2224[e.start]&0x1f != 0x1f && e.start+2+int(b2224[e.start+1]) <= len(b2224) && e.start+2+int(b2224[e.start+1]) == e.end {
 			t, l := b2224[e.start], int(b2224[e.start+1])
 			h2223.tag, h2223.cons, h2223.off, h2223.start, h2223.end, h2223.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2224)) && b2224[e.start+1] == 0x81 && b2224[e.start+2] >= 0x80 && b2224[e.start]&0x1f != 0x1f && e.start+3+int(b2224[e.start+2]) == e.end {
+			t, l := b2224[e.start], int(b2224[e.start+2])
+			h2223.tag, h2223.cons, h2223.off, h2223.start, h2223.end, h2223.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2223, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -27956,9 +28224,13 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		p2234[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2234[0]
 		var h2235 header
-		if b2236 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2236)) && b2236[e.start+1] < 0x80 && b2236[e.start]&0x1f != 0x1f && e.start+2+int(b2236[e.start+1]) <= len(b2236) && e.start+2+int(b2236[e.start+1]) == e.end {
+		b2236 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2236)) && b2236[e.start+1] < 0x80 && b2236[e.start]&0x1f != 0x1f && e.start+2+int(b2236[e.start+1]) <= len(b2236) && e.start+2+int(b2236[e.start+1]) == e.end {
 			t, l := b2236[e.start], int(b2236[e.start+1])
 			h2235.tag, h2235.cons, h2235.off, h2235.start, h2235.end, h2235.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2236)) && b2236[e.start+1] == 0x81 && b2236[e.start+2] >= 0x80 && b2236[e.start]&0x1f != 0x1f && e.start+3+int(b2236[e.start+2]) == e.end {
+			t, l := b2236[e.start], int(b2236[e.start+2])
+			h2235.tag, h2235.cons, h2235.off, h2235.start, h2235.end, h2235.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2235, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -28048,9 +28320,13 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			p2241[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2241[0]
 			var h2242 header
-			if b2243 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2243)) && b2243[e.start+1] < 0x80 && b2243[e.start]&0x1f != 0x1f && e.start+2+int(b2243[e.start+1]) <= len(b2243) && e.start+2+int(b2243[e.start+1]) == e.end {
+			b2243 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2243)) && b2243[e.start+1] < 0x80 && b2243[e.start]&0x1f != 0x1f && e.start+2+int(b2243[e.start+1]) <= len(b2243) && e.start+2+int(b2243[e.start+1]) == e.end {
 				t, l := b2243[e.start], int(b2243[e.start+1])
 				h2242.tag, h2242.cons, h2242.off, h2242.start, h2242.end, h2242.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2243)) && b2243[e.start+1] == 0x81 && b2243[e.start+2] >= 0x80 && b2243[e.start]&0x1f != 0x1f && e.start+3+int(b2243[e.start+2]) == e.end {
+				t, l := b2243[e.start], int(b2243[e.start+2])
+				h2242.tag, h2242.cons, h2242.off, h2242.start, h2242.end, h2242.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2242, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
@@ -28155,9 +28431,13 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			p2253[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2253[0]
 			var h2254 header
-			if b2255 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2255)) && b2255[e.start+1] < 0x80 && b2255[e.start]&0x1f != 0x1f && e.start+2+int(b2255[e.start+1]) <= len(b2255) && e.start+2+int(b2255[e.start+1]) == e.end {
+			b2255 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2255)) && b2255[e.start+1] < 0x80 && b2255[e.start]&0x1f != 0x1f && e.start+2+int(b2255[e.start+1]) <= len(b2255) && e.start+2+int(b2255[e.start+1]) == e.end {
 				t, l := b2255[e.start], int(b2255[e.start+1])
 				h2254.tag, h2254.cons, h2254.off, h2254.start, h2254.end, h2254.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2255)) && b2255[e.start+1] == 0x81 && b2255[e.start+2] >= 0x80 && b2255[e.start]&0x1f != 0x1f && e.start+3+int(b2255[e.start+2]) == e.end {
+				t, l := b2255[e.start], int(b2255[e.start+2])
+				h2254.tag, h2254.cons, h2254.off, h2254.start, h2254.end, h2254.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2254, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
@@ -28376,9 +28656,13 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		p2268[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2268[0]
 		var h2269 header
-		if b2270 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2270)) && b2270[e.start+1] < 0x80 && b2270[e.start]&0x1f != 0x1f && e.start+2+int(b2270[e.start+1]) <= len(b2270) && e.start+2+int(b2270[e.start+1]) == e.end {
+		b2270 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2270)) && b2270[e.start+1] < 0x80 && b2270[e.start]&0x1f != 0x1f && e.start+2+int(b2270[e.start+1]) <= len(b2270) && e.start+2+int(b2270[e.start+1]) == e.end {
 			t, l := b2270[e.start], int(b2270[e.start+1])
 			h2269.tag, h2269.cons, h2269.off, h2269.start, h2269.end, h2269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2270)) && b2270[e.start+1] == 0x81 && b2270[e.start+2] >= 0x80 && b2270[e.start]&0x1f != 0x1f && e.start+3+int(b2270[e.start+2]) == e.end {
+			t, l := b2270[e.start], int(b2270[e.start+2])
+			h2269.tag, h2269.cons, h2269.off, h2269.start, h2269.end, h2269.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2269, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -28483,9 +28767,13 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		p2280[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2280[0]
 		var h2281 header
-		if b2282 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2282)) && b2282[e.start+1] < 0x80 && b2282[e.start]&0x1f != 0x1f && e.start+2+int(b2282[e.start+1]) <= len(b2282) && e.start+2+int(b2282[e.start+1]) == e.end {
+		b2282 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2282)) && b2282[e.start+1] < 0x80 && b2282[e.start]&0x1f != 0x1f && e.start+2+int(b2282[e.start+1]) <= len(b2282) && e.start+2+int(b2282[e.start+1]) == e.end {
 			t, l := b2282[e.start], int(b2282[e.start+1])
 			h2281.tag, h2281.cons, h2281.off, h2281.start, h2281.end, h2281.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2282)) && b2282[e.start+1] == 0x81 && b2282[e.start+2] >= 0x80 && b2282[e.start]&0x1f != 0x1f && e.start+3+int(b2282[e.start+2]) == e.end {
+			t, l := b2282[e.start], int(b2282[e.start+2])
+			h2281.tag, h2281.cons, h2281.off, h2281.start, h2281.end, h2281.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2281, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -28583,9 +28871,13 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			p2287[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2287[0]
 			var h2288 header
-			if b2289 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2289)) && b2289[e.start+1] < 0x80 && b2289[e.start]&0x1f != 0x1f && e.start+2+int(b2289[e.start+1]) <= len(b2289) && e.start+2+int(b2289[e.start+1]) == e.end {
+			b2289 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2289)) && b2289[e.start+1] < 0x80 && b2289[e.start]&0x1f != 0x1f && e.start+2+int(b2289[e.start+1]) <= len(b2289) && e.start+2+int(b2289[e.start+1]) == e.end {
 				t, l := b2289[e.start], int(b2289[e.start+1])
 				h2288.tag, h2288.cons, h2288.off, h2288.start, h2288.end, h2288.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2289)) && b2289[e.start+1] == 0x81 && b2289[e.start+2] >= 0x80 && b2289[e.start]&0x1f != 0x1f && e.start+3+int(b2289[e.start+2]) == e.end {
+				t, l := b2289[e.start], int(b2289[e.start+2])
+				h2288.tag, h2288.cons, h2288.off, h2288.start, h2288.end, h2288.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2288, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
@@ -28690,9 +28982,13 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			p2299[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2299[0]
 			var h2300 header
-			if b2301 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2301)) && b2301[e.start+1] < 0x80 && b2301[e.start]&0x1f != 0x1f && e.start+2+int(b2301[e.start+1]) <= len(b2301) && e.start+2+int(b2301[e.start+1]) == e.end {
+			b2301 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2301)) && b2301[e.start+1] < 0x80 && b2301[e.start]&0x1f != 0x1f && e.start+2+int(b2301[e.start+1]) <= len(b2301) && e.start+2+int(b2301[e.start+1]) == e.end {
 				t, l := b2301[e.start], int(b2301[e.start+1])
 				h2300.tag, h2300.cons, h2300.off, h2300.start, h2300.end, h2300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2301)) && b2301[e.start+1] == 0x81 && b2301[e.start+2] >= 0x80 && b2301[e.start]&0x1f != 0x1f && e.start+3+int(b2301[e.start+2]) == e.end {
+				t, l := b2301[e.start], int(b2301[e.start+2])
+				h2300.tag, h2300.cons, h2300.off, h2300.start, h2300.end, h2300.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2300, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
@@ -28985,9 +29281,13 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		p2316[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2316[0]
 		var h2317 header
-		if b2318 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2318)) && b2318[e.start+1] < 0x80 && b2318[e.start]&0x1f != 0x1f && e.start+2+int(b2318[e.start+1]) <= len(b2318) && e.start+2+int(b2318[e.start+1]) == e.end {
+		b2318 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2318)) && b2318[e.start+1] < 0x80 && b2318[e.start]&0x1f != 0x1f && e.start+2+int(b2318[e.start+1]) <= len(b2318) && e.start+2+int(b2318[e.start+1]) == e.end {
 			t, l := b2318[e.start], int(b2318[e.start+1])
 			h2317.tag, h2317.cons, h2317.off, h2317.start, h2317.end, h2317.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2318)) && b2318[e.start+1] == 0x81 && b2318[e.start+2] >= 0x80 && b2318[e.start]&0x1f != 0x1f && e.start+3+int(b2318[e.start+2]) == e.end {
+			t, l := b2318[e.start], int(b2318[e.start+2])
+			h2317.tag, h2317.cons, h2317.off, h2317.start, h2317.end, h2317.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2317, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -29006,9 +29306,13 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		p2319[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2319[0]
 		var h2320 header
-		if b2321 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2321)) && b2321[e.start+1] < 0x80 && b2321[e.start]&0x1f != 0x1f && e.start+2+int(b2321[e.start+1]) <= len(b2321) && e.start+2+int(b2321[e.start+1]) == e.end {
+		b2321 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2321)) && b2321[e.start+1] < 0x80 && b2321[e.start]&0x1f != 0x1f && e.start+2+int(b2321[e.start+1]) <= len(b2321) && e.start+2+int(b2321[e.start+1]) == e.end {
 			t, l := b2321[e.start], int(b2321[e.start+1])
 			h2320.tag, h2320.cons, h2320.off, h2320.start, h2320.end, h2320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2321)) && b2321[e.start+1] == 0x81 && b2321[e.start+2] >= 0x80 && b2321[e.start]&0x1f != 0x1f && e.start+3+int(b2321[e.start+2]) == e.end {
+			t, l := b2321[e.start], int(b2321[e.start+2])
+			h2320.tag, h2320.cons, h2320.off, h2320.start, h2320.end, h2320.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2320, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -29082,9 +29386,13 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			p2325[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2325[0]
 			var h2326 header
-			if b2327 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2327)) && b2327[e.start+1] < 0x80 && b2327[e.start]&0x1f != 0x1f && e.start+2+int(b2327[e.start+1]) <= len(b2327) && e.start+2+int(b2327[e.start+1]) == e.end {
+			b2327 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2327)) && b2327[e.start+1] < 0x80 && b2327[e.start]&0x1f != 0x1f && e.start+2+int(b2327[e.start+1]) <= len(b2327) && e.start+2+int(b2327[e.start+1]) == e.end {
 				t, l := b2327[e.start], int(b2327[e.start+1])
 				h2326.tag, h2326.cons, h2326.off, h2326.start, h2326.end, h2326.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2327)) && b2327[e.start+1] == 0x81 && b2327[e.start+2] >= 0x80 && b2327[e.start]&0x1f != 0x1f && e.start+3+int(b2327[e.start+2]) == e.end {
+				t, l := b2327[e.start], int(b2327[e.start+2])
+				h2326.tag, h2326.cons, h2326.off, h2326.start, h2326.end, h2326.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2326, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
@@ -29103,9 +29411,13 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			p2328[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2328[0]
 			var h2329 header
-			if b2330 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2330)) && b2330[e.start+1] < 0x80 && b2330[e.start]&0x1f != 0x1f && e.start+2+int(b2330[e.start+1]) <= len(b2330) && e.start+2+int(b2330[e.start+1]) == e.end {
+			b2330 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2330)) && b2330[e.start+1] < 0x80 && b2330[e.start]&0x1f != 0x1f && e.start+2+int(b2330[e.start+1]) <= len(b2330) && e.start+2+int(b2330[e.start+1]) == e.end {
 				t, l := b2330[e.start], int(b2330[e.start+1])
 				h2329.tag, h2329.cons, h2329.off, h2329.start, h2329.end, h2329.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2330)) && b2330[e.start+1] == 0x81 && b2330[e.start+2] >= 0x80 && b2330[e.start]&0x1f != 0x1f && e.start+3+int(b2330[e.start+2]) == e.end {
+				t, l := b2330[e.start], int(b2330[e.start+2])
+				h2329.tag, h2329.cons, h2329.off, h2329.start, h2329.end, h2329.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2329, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
@@ -29237,9 +29549,13 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		p2338[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2338[0]
 		var h2339 header
-		if b2340 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2340)) && b2340[e.start+1] < 0x80 && b2340[e.start]&0x1f != 0x1f && e.start+2+int(b2340[e.start+1]) <= len(b2340) && e.start+2+int(b2340[e.start+1]) == e.end {
+		b2340 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2340)) && b2340[e.start+1] < 0x80 && b2340[e.start]&0x1f != 0x1f && e.start+2+int(b2340[e.start+1]) <= len(b2340) && e.start+2+int(b2340[e.start+1]) == e.end {
 			t, l := b2340[e.start], int(b2340[e.start+1])
 			h2339.tag, h2339.cons, h2339.off, h2339.start, h2339.end, h2339.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2340)) && b2340[e.start+1] == 0x81 && b2340[e.start+2] >= 0x80 && b2340[e.start]&0x1f != 0x1f && e.start+3+int(b2340[e.start+2]) == e.end {
+			t, l := b2340[e.start], int(b2340[e.start+2])
+			h2339.tag, h2339.cons, h2339.off, h2339.start, h2339.end, h2339.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2339, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -29258,9 +29574,13 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		p2341[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2341[0]
 		var h2342 header
-		if b2343 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2343)) && b2343[e.start+1] < 0x80 && b2343[e.start]&0x1f != 0x1f && e.start+2+int(b2343[e.start+1]) <= len(b2343) && e.start+2+int(b2343[e.start+1]) == e.end {
+		b2343 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2343)) && b2343[e.start+1] < 0x80 && b2343[e.start]&0x1f != 0x1f && e.start+2+int(b2343[e.start+1]) <= len(b2343) && e.start+2+int(b2343[e.start+1]) == e.end {
 			t, l := b2343[e.start], int(b2343[e.start+1])
 			h2342.tag, h2342.cons, h2342.off, h2342.start, h2342.end, h2342.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2343)) && b2343[e.start+1] == 0x81 && b2343[e.start+2] >= 0x80 && b2343[e.start]&0x1f != 0x1f && e.start+3+int(b2343[e.start+2]) == e.end {
+			t, l := b2343[e.start], int(b2343[e.start+2])
+			h2342.tag, h2342.cons, h2342.off, h2342.start, h2342.end, h2342.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2342, &e, anyTag); err != nil {
 			return codecerr.At(err, "serviceChangeAddress")
 		}
@@ -29334,9 +29654,13 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			p2347[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2347[0]
 			var h2348 header
-			if b2349 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2349)) && b2349[e.start+1] < 0x80 && b2349[e.start]&0x1f != 0x1f && e.start+2+int(b2349[e.start+1]) <= len(b2349) && e.start+2+int(b2349[e.start+1]) == e.end {
+			b2349 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2349)) && b2349[e.start+1] < 0x80 && b2349[e.start]&0x1f != 0x1f && e.start+2+int(b2349[e.start+1]) <= len(b2349) && e.start+2+int(b2349[e.start+1]) == e.end {
 				t, l := b2349[e.start], int(b2349[e.start+1])
 				h2348.tag, h2348.cons, h2348.off, h2348.start, h2348.end, h2348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2349)) && b2349[e.start+1] == 0x81 && b2349[e.start+2] >= 0x80 && b2349[e.start]&0x1f != 0x1f && e.start+3+int(b2349[e.start+2]) == e.end {
+				t, l := b2349[e.start], int(b2349[e.start+2])
+				h2348.tag, h2348.cons, h2348.off, h2348.start, h2348.end, h2348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2348, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeMgcId")
 			}
@@ -29355,9 +29679,13 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			p2350[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2350[0]
 			var h2351 header
-			if b2352 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2352)) && b2352[e.start+1] < 0x80 && b2352[e.start]&0x1f != 0x1f && e.start+2+int(b2352[e.start+1]) <= len(b2352) && e.start+2+int(b2352[e.start+1]) == e.end {
+			b2352 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2352)) && b2352[e.start+1] < 0x80 && b2352[e.start]&0x1f != 0x1f && e.start+2+int(b2352[e.start+1]) <= len(b2352) && e.start+2+int(b2352[e.start+1]) == e.end {
 				t, l := b2352[e.start], int(b2352[e.start+1])
 				h2351.tag, h2351.cons, h2351.off, h2351.start, h2351.end, h2351.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2352)) && b2352[e.start+1] == 0x81 && b2352[e.start+2] >= 0x80 && b2352[e.start]&0x1f != 0x1f && e.start+3+int(b2352[e.start+2]) == e.end {
+				t, l := b2352[e.start], int(b2352[e.start+2])
+				h2351.tag, h2351.cons, h2351.off, h2351.start, h2351.end, h2351.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2351, &e, anyTag); err != nil {
 				return codecerr.At(err, "serviceChangeAddress")
 			}
@@ -29811,9 +30139,13 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 		seen |= 1 << 0
 		var h2373 header
-		if b2374 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2374)) && b2374[e.start+1] < 0x80 && b2374[e.start]&0x1f != 0x1f && e.start+2+int(b2374[e.start+1]) <= len(b2374) && e.start+2+int(b2374[e.start+1]) == e.end {
+		b2374 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2374)) && b2374[e.start+1] < 0x80 && b2374[e.start]&0x1f != 0x1f && e.start+2+int(b2374[e.start+1]) <= len(b2374) && e.start+2+int(b2374[e.start+1]) == e.end {
 			t, l := b2374[e.start], int(b2374[e.start+1])
 			h2373.tag, h2373.cons, h2373.off, h2373.start, h2373.end, h2373.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2374)) && b2374[e.start+1] == 0x81 && b2374[e.start+2] >= 0x80 && b2374[e.start]&0x1f != 0x1f && e.start+3+int(b2374[e.start+2]) == e.end {
+			t, l := b2374[e.start], int(b2374[e.start+2])
+			h2373.tag, h2373.cons, h2373.off, h2373.start, h2373.end, h2373.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2373, &e, anyTag); err != nil {
 			return codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -29844,9 +30176,13 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 			}
 			seen |= 1 << 0
 			var h2375 header
-			if b2376 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2376)) && b2376[e.start+1] < 0x80 && b2376[e.start]&0x1f != 0x1f && e.start+2+int(b2376[e.start+1]) <= len(b2376) && e.start+2+int(b2376[e.start+1]) == e.end {
+			b2376 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2376)) && b2376[e.start+1] < 0x80 && b2376[e.start]&0x1f != 0x1f && e.start+2+int(b2376[e.start+1]) <= len(b2376) && e.start+2+int(b2376[e.start+1]) == e.end {
 				t, l := b2376[e.start], int(b2376[e.start+1])
 				h2375.tag, h2375.cons, h2375.off, h2375.start, h2375.end, h2375.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2376)) && b2376[e.start+1] == 0x81 && b2376[e.start+2] >= 0x80 && b2376[e.start]&0x1f != 0x1f && e.start+3+int(b2376[e.start+2]) == e.end {
+				t, l := b2376[e.start], int(b2376[e.start+2])
+				h2375.tag, h2375.cons, h2375.off, h2375.start, h2375.end, h2375.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2375, &e, anyTag); err != nil {
 				return codecerr.At(err, "nonStandardIdentifier")
 			}
@@ -30390,9 +30726,13 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		p2397[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2397[0]
 		var h2398 header
-		if b2399 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b2399)) && b2399[(*h).start+1] < 0x80 && b2399[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2399[(*h).start+1]) <= len(b2399) && (*h).start+2+int(b2399[(*h).start+1]) == (*h).end {
+		b2399 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b2399)) && b2399[(*h).start+1] < 0x80 && b2399[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2399[(*h).start+1]) <= len(b2399) && (*h).start+2+int(b2399[(*h).start+1]) == (*h).end {
 			t, l := b2399[(*h).start], int(b2399[(*h).start+1])
 			h2398.tag, h2398.cons, h2398.off, h2398.start, h2398.end, h2398.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b2399)) && b2399[(*h).start+1] == 0x81 && b2399[(*h).start+2] >= 0x80 && b2399[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b2399[(*h).start+2]) == (*h).end {
+			t, l := b2399[(*h).start], int(b2399[(*h).start+2])
+			h2398.tag, h2398.cons, h2398.off, h2398.start, h2398.end, h2398.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h2398, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -30576,9 +30916,13 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		p2413[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2413[0]
 		var h2414 header
-		if b2415 := d.window(h); (*h).cons && uint((*h).start)+1 < uint(len(b2415)) && b2415[(*h).start+1] < 0x80 && b2415[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2415[(*h).start+1]) <= len(b2415) && (*h).start+2+int(b2415[(*h).start+1]) == (*h).end {
+		b2415 := d.window(h)
+		if (*h).cons && uint((*h).start)+1 < uint(len(b2415)) && b2415[(*h).start+1] < 0x80 && b2415[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2415[(*h).start+1]) <= len(b2415) && (*h).start+2+int(b2415[(*h).start+1]) == (*h).end {
 			t, l := b2415[(*h).start], int(b2415[(*h).start+1])
 			h2414.tag, h2414.cons, h2414.off, h2414.start, h2414.end, h2414.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+2, (*h).start+2+l, (*h).start+2+l
+		} else if (*h).cons && uint((*h).start)+2 < uint(len(b2415)) && b2415[(*h).start+1] == 0x81 && b2415[(*h).start+2] >= 0x80 && b2415[(*h).start]&0x1f != 0x1f && (*h).start+3+int(b2415[(*h).start+2]) == (*h).end {
+			t, l := b2415[(*h).start], int(b2415[(*h).start+2])
+			h2414.tag, h2414.cons, h2414.off, h2414.start, h2414.end, h2414.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, (*h).start, (*h).start+3, (*h).start+3+l, (*h).start+3+l
 		} else if err := d.explicit(&h2414, h, anyTag); err != nil {
 			return codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -30682,9 +31026,13 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		p2422[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2422[0]
 		var h2423 header
-		if b2424 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2424)) && b2424[e.start+1] < 0x80 && b2424[e.start]&0x1f != 0x1f && e.start+2+int(b2424[e.start+1]) <= len(b2424) && e.start+2+int(b2424[e.start+1]) == e.end {
+		b2424 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2424)) && b2424[e.start+1] < 0x80 && b2424[e.start]&0x1f != 0x1f && e.start+2+int(b2424[e.start+1]) <= len(b2424) && e.start+2+int(b2424[e.start+1]) == e.end {
 			t, l := b2424[e.start], int(b2424[e.start+1])
 			h2423.tag, h2423.cons, h2423.off, h2423.start, h2423.end, h2423.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2424)) && b2424[e.start+1] == 0x81 && b2424[e.start+2] >= 0x80 && b2424[e.start]&0x1f != 0x1f && e.start+3+int(b2424[e.start+2]) == e.end {
+			t, l := b2424[e.start], int(b2424[e.start+2])
+			h2423.tag, h2423.cons, h2423.off, h2423.start, h2423.end, h2423.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2423, &e, anyTag); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -30730,9 +31078,13 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			p2426[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2426[0]
 			var h2427 header
-			if b2428 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2428)) && b2428[e.start+1] < 0x80 && b2428[e.start]&0x1f != 0x1f && e.start+2+int(b2428[e.start+1]) <= len(b2428) && e.start+2+int(b2428[e.start+1]) == e.end {
+			b2428 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2428)) && b2428[e.start+1] < 0x80 && b2428[e.start]&0x1f != 0x1f && e.start+2+int(b2428[e.start+1]) <= len(b2428) && e.start+2+int(b2428[e.start+1]) == e.end {
 				t, l := b2428[e.start], int(b2428[e.start+1])
 				h2427.tag, h2427.cons, h2427.off, h2427.start, h2427.end, h2427.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2428)) && b2428[e.start+1] == 0x81 && b2428[e.start+2] >= 0x80 && b2428[e.start]&0x1f != 0x1f && e.start+3+int(b2428[e.start+2]) == e.end {
+				t, l := b2428[e.start], int(b2428[e.start+2])
+				h2427.tag, h2427.cons, h2427.off, h2427.start, h2427.end, h2427.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2427, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
@@ -30806,9 +31158,13 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		p2432[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2432[0]
 		var h2433 header
-		if b2434 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2434)) && b2434[e.start+1] < 0x80 && b2434[e.start]&0x1f != 0x1f && e.start+2+int(b2434[e.start+1]) <= len(b2434) && e.start+2+int(b2434[e.start+1]) == e.end {
+		b2434 := d.window(&e)
+		if e.cons && uint(e.start)+1 < uint(len(b2434)) && b2434[e.start+1] < 0x80 && b2434[e.start]&0x1f != 0x1f && e.start+2+int(b2434[e.start+1]) <= len(b2434) && e.start+2+int(b2434[e.start+1]) == e.end {
 			t, l := b2434[e.start], int(b2434[e.start+1])
 			h2433.tag, h2433.cons, h2433.off, h2433.start, h2433.end, h2433.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+		} else if e.cons && uint(e.start)+2 < uint(len(b2434)) && b2434[e.start+1] == 0x81 && b2434[e.start+2] >= 0x80 && b2434[e.start]&0x1f != 0x1f && e.start+3+int(b2434[e.start+2]) == e.end {
+			t, l := b2434[e.start], int(b2434[e.start+2])
+			h2433.tag, h2433.cons, h2433.off, h2433.start, h2433.end, h2433.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 		} else if err := d.explicit(&h2433, &e, anyTag); err != nil {
 			return codecerr.At(err, "streams")
 		}
@@ -30854,9 +31210,13 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			p2436[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2436[0]
 			var h2437 header
-			if b2438 := d.window(&e); e.cons && uint(e.start)+1 < uint(len(b2438)) && b2438[e.start+1] < 0x80 && b2438[e.start]&0x1f != 0x1f && e.start+2+int(b2438[e.start+1]) <= len(b2438) && e.start+2+int(b2438[e.start+1]) == e.end {
+			b2438 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2438)) && b2438[e.start+1] < 0x80 && b2438[e.start]&0x1f != 0x1f && e.start+2+int(b2438[e.start+1]) <= len(b2438) && e.start+2+int(b2438[e.start+1]) == e.end {
 				t, l := b2438[e.start], int(b2438[e.start+1])
 				h2437.tag, h2437.cons, h2437.off, h2437.start, h2437.end, h2437.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2438)) && b2438[e.start+1] == 0x81 && b2438[e.start+2] >= 0x80 && b2438[e.start]&0x1f != 0x1f && e.start+3+int(b2438[e.start+2]) == e.end {
+				t, l := b2438[e.start], int(b2438[e.start+2])
+				h2437.tag, h2437.cons, h2437.off, h2437.start, h2437.end, h2437.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
 			} else if err := d.explicit(&h2437, &e, anyTag); err != nil {
 				return codecerr.At(err, "streams")
 			}
