@@ -911,6 +911,17 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		}
 		fmt.Fprintf(w, "var %s header\n", e)
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
+		if id >= 0 && er.Kind == KindOctetString && len(etags) == 1 {
+			// A primitive OCTET STRING in the form the encoder writes
+			// (a wildcard, a property's value) is taken from the window
+			// without filling the element's header.
+			en := g.tmp("en")
+			elem := target + "[" + i + "]"
+			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s = %[2]s[%[3]s+2 : %[1]s : %[1]s]\n", en, win, off, id, elem)
+			g.decSize(er.Size, "len("+elem+")", off+"+2", "octets", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")"))
+			fmt.Fprintf(w, "%s = %s\ncontinue\n}\n", off, en)
+			id = -1 // the rest as any other element
+		}
 		if id >= 0 {
 			en := g.tmp("en")
 			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s.tag, %[5]s.cons, %[5]s.off, %[5]s.start, %[5]s.end, %[5]s.next = %#[6]x, %[7]t, %[3]s, %[3]s+2, %[1]s, %[1]s\n} else {\n", en, win, off, id, e, etags[0].Key(), etags[0].Constructed)

@@ -16101,20 +16101,21 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		var e1290 header
 		for i1288, off1289 := 0, e.start; i1288 < n1287; i1288++ {
 			if en1292 := expect(b1291, off1289, 0x4); en1292 != 0 {
-				e1290.tag, e1290.cons, e1290.off, e1290.start, e1290.end, e1290.next = 0x4, false, off1289, off1289+2, en1292, en1292
-			} else {
-				if uint(off1289)+1 < uint(len(b1291)) && b1291[off1289+1] < 0x80 && b1291[off1289]&0x1f != 0x1f && off1289+2+int(b1291[off1289+1]) <= len(b1291) {
-					t, l := b1291[off1289], int(b1291[off1289+1])
-					e1290.tag, e1290.cons, e1290.off, e1290.start, e1290.end, e1290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1289, off1289+2, off1289+2+l, off1289+2+l
-				} else if uint(off1289)+2 < uint(len(b1291)) && b1291[off1289+1] == 0x81 && b1291[off1289+2] >= 0x80 && b1291[off1289]&0x1f != 0x1f && off1289+3+int(b1291[off1289+2]) <= len(b1291) {
-					t, l := b1291[off1289], int(b1291[off1289+2])
-					e1290.tag, e1290.cons, e1290.off, e1290.start, e1290.end, e1290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1289, off1289+3, off1289+3+l, off1289+3+l
-				} else if err := d.next(&e1290, off1289, e.end); err != nil {
-					return codecerr.At(err, "value")
-				}
-				if e1290.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1290, "[UNIVERSAL 4]"), i1288), "value")
-				}
+				m.Value[i1288] = b1291[off1289+2 : en1292 : en1292]
+				off1289 = en1292
+				continue
+			}
+			if uint(off1289)+1 < uint(len(b1291)) && b1291[off1289+1] < 0x80 && b1291[off1289]&0x1f != 0x1f && off1289+2+int(b1291[off1289+1]) <= len(b1291) {
+				t, l := b1291[off1289], int(b1291[off1289+1])
+				e1290.tag, e1290.cons, e1290.off, e1290.start, e1290.end, e1290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1289, off1289+2, off1289+2+l, off1289+2+l
+			} else if uint(off1289)+2 < uint(len(b1291)) && b1291[off1289+1] == 0x81 && b1291[off1289+2] >= 0x80 && b1291[off1289]&0x1f != 0x1f && off1289+3+int(b1291[off1289+2]) <= len(b1291) {
+				t, l := b1291[off1289], int(b1291[off1289+2])
+				e1290.tag, e1290.cons, e1290.off, e1290.start, e1290.end, e1290.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1289, off1289+3, off1289+3+l, off1289+3+l
+			} else if err := d.next(&e1290, off1289, e.end); err != nil {
+				return codecerr.At(err, "value")
+			}
+			if e1290.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1290, "[UNIVERSAL 4]"), i1288), "value")
 			}
 			if !e1290.cons {
 				m.Value[i1288] = d.data[e1290.start:e1290.end:e1290.end]
@@ -16196,20 +16197,21 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			var e1299 header
 			for i1297, off1298 := 0, e.start; i1297 < n1296; i1297++ {
 				if en1301 := expect(b1300, off1298, 0x4); en1301 != 0 {
-					e1299.tag, e1299.cons, e1299.off, e1299.start, e1299.end, e1299.next = 0x4, false, off1298, off1298+2, en1301, en1301
-				} else {
-					if uint(off1298)+1 < uint(len(b1300)) && b1300[off1298+1] < 0x80 && b1300[off1298]&0x1f != 0x1f && off1298+2+int(b1300[off1298+1]) <= len(b1300) {
-						t, l := b1300[off1298], int(b1300[off1298+1])
-						e1299.tag, e1299.cons, e1299.off, e1299.start, e1299.end, e1299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1298, off1298+2, off1298+2+l, off1298+2+l
-					} else if uint(off1298)+2 < uint(len(b1300)) && b1300[off1298+1] == 0x81 && b1300[off1298+2] >= 0x80 && b1300[off1298]&0x1f != 0x1f && off1298+3+int(b1300[off1298+2]) <= len(b1300) {
-						t, l := b1300[off1298], int(b1300[off1298+2])
-						e1299.tag, e1299.cons, e1299.off, e1299.start, e1299.end, e1299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1298, off1298+3, off1298+3+l, off1298+3+l
-					} else if err := d.next(&e1299, off1298, e.end); err != nil {
-						return codecerr.At(err, "value")
-					}
-					if e1299.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e1299, "[UNIVERSAL 4]"), i1297), "value")
-					}
+					m.Value[i1297] = b1300[off1298+2 : en1301 : en1301]
+					off1298 = en1301
+					continue
+				}
+				if uint(off1298)+1 < uint(len(b1300)) && b1300[off1298+1] < 0x80 && b1300[off1298]&0x1f != 0x1f && off1298+2+int(b1300[off1298+1]) <= len(b1300) {
+					t, l := b1300[off1298], int(b1300[off1298+1])
+					e1299.tag, e1299.cons, e1299.off, e1299.start, e1299.end, e1299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1298, off1298+2, off1298+2+l, off1298+2+l
+				} else if uint(off1298)+2 < uint(len(b1300)) && b1300[off1298+1] == 0x81 && b1300[off1298+2] >= 0x80 && b1300[off1298]&0x1f != 0x1f && off1298+3+int(b1300[off1298+2]) <= len(b1300) {
+					t, l := b1300[off1298], int(b1300[off1298+2])
+					e1299.tag, e1299.cons, e1299.off, e1299.start, e1299.end, e1299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1298, off1298+3, off1298+3+l, off1298+3+l
+				} else if err := d.next(&e1299, off1298, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1299.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1299, "[UNIVERSAL 4]"), i1297), "value")
 				}
 				if !e1299.cons {
 					m.Value[i1297] = d.data[e1299.start:e1299.end:e1299.end]
@@ -17476,20 +17478,24 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		var e1407 header
 		for i1405, off1406 := 0, e.start; i1405 < n1404; i1405++ {
 			if en1409 := expect(b1408, off1406, 0x4); en1409 != 0 {
-				e1407.tag, e1407.cons, e1407.off, e1407.start, e1407.end, e1407.next = 0x4, false, off1406, off1406+2, en1409, en1409
-			} else {
-				if uint(off1406)+1 < uint(len(b1408)) && b1408[off1406+1] < 0x80 && b1408[off1406]&0x1f != 0x1f && off1406+2+int(b1408[off1406+1]) <= len(b1408) {
-					t, l := b1408[off1406], int(b1408[off1406+1])
-					e1407.tag, e1407.cons, e1407.off, e1407.start, e1407.end, e1407.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1406, off1406+2, off1406+2+l, off1406+2+l
-				} else if uint(off1406)+2 < uint(len(b1408)) && b1408[off1406+1] == 0x81 && b1408[off1406+2] >= 0x80 && b1408[off1406]&0x1f != 0x1f && off1406+3+int(b1408[off1406+2]) <= len(b1408) {
-					t, l := b1408[off1406], int(b1408[off1406+2])
-					e1407.tag, e1407.cons, e1407.off, e1407.start, e1407.end, e1407.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1406, off1406+3, off1406+3+l, off1406+3+l
-				} else if err := d.next(&e1407, off1406, e.end); err != nil {
-					return codecerr.At(err, "wildcard")
+				m.Wildcard[i1405] = b1408[off1406+2 : en1409 : en1409]
+				if len(m.Wildcard[i1405]) < 1 || len(m.Wildcard[i1405]) > 1 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(off1406+2, "%d octets, want 1..1", len(m.Wildcard[i1405])), i1405), "wildcard")
 				}
-				if e1407.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1407, "[UNIVERSAL 4]"), i1405), "wildcard")
-				}
+				off1406 = en1409
+				continue
+			}
+			if uint(off1406)+1 < uint(len(b1408)) && b1408[off1406+1] < 0x80 && b1408[off1406]&0x1f != 0x1f && off1406+2+int(b1408[off1406+1]) <= len(b1408) {
+				t, l := b1408[off1406], int(b1408[off1406+1])
+				e1407.tag, e1407.cons, e1407.off, e1407.start, e1407.end, e1407.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1406, off1406+2, off1406+2+l, off1406+2+l
+			} else if uint(off1406)+2 < uint(len(b1408)) && b1408[off1406+1] == 0x81 && b1408[off1406+2] >= 0x80 && b1408[off1406]&0x1f != 0x1f && off1406+3+int(b1408[off1406+2]) <= len(b1408) {
+				t, l := b1408[off1406], int(b1408[off1406+2])
+				e1407.tag, e1407.cons, e1407.off, e1407.start, e1407.end, e1407.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1406, off1406+3, off1406+3+l, off1406+3+l
+			} else if err := d.next(&e1407, off1406, e.end); err != nil {
+				return codecerr.At(err, "wildcard")
+			}
+			if e1407.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1407, "[UNIVERSAL 4]"), i1405), "wildcard")
 			}
 			if !e1407.cons {
 				m.Wildcard[i1405] = d.data[e1407.start:e1407.end:e1407.end]
@@ -17544,20 +17550,24 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 			var e1413 header
 			for i1411, off1412 := 0, e.start; i1411 < n1410; i1411++ {
 				if en1415 := expect(b1414, off1412, 0x4); en1415 != 0 {
-					e1413.tag, e1413.cons, e1413.off, e1413.start, e1413.end, e1413.next = 0x4, false, off1412, off1412+2, en1415, en1415
-				} else {
-					if uint(off1412)+1 < uint(len(b1414)) && b1414[off1412+1] < 0x80 && b1414[off1412]&0x1f != 0x1f && off1412+2+int(b1414[off1412+1]) <= len(b1414) {
-						t, l := b1414[off1412], int(b1414[off1412+1])
-						e1413.tag, e1413.cons, e1413.off, e1413.start, e1413.end, e1413.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1412, off1412+2, off1412+2+l, off1412+2+l
-					} else if uint(off1412)+2 < uint(len(b1414)) && b1414[off1412+1] == 0x81 && b1414[off1412+2] >= 0x80 && b1414[off1412]&0x1f != 0x1f && off1412+3+int(b1414[off1412+2]) <= len(b1414) {
-						t, l := b1414[off1412], int(b1414[off1412+2])
-						e1413.tag, e1413.cons, e1413.off, e1413.start, e1413.end, e1413.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1412, off1412+3, off1412+3+l, off1412+3+l
-					} else if err := d.next(&e1413, off1412, e.end); err != nil {
-						return codecerr.At(err, "wildcard")
+					m.Wildcard[i1411] = b1414[off1412+2 : en1415 : en1415]
+					if len(m.Wildcard[i1411]) < 1 || len(m.Wildcard[i1411]) > 1 {
+						return codecerr.At(codecerr.AtIndex(d.errorf(off1412+2, "%d octets, want 1..1", len(m.Wildcard[i1411])), i1411), "wildcard")
 					}
-					if e1413.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e1413, "[UNIVERSAL 4]"), i1411), "wildcard")
-					}
+					off1412 = en1415
+					continue
+				}
+				if uint(off1412)+1 < uint(len(b1414)) && b1414[off1412+1] < 0x80 && b1414[off1412]&0x1f != 0x1f && off1412+2+int(b1414[off1412+1]) <= len(b1414) {
+					t, l := b1414[off1412], int(b1414[off1412+1])
+					e1413.tag, e1413.cons, e1413.off, e1413.start, e1413.end, e1413.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1412, off1412+2, off1412+2+l, off1412+2+l
+				} else if uint(off1412)+2 < uint(len(b1414)) && b1414[off1412+1] == 0x81 && b1414[off1412+2] >= 0x80 && b1414[off1412]&0x1f != 0x1f && off1412+3+int(b1414[off1412+2]) <= len(b1414) {
+					t, l := b1414[off1412], int(b1414[off1412+2])
+					e1413.tag, e1413.cons, e1413.off, e1413.start, e1413.end, e1413.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1412, off1412+3, off1412+3+l, off1412+3+l
+				} else if err := d.next(&e1413, off1412, e.end); err != nil {
+					return codecerr.At(err, "wildcard")
+				}
+				if e1413.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1413, "[UNIVERSAL 4]"), i1411), "wildcard")
 				}
 				if !e1413.cons {
 					m.Wildcard[i1411] = d.data[e1413.start:e1413.end:e1413.end]
@@ -19025,20 +19035,21 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		var e1520 header
 		for i1518, off1519 := 0, e.start; i1518 < n1517; i1518++ {
 			if en1522 := expect(b1521, off1519, 0x4); en1522 != 0 {
-				e1520.tag, e1520.cons, e1520.off, e1520.start, e1520.end, e1520.next = 0x4, false, off1519, off1519+2, en1522, en1522
-			} else {
-				if uint(off1519)+1 < uint(len(b1521)) && b1521[off1519+1] < 0x80 && b1521[off1519]&0x1f != 0x1f && off1519+2+int(b1521[off1519+1]) <= len(b1521) {
-					t, l := b1521[off1519], int(b1521[off1519+1])
-					e1520.tag, e1520.cons, e1520.off, e1520.start, e1520.end, e1520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1519, off1519+2, off1519+2+l, off1519+2+l
-				} else if uint(off1519)+2 < uint(len(b1521)) && b1521[off1519+1] == 0x81 && b1521[off1519+2] >= 0x80 && b1521[off1519]&0x1f != 0x1f && off1519+3+int(b1521[off1519+2]) <= len(b1521) {
-					t, l := b1521[off1519], int(b1521[off1519+2])
-					e1520.tag, e1520.cons, e1520.off, e1520.start, e1520.end, e1520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1519, off1519+3, off1519+3+l, off1519+3+l
-				} else if err := d.next(&e1520, off1519, e.end); err != nil {
-					return codecerr.At(err, "value")
-				}
-				if e1520.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1520, "[UNIVERSAL 4]"), i1518), "value")
-				}
+				m.Value[i1518] = b1521[off1519+2 : en1522 : en1522]
+				off1519 = en1522
+				continue
+			}
+			if uint(off1519)+1 < uint(len(b1521)) && b1521[off1519+1] < 0x80 && b1521[off1519]&0x1f != 0x1f && off1519+2+int(b1521[off1519+1]) <= len(b1521) {
+				t, l := b1521[off1519], int(b1521[off1519+1])
+				e1520.tag, e1520.cons, e1520.off, e1520.start, e1520.end, e1520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1519, off1519+2, off1519+2+l, off1519+2+l
+			} else if uint(off1519)+2 < uint(len(b1521)) && b1521[off1519+1] == 0x81 && b1521[off1519+2] >= 0x80 && b1521[off1519]&0x1f != 0x1f && off1519+3+int(b1521[off1519+2]) <= len(b1521) {
+				t, l := b1521[off1519], int(b1521[off1519+2])
+				e1520.tag, e1520.cons, e1520.off, e1520.start, e1520.end, e1520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1519, off1519+3, off1519+3+l, off1519+3+l
+			} else if err := d.next(&e1520, off1519, e.end); err != nil {
+				return codecerr.At(err, "value")
+			}
+			if e1520.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e1520, "[UNIVERSAL 4]"), i1518), "value")
 			}
 			if !e1520.cons {
 				m.Value[i1518] = d.data[e1520.start:e1520.end:e1520.end]
@@ -19120,20 +19131,21 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			var e1529 header
 			for i1527, off1528 := 0, e.start; i1527 < n1526; i1527++ {
 				if en1531 := expect(b1530, off1528, 0x4); en1531 != 0 {
-					e1529.tag, e1529.cons, e1529.off, e1529.start, e1529.end, e1529.next = 0x4, false, off1528, off1528+2, en1531, en1531
-				} else {
-					if uint(off1528)+1 < uint(len(b1530)) && b1530[off1528+1] < 0x80 && b1530[off1528]&0x1f != 0x1f && off1528+2+int(b1530[off1528+1]) <= len(b1530) {
-						t, l := b1530[off1528], int(b1530[off1528+1])
-						e1529.tag, e1529.cons, e1529.off, e1529.start, e1529.end, e1529.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1528, off1528+2, off1528+2+l, off1528+2+l
-					} else if uint(off1528)+2 < uint(len(b1530)) && b1530[off1528+1] == 0x81 && b1530[off1528+2] >= 0x80 && b1530[off1528]&0x1f != 0x1f && off1528+3+int(b1530[off1528+2]) <= len(b1530) {
-						t, l := b1530[off1528], int(b1530[off1528+2])
-						e1529.tag, e1529.cons, e1529.off, e1529.start, e1529.end, e1529.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1528, off1528+3, off1528+3+l, off1528+3+l
-					} else if err := d.next(&e1529, off1528, e.end); err != nil {
-						return codecerr.At(err, "value")
-					}
-					if e1529.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e1529, "[UNIVERSAL 4]"), i1527), "value")
-					}
+					m.Value[i1527] = b1530[off1528+2 : en1531 : en1531]
+					off1528 = en1531
+					continue
+				}
+				if uint(off1528)+1 < uint(len(b1530)) && b1530[off1528+1] < 0x80 && b1530[off1528]&0x1f != 0x1f && off1528+2+int(b1530[off1528+1]) <= len(b1530) {
+					t, l := b1530[off1528], int(b1530[off1528+1])
+					e1529.tag, e1529.cons, e1529.off, e1529.start, e1529.end, e1529.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1528, off1528+2, off1528+2+l, off1528+2+l
+				} else if uint(off1528)+2 < uint(len(b1530)) && b1530[off1528+1] == 0x81 && b1530[off1528+2] >= 0x80 && b1530[off1528]&0x1f != 0x1f && off1528+3+int(b1530[off1528+2]) <= len(b1530) {
+					t, l := b1530[off1528], int(b1530[off1528+2])
+					e1529.tag, e1529.cons, e1529.off, e1529.start, e1529.end, e1529.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1528, off1528+3, off1528+3+l, off1528+3+l
+				} else if err := d.next(&e1529, off1528, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1529.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1529, "[UNIVERSAL 4]"), i1527), "value")
 				}
 				if !e1529.cons {
 					m.Value[i1527] = d.data[e1529.start:e1529.end:e1529.end]
@@ -26322,20 +26334,21 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		var e2100 header
 		for i2098, off2099 := 0, e.start; i2098 < n2097; i2098++ {
 			if en2102 := expect(b2101, off2099, 0x4); en2102 != 0 {
-				e2100.tag, e2100.cons, e2100.off, e2100.start, e2100.end, e2100.next = 0x4, false, off2099, off2099+2, en2102, en2102
-			} else {
-				if uint(off2099)+1 < uint(len(b2101)) && b2101[off2099+1] < 0x80 && b2101[off2099]&0x1f != 0x1f && off2099+2+int(b2101[off2099+1]) <= len(b2101) {
-					t, l := b2101[off2099], int(b2101[off2099+1])
-					e2100.tag, e2100.cons, e2100.off, e2100.start, e2100.end, e2100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2099, off2099+2, off2099+2+l, off2099+2+l
-				} else if uint(off2099)+2 < uint(len(b2101)) && b2101[off2099+1] == 0x81 && b2101[off2099+2] >= 0x80 && b2101[off2099]&0x1f != 0x1f && off2099+3+int(b2101[off2099+2]) <= len(b2101) {
-					t, l := b2101[off2099], int(b2101[off2099+2])
-					e2100.tag, e2100.cons, e2100.off, e2100.start, e2100.end, e2100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2099, off2099+3, off2099+3+l, off2099+3+l
-				} else if err := d.next(&e2100, off2099, e.end); err != nil {
-					return codecerr.At(err, "value")
-				}
-				if e2100.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2100, "[UNIVERSAL 4]"), i2098), "value")
-				}
+				m.Value[i2098] = b2101[off2099+2 : en2102 : en2102]
+				off2099 = en2102
+				continue
+			}
+			if uint(off2099)+1 < uint(len(b2101)) && b2101[off2099+1] < 0x80 && b2101[off2099]&0x1f != 0x1f && off2099+2+int(b2101[off2099+1]) <= len(b2101) {
+				t, l := b2101[off2099], int(b2101[off2099+1])
+				e2100.tag, e2100.cons, e2100.off, e2100.start, e2100.end, e2100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2099, off2099+2, off2099+2+l, off2099+2+l
+			} else if uint(off2099)+2 < uint(len(b2101)) && b2101[off2099+1] == 0x81 && b2101[off2099+2] >= 0x80 && b2101[off2099]&0x1f != 0x1f && off2099+3+int(b2101[off2099+2]) <= len(b2101) {
+				t, l := b2101[off2099], int(b2101[off2099+2])
+				e2100.tag, e2100.cons, e2100.off, e2100.start, e2100.end, e2100.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2099, off2099+3, off2099+3+l, off2099+3+l
+			} else if err := d.next(&e2100, off2099, e.end); err != nil {
+				return codecerr.At(err, "value")
+			}
+			if e2100.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e2100, "[UNIVERSAL 4]"), i2098), "value")
 			}
 			if !e2100.cons {
 				m.Value[i2098] = d.data[e2100.start:e2100.end:e2100.end]
@@ -26417,20 +26430,21 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			var e2109 header
 			for i2107, off2108 := 0, e.start; i2107 < n2106; i2107++ {
 				if en2111 := expect(b2110, off2108, 0x4); en2111 != 0 {
-					e2109.tag, e2109.cons, e2109.off, e2109.start, e2109.end, e2109.next = 0x4, false, off2108, off2108+2, en2111, en2111
-				} else {
-					if uint(off2108)+1 < uint(len(b2110)) && b2110[off2108+1] < 0x80 && b2110[off2108]&0x1f != 0x1f && off2108+2+int(b2110[off2108+1]) <= len(b2110) {
-						t, l := b2110[off2108], int(b2110[off2108+1])
-						e2109.tag, e2109.cons, e2109.off, e2109.start, e2109.end, e2109.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2108, off2108+2, off2108+2+l, off2108+2+l
-					} else if uint(off2108)+2 < uint(len(b2110)) && b2110[off2108+1] == 0x81 && b2110[off2108+2] >= 0x80 && b2110[off2108]&0x1f != 0x1f && off2108+3+int(b2110[off2108+2]) <= len(b2110) {
-						t, l := b2110[off2108], int(b2110[off2108+2])
-						e2109.tag, e2109.cons, e2109.off, e2109.start, e2109.end, e2109.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2108, off2108+3, off2108+3+l, off2108+3+l
-					} else if err := d.next(&e2109, off2108, e.end); err != nil {
-						return codecerr.At(err, "value")
-					}
-					if e2109.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e2109, "[UNIVERSAL 4]"), i2107), "value")
-					}
+					m.Value[i2107] = b2110[off2108+2 : en2111 : en2111]
+					off2108 = en2111
+					continue
+				}
+				if uint(off2108)+1 < uint(len(b2110)) && b2110[off2108+1] < 0x80 && b2110[off2108]&0x1f != 0x1f && off2108+2+int(b2110[off2108+1]) <= len(b2110) {
+					t, l := b2110[off2108], int(b2110[off2108+1])
+					e2109.tag, e2109.cons, e2109.off, e2109.start, e2109.end, e2109.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2108, off2108+2, off2108+2+l, off2108+2+l
+				} else if uint(off2108)+2 < uint(len(b2110)) && b2110[off2108+1] == 0x81 && b2110[off2108+2] >= 0x80 && b2110[off2108]&0x1f != 0x1f && off2108+3+int(b2110[off2108+2]) <= len(b2110) {
+					t, l := b2110[off2108], int(b2110[off2108+2])
+					e2109.tag, e2109.cons, e2109.off, e2109.start, e2109.end, e2109.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2108, off2108+3, off2108+3+l, off2108+3+l
+				} else if err := d.next(&e2109, off2108, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e2109.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2109, "[UNIVERSAL 4]"), i2107), "value")
 				}
 				if !e2109.cons {
 					m.Value[i2107] = d.data[e2109.start:e2109.end:e2109.end]
@@ -27665,20 +27679,21 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		var e2186 header
 		for i2184, off2185 := 0, e.start; i2184 < n2183; i2184++ {
 			if en2188 := expect(b2187, off2185, 0x4); en2188 != 0 {
-				e2186.tag, e2186.cons, e2186.off, e2186.start, e2186.end, e2186.next = 0x4, false, off2185, off2185+2, en2188, en2188
-			} else {
-				if uint(off2185)+1 < uint(len(b2187)) && b2187[off2185+1] < 0x80 && b2187[off2185]&0x1f != 0x1f && off2185+2+int(b2187[off2185+1]) <= len(b2187) {
-					t, l := b2187[off2185], int(b2187[off2185+1])
-					e2186.tag, e2186.cons, e2186.off, e2186.start, e2186.end, e2186.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2185, off2185+2, off2185+2+l, off2185+2+l
-				} else if uint(off2185)+2 < uint(len(b2187)) && b2187[off2185+1] == 0x81 && b2187[off2185+2] >= 0x80 && b2187[off2185]&0x1f != 0x1f && off2185+3+int(b2187[off2185+2]) <= len(b2187) {
-					t, l := b2187[off2185], int(b2187[off2185+2])
-					e2186.tag, e2186.cons, e2186.off, e2186.start, e2186.end, e2186.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2185, off2185+3, off2185+3+l, off2185+3+l
-				} else if err := d.next(&e2186, off2185, e.end); err != nil {
-					return codecerr.At(err, "serviceChangeReason")
-				}
-				if e2186.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2186, "[UNIVERSAL 4]"), i2184), "serviceChangeReason")
-				}
+				m.ServiceChangeReason[i2184] = b2187[off2185+2 : en2188 : en2188]
+				off2185 = en2188
+				continue
+			}
+			if uint(off2185)+1 < uint(len(b2187)) && b2187[off2185+1] < 0x80 && b2187[off2185]&0x1f != 0x1f && off2185+2+int(b2187[off2185+1]) <= len(b2187) {
+				t, l := b2187[off2185], int(b2187[off2185+1])
+				e2186.tag, e2186.cons, e2186.off, e2186.start, e2186.end, e2186.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2185, off2185+2, off2185+2+l, off2185+2+l
+			} else if uint(off2185)+2 < uint(len(b2187)) && b2187[off2185+1] == 0x81 && b2187[off2185+2] >= 0x80 && b2187[off2185]&0x1f != 0x1f && off2185+3+int(b2187[off2185+2]) <= len(b2187) {
+				t, l := b2187[off2185], int(b2187[off2185+2])
+				e2186.tag, e2186.cons, e2186.off, e2186.start, e2186.end, e2186.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2185, off2185+3, off2185+3+l, off2185+3+l
+			} else if err := d.next(&e2186, off2185, e.end); err != nil {
+				return codecerr.At(err, "serviceChangeReason")
+			}
+			if e2186.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e2186, "[UNIVERSAL 4]"), i2184), "serviceChangeReason")
 			}
 			if !e2186.cons {
 				m.ServiceChangeReason[i2184] = d.data[e2186.start:e2186.end:e2186.end]
@@ -27858,20 +27873,21 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			var e2204 header
 			for i2202, off2203 := 0, e.start; i2202 < n2201; i2202++ {
 				if en2206 := expect(b2205, off2203, 0x4); en2206 != 0 {
-					e2204.tag, e2204.cons, e2204.off, e2204.start, e2204.end, e2204.next = 0x4, false, off2203, off2203+2, en2206, en2206
-				} else {
-					if uint(off2203)+1 < uint(len(b2205)) && b2205[off2203+1] < 0x80 && b2205[off2203]&0x1f != 0x1f && off2203+2+int(b2205[off2203+1]) <= len(b2205) {
-						t, l := b2205[off2203], int(b2205[off2203+1])
-						e2204.tag, e2204.cons, e2204.off, e2204.start, e2204.end, e2204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2203, off2203+2, off2203+2+l, off2203+2+l
-					} else if uint(off2203)+2 < uint(len(b2205)) && b2205[off2203+1] == 0x81 && b2205[off2203+2] >= 0x80 && b2205[off2203]&0x1f != 0x1f && off2203+3+int(b2205[off2203+2]) <= len(b2205) {
-						t, l := b2205[off2203], int(b2205[off2203+2])
-						e2204.tag, e2204.cons, e2204.off, e2204.start, e2204.end, e2204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2203, off2203+3, off2203+3+l, off2203+3+l
-					} else if err := d.next(&e2204, off2203, e.end); err != nil {
-						return codecerr.At(err, "serviceChangeReason")
-					}
-					if e2204.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e2204, "[UNIVERSAL 4]"), i2202), "serviceChangeReason")
-					}
+					m.ServiceChangeReason[i2202] = b2205[off2203+2 : en2206 : en2206]
+					off2203 = en2206
+					continue
+				}
+				if uint(off2203)+1 < uint(len(b2205)) && b2205[off2203+1] < 0x80 && b2205[off2203]&0x1f != 0x1f && off2203+2+int(b2205[off2203+1]) <= len(b2205) {
+					t, l := b2205[off2203], int(b2205[off2203+1])
+					e2204.tag, e2204.cons, e2204.off, e2204.start, e2204.end, e2204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2203, off2203+2, off2203+2+l, off2203+2+l
+				} else if uint(off2203)+2 < uint(len(b2205)) && b2205[off2203+1] == 0x81 && b2205[off2203+2] >= 0x80 && b2205[off2203]&0x1f != 0x1f && off2203+3+int(b2205[off2203+2]) <= len(b2205) {
+					t, l := b2205[off2203], int(b2205[off2203+2])
+					e2204.tag, e2204.cons, e2204.off, e2204.start, e2204.end, e2204.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2203, off2203+3, off2203+3+l, off2203+3+l
+				} else if err := d.next(&e2204, off2203, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2204.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2204, "[UNIVERSAL 4]"), i2202), "serviceChangeReason")
 				}
 				if !e2204.cons {
 					m.ServiceChangeReason[i2202] = d.data[e2204.start:e2204.end:e2204.end]
@@ -28176,20 +28192,21 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		var e2230 header
 		for i2228, off2229 := 0, e.start; i2228 < n2227; i2228++ {
 			if en2232 := expect(b2231, off2229, 0x4); en2232 != 0 {
-				e2230.tag, e2230.cons, e2230.off, e2230.start, e2230.end, e2230.next = 0x4, false, off2229, off2229+2, en2232, en2232
-			} else {
-				if uint(off2229)+1 < uint(len(b2231)) && b2231[off2229+1] < 0x80 && b2231[off2229]&0x1f != 0x1f && off2229+2+int(b2231[off2229+1]) <= len(b2231) {
-					t, l := b2231[off2229], int(b2231[off2229+1])
-					e2230.tag, e2230.cons, e2230.off, e2230.start, e2230.end, e2230.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2229, off2229+2, off2229+2+l, off2229+2+l
-				} else if uint(off2229)+2 < uint(len(b2231)) && b2231[off2229+1] == 0x81 && b2231[off2229+2] >= 0x80 && b2231[off2229]&0x1f != 0x1f && off2229+3+int(b2231[off2229+2]) <= len(b2231) {
-					t, l := b2231[off2229], int(b2231[off2229+2])
-					e2230.tag, e2230.cons, e2230.off, e2230.start, e2230.end, e2230.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2229, off2229+3, off2229+3+l, off2229+3+l
-				} else if err := d.next(&e2230, off2229, e.end); err != nil {
-					return codecerr.At(err, "serviceChangeReason")
-				}
-				if e2230.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2230, "[UNIVERSAL 4]"), i2228), "serviceChangeReason")
-				}
+				m.ServiceChangeReason[i2228] = b2231[off2229+2 : en2232 : en2232]
+				off2229 = en2232
+				continue
+			}
+			if uint(off2229)+1 < uint(len(b2231)) && b2231[off2229+1] < 0x80 && b2231[off2229]&0x1f != 0x1f && off2229+2+int(b2231[off2229+1]) <= len(b2231) {
+				t, l := b2231[off2229], int(b2231[off2229+1])
+				e2230.tag, e2230.cons, e2230.off, e2230.start, e2230.end, e2230.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2229, off2229+2, off2229+2+l, off2229+2+l
+			} else if uint(off2229)+2 < uint(len(b2231)) && b2231[off2229+1] == 0x81 && b2231[off2229+2] >= 0x80 && b2231[off2229]&0x1f != 0x1f && off2229+3+int(b2231[off2229+2]) <= len(b2231) {
+				t, l := b2231[off2229], int(b2231[off2229+2])
+				e2230.tag, e2230.cons, e2230.off, e2230.start, e2230.end, e2230.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2229, off2229+3, off2229+3+l, off2229+3+l
+			} else if err := d.next(&e2230, off2229, e.end); err != nil {
+				return codecerr.At(err, "serviceChangeReason")
+			}
+			if e2230.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e2230, "[UNIVERSAL 4]"), i2228), "serviceChangeReason")
 			}
 			if !e2230.cons {
 				m.ServiceChangeReason[i2228] = d.data[e2230.start:e2230.end:e2230.end]
@@ -28383,20 +28400,21 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			var e2249 header
 			for i2247, off2248 := 0, e.start; i2247 < n2246; i2247++ {
 				if en2251 := expect(b2250, off2248, 0x4); en2251 != 0 {
-					e2249.tag, e2249.cons, e2249.off, e2249.start, e2249.end, e2249.next = 0x4, false, off2248, off2248+2, en2251, en2251
-				} else {
-					if uint(off2248)+1 < uint(len(b2250)) && b2250[off2248+1] < 0x80 && b2250[off2248]&0x1f != 0x1f && off2248+2+int(b2250[off2248+1]) <= len(b2250) {
-						t, l := b2250[off2248], int(b2250[off2248+1])
-						e2249.tag, e2249.cons, e2249.off, e2249.start, e2249.end, e2249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2248, off2248+2, off2248+2+l, off2248+2+l
-					} else if uint(off2248)+2 < uint(len(b2250)) && b2250[off2248+1] == 0x81 && b2250[off2248+2] >= 0x80 && b2250[off2248]&0x1f != 0x1f && off2248+3+int(b2250[off2248+2]) <= len(b2250) {
-						t, l := b2250[off2248], int(b2250[off2248+2])
-						e2249.tag, e2249.cons, e2249.off, e2249.start, e2249.end, e2249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2248, off2248+3, off2248+3+l, off2248+3+l
-					} else if err := d.next(&e2249, off2248, e.end); err != nil {
-						return codecerr.At(err, "serviceChangeReason")
-					}
-					if e2249.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e2249, "[UNIVERSAL 4]"), i2247), "serviceChangeReason")
-					}
+					m.ServiceChangeReason[i2247] = b2250[off2248+2 : en2251 : en2251]
+					off2248 = en2251
+					continue
+				}
+				if uint(off2248)+1 < uint(len(b2250)) && b2250[off2248+1] < 0x80 && b2250[off2248]&0x1f != 0x1f && off2248+2+int(b2250[off2248+1]) <= len(b2250) {
+					t, l := b2250[off2248], int(b2250[off2248+1])
+					e2249.tag, e2249.cons, e2249.off, e2249.start, e2249.end, e2249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2248, off2248+2, off2248+2+l, off2248+2+l
+				} else if uint(off2248)+2 < uint(len(b2250)) && b2250[off2248+1] == 0x81 && b2250[off2248+2] >= 0x80 && b2250[off2248]&0x1f != 0x1f && off2248+3+int(b2250[off2248+2]) <= len(b2250) {
+					t, l := b2250[off2248], int(b2250[off2248+2])
+					e2249.tag, e2249.cons, e2249.off, e2249.start, e2249.end, e2249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2248, off2248+3, off2248+3+l, off2248+3+l
+				} else if err := d.next(&e2249, off2248, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2249.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2249, "[UNIVERSAL 4]"), i2247), "serviceChangeReason")
 				}
 				if !e2249.cons {
 					m.ServiceChangeReason[i2247] = d.data[e2249.start:e2249.end:e2249.end]
@@ -28719,20 +28737,21 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		var e2276 header
 		for i2274, off2275 := 0, e.start; i2274 < n2273; i2274++ {
 			if en2278 := expect(b2277, off2275, 0x4); en2278 != 0 {
-				e2276.tag, e2276.cons, e2276.off, e2276.start, e2276.end, e2276.next = 0x4, false, off2275, off2275+2, en2278, en2278
-			} else {
-				if uint(off2275)+1 < uint(len(b2277)) && b2277[off2275+1] < 0x80 && b2277[off2275]&0x1f != 0x1f && off2275+2+int(b2277[off2275+1]) <= len(b2277) {
-					t, l := b2277[off2275], int(b2277[off2275+1])
-					e2276.tag, e2276.cons, e2276.off, e2276.start, e2276.end, e2276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2275, off2275+2, off2275+2+l, off2275+2+l
-				} else if uint(off2275)+2 < uint(len(b2277)) && b2277[off2275+1] == 0x81 && b2277[off2275+2] >= 0x80 && b2277[off2275]&0x1f != 0x1f && off2275+3+int(b2277[off2275+2]) <= len(b2277) {
-					t, l := b2277[off2275], int(b2277[off2275+2])
-					e2276.tag, e2276.cons, e2276.off, e2276.start, e2276.end, e2276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2275, off2275+3, off2275+3+l, off2275+3+l
-				} else if err := d.next(&e2276, off2275, e.end); err != nil {
-					return codecerr.At(err, "serviceChangeReason")
-				}
-				if e2276.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2276, "[UNIVERSAL 4]"), i2274), "serviceChangeReason")
-				}
+				m.ServiceChangeReason[i2274] = b2277[off2275+2 : en2278 : en2278]
+				off2275 = en2278
+				continue
+			}
+			if uint(off2275)+1 < uint(len(b2277)) && b2277[off2275+1] < 0x80 && b2277[off2275]&0x1f != 0x1f && off2275+2+int(b2277[off2275+1]) <= len(b2277) {
+				t, l := b2277[off2275], int(b2277[off2275+1])
+				e2276.tag, e2276.cons, e2276.off, e2276.start, e2276.end, e2276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2275, off2275+2, off2275+2+l, off2275+2+l
+			} else if uint(off2275)+2 < uint(len(b2277)) && b2277[off2275+1] == 0x81 && b2277[off2275+2] >= 0x80 && b2277[off2275]&0x1f != 0x1f && off2275+3+int(b2277[off2275+2]) <= len(b2277) {
+				t, l := b2277[off2275], int(b2277[off2275+2])
+				e2276.tag, e2276.cons, e2276.off, e2276.start, e2276.end, e2276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2275, off2275+3, off2275+3+l, off2275+3+l
+			} else if err := d.next(&e2276, off2275, e.end); err != nil {
+				return codecerr.At(err, "serviceChangeReason")
+			}
+			if e2276.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e2276, "[UNIVERSAL 4]"), i2274), "serviceChangeReason")
 			}
 			if !e2276.cons {
 				m.ServiceChangeReason[i2274] = d.data[e2276.start:e2276.end:e2276.end]
@@ -28934,20 +28953,21 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			var e2295 header
 			for i2293, off2294 := 0, e.start; i2293 < n2292; i2293++ {
 				if en2297 := expect(b2296, off2294, 0x4); en2297 != 0 {
-					e2295.tag, e2295.cons, e2295.off, e2295.start, e2295.end, e2295.next = 0x4, false, off2294, off2294+2, en2297, en2297
-				} else {
-					if uint(off2294)+1 < uint(len(b2296)) && b2296[off2294+1] < 0x80 && b2296[off2294]&0x1f != 0x1f && off2294+2+int(b2296[off2294+1]) <= len(b2296) {
-						t, l := b2296[off2294], int(b2296[off2294+1])
-						e2295.tag, e2295.cons, e2295.off, e2295.start, e2295.end, e2295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2294, off2294+2, off2294+2+l, off2294+2+l
-					} else if uint(off2294)+2 < uint(len(b2296)) && b2296[off2294+1] == 0x81 && b2296[off2294+2] >= 0x80 && b2296[off2294]&0x1f != 0x1f && off2294+3+int(b2296[off2294+2]) <= len(b2296) {
-						t, l := b2296[off2294], int(b2296[off2294+2])
-						e2295.tag, e2295.cons, e2295.off, e2295.start, e2295.end, e2295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2294, off2294+3, off2294+3+l, off2294+3+l
-					} else if err := d.next(&e2295, off2294, e.end); err != nil {
-						return codecerr.At(err, "serviceChangeReason")
-					}
-					if e2295.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e2295, "[UNIVERSAL 4]"), i2293), "serviceChangeReason")
-					}
+					m.ServiceChangeReason[i2293] = b2296[off2294+2 : en2297 : en2297]
+					off2294 = en2297
+					continue
+				}
+				if uint(off2294)+1 < uint(len(b2296)) && b2296[off2294+1] < 0x80 && b2296[off2294]&0x1f != 0x1f && off2294+2+int(b2296[off2294+1]) <= len(b2296) {
+					t, l := b2296[off2294], int(b2296[off2294+1])
+					e2295.tag, e2295.cons, e2295.off, e2295.start, e2295.end, e2295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2294, off2294+2, off2294+2+l, off2294+2+l
+				} else if uint(off2294)+2 < uint(len(b2296)) && b2296[off2294+1] == 0x81 && b2296[off2294+2] >= 0x80 && b2296[off2294]&0x1f != 0x1f && off2294+3+int(b2296[off2294+2]) <= len(b2296) {
+					t, l := b2296[off2294], int(b2296[off2294+2])
+					e2295.tag, e2295.cons, e2295.off, e2295.start, e2295.end, e2295.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2294, off2294+3, off2294+3+l, off2294+3+l
+				} else if err := d.next(&e2295, off2294, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2295.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2295, "[UNIVERSAL 4]"), i2293), "serviceChangeReason")
 				}
 				if !e2295.cons {
 					m.ServiceChangeReason[i2293] = d.data[e2295.start:e2295.end:e2295.end]
@@ -29997,20 +30017,21 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 		var e2363 header
 		for i2361, off2362 := 0, e.start; i2361 < n2360; i2361++ {
 			if en2365 := expect(b2364, off2362, 0x4); en2365 != 0 {
-				e2363.tag, e2363.cons, e2363.off, e2363.start, e2363.end, e2363.next = 0x4, false, off2362, off2362+2, en2365, en2365
-			} else {
-				if uint(off2362)+1 < uint(len(b2364)) && b2364[off2362+1] < 0x80 && b2364[off2362]&0x1f != 0x1f && off2362+2+int(b2364[off2362+1]) <= len(b2364) {
-					t, l := b2364[off2362], int(b2364[off2362+1])
-					e2363.tag, e2363.cons, e2363.off, e2363.start, e2363.end, e2363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2362, off2362+2, off2362+2+l, off2362+2+l
-				} else if uint(off2362)+2 < uint(len(b2364)) && b2364[off2362+1] == 0x81 && b2364[off2362+2] >= 0x80 && b2364[off2362]&0x1f != 0x1f && off2362+3+int(b2364[off2362+2]) <= len(b2364) {
-					t, l := b2364[off2362], int(b2364[off2362+2])
-					e2363.tag, e2363.cons, e2363.off, e2363.start, e2363.end, e2363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2362, off2362+3, off2362+3+l, off2362+3+l
-				} else if err := d.next(&e2363, off2362, e.end); err != nil {
-					return codecerr.At(err, "statValue")
-				}
-				if e2363.tag != 0x4 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2363, "[UNIVERSAL 4]"), i2361), "statValue")
-				}
+				m.StatValue[i2361] = b2364[off2362+2 : en2365 : en2365]
+				off2362 = en2365
+				continue
+			}
+			if uint(off2362)+1 < uint(len(b2364)) && b2364[off2362+1] < 0x80 && b2364[off2362]&0x1f != 0x1f && off2362+2+int(b2364[off2362+1]) <= len(b2364) {
+				t, l := b2364[off2362], int(b2364[off2362+1])
+				e2363.tag, e2363.cons, e2363.off, e2363.start, e2363.end, e2363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2362, off2362+2, off2362+2+l, off2362+2+l
+			} else if uint(off2362)+2 < uint(len(b2364)) && b2364[off2362+1] == 0x81 && b2364[off2362+2] >= 0x80 && b2364[off2362]&0x1f != 0x1f && off2362+3+int(b2364[off2362+2]) <= len(b2364) {
+				t, l := b2364[off2362], int(b2364[off2362+2])
+				e2363.tag, e2363.cons, e2363.off, e2363.start, e2363.end, e2363.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2362, off2362+3, off2362+3+l, off2362+3+l
+			} else if err := d.next(&e2363, off2362, e.end); err != nil {
+				return codecerr.At(err, "statValue")
+			}
+			if e2363.tag != 0x4 {
+				return codecerr.At(codecerr.AtIndex(d.unexpected(e2363, "[UNIVERSAL 4]"), i2361), "statValue")
 			}
 			if !e2363.cons {
 				m.StatValue[i2361] = d.data[e2363.start:e2363.end:e2363.end]
@@ -30067,20 +30088,21 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 			var e2369 header
 			for i2367, off2368 := 0, e.start; i2367 < n2366; i2367++ {
 				if en2371 := expect(b2370, off2368, 0x4); en2371 != 0 {
-					e2369.tag, e2369.cons, e2369.off, e2369.start, e2369.end, e2369.next = 0x4, false, off2368, off2368+2, en2371, en2371
-				} else {
-					if uint(off2368)+1 < uint(len(b2370)) && b2370[off2368+1] < 0x80 && b2370[off2368]&0x1f != 0x1f && off2368+2+int(b2370[off2368+1]) <= len(b2370) {
-						t, l := b2370[off2368], int(b2370[off2368+1])
-						e2369.tag, e2369.cons, e2369.off, e2369.start, e2369.end, e2369.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2368, off2368+2, off2368+2+l, off2368+2+l
-					} else if uint(off2368)+2 < uint(len(b2370)) && b2370[off2368+1] == 0x81 && b2370[off2368+2] >= 0x80 && b2370[off2368]&0x1f != 0x1f && off2368+3+int(b2370[off2368+2]) <= len(b2370) {
-						t, l := b2370[off2368], int(b2370[off2368+2])
-						e2369.tag, e2369.cons, e2369.off, e2369.start, e2369.end, e2369.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2368, off2368+3, off2368+3+l, off2368+3+l
-					} else if err := d.next(&e2369, off2368, e.end); err != nil {
-						return codecerr.At(err, "statValue")
-					}
-					if e2369.tag != 0x4 {
-						return codecerr.At(codecerr.AtIndex(d.unexpected(e2369, "[UNIVERSAL 4]"), i2367), "statValue")
-					}
+					m.StatValue[i2367] = b2370[off2368+2 : en2371 : en2371]
+					off2368 = en2371
+					continue
+				}
+				if uint(off2368)+1 < uint(len(b2370)) && b2370[off2368+1] < 0x80 && b2370[off2368]&0x1f != 0x1f && off2368+2+int(b2370[off2368+1]) <= len(b2370) {
+					t, l := b2370[off2368], int(b2370[off2368+1])
+					e2369.tag, e2369.cons, e2369.off, e2369.start, e2369.end, e2369.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2368, off2368+2, off2368+2+l, off2368+2+l
+				} else if uint(off2368)+2 < uint(len(b2370)) && b2370[off2368+1] == 0x81 && b2370[off2368+2] >= 0x80 && b2370[off2368]&0x1f != 0x1f && off2368+3+int(b2370[off2368+2]) <= len(b2370) {
+					t, l := b2370[off2368], int(b2370[off2368+2])
+					e2369.tag, e2369.cons, e2369.off, e2369.start, e2369.end, e2369.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2368, off2368+3, off2368+3+l, off2368+3+l
+				} else if err := d.next(&e2369, off2368, e.end); err != nil {
+					return codecerr.At(err, "statValue")
+				}
+				if e2369.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2369, "[UNIVERSAL 4]"), i2367), "statValue")
 				}
 				if !e2369.cons {
 					m.StatValue[i2367] = d.data[e2369.start:e2369.end:e2369.end]

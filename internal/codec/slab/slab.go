@@ -87,11 +87,13 @@ func (s *Slab[T]) Raw(n int) []T {
 }
 
 // Room returns what Raw(n) does when the current chunk has room for n
-// values, nil when it has not (or n is 0): small enough to be inlined,
-// for a decoder's hot path that falls back on Raw.
+// values, nil when it has not (or the slab has no chunk yet): small
+// enough to be inlined, for a decoder's hot path that falls back on Raw.
+// Room(0) is an empty slice of the chunk, non-nil as Raw(0) is: an empty
+// list (a TerminationID's wildcard) costs no call.
 func (s *Slab[T]) Room(n int) []T {
 	start := len(s.buf)
-	if n <= 0 || cap(s.buf)-start < n {
+	if cap(s.buf)-start < n {
 		return nil
 	}
 	s.buf = s.buf[:start+n]
