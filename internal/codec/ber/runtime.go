@@ -181,18 +181,17 @@ func expect(b []byte, off int, id byte) int {
 }
 
 // intAt reads the primitive INTEGER of one to four octets in b[s:e], the
-// most common, and reports false for any other length: smallInt for the
-// generated code's elements read by expect, which have no header.
+// most common, and reports false for any other length (and for e < 4):
+// smallInt for the generated code's elements read by expect, which have
+// no header. One load of the four octets that end at e, whatever the
+// length (the octets before s are the element's header, inside b), and
+// shifts that extend the sign: no loop.
 func intAt(b []byte, s, e int) (int64, bool) {
-	if s < 0 || e > len(b) || s >= e || e-s > 4 {
-		return 0, false
+	if n := e - s; n > 0 && n <= 4 && e >= 4 && e <= len(b) {
+		sh := uint(32 - 8*n)
+		return int64(int32(binary.BigEndian.Uint32(b[e-4:e])<<sh) >> sh), true
 	}
-	c := b[s:e]
-	v := int64(int8(c[0]))
-	for _, x := range c[1:] {
-		v = v<<8 | int64(x)
-	}
-	return v, true
+	return 0, false
 }
 
 // header is next for callers that want the header as a value.
@@ -407,16 +406,10 @@ func (d *reader) primitive(h header) error {
 // where the generated code and the scanner read an INTEGER, it saves the
 // call of integer.
 func (d *reader) smallInt(h *header) (int64, bool) {
-	n := h.end - h.start
-	if n < 1 || n > 4 || h.cons {
+	if h.cons {
 		return 0, false
 	}
-	c := d.data[h.start:h.end]
-	v := int64(int8(c[0]))
-	for _, x := range c[1:] {
-		v = v<<8 | int64(x)
-	}
-	return v, true
+	return intAt(d.data, h.start, h.end)
 }
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.

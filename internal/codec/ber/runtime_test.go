@@ -301,3 +301,31 @@ func TestNotIA5(t *testing.T) {
 		}
 	}
 }
+
+// intAt against a plain big-endian two's complement reading, for every
+// length it takes and at the start of the input, where it declines.
+func TestIntAt(t *testing.T) {
+	in := []byte{0x02, 0x04, 0x80, 0x00, 0x7f, 0xff, 0x01, 0xfe}
+	for s := 0; s < len(in); s++ {
+		for e := s; e <= len(in); e++ {
+			got, ok := intAt(in, s, e)
+			n := e - s
+			if n < 1 || n > 4 || e < 4 {
+				if ok {
+					t.Errorf("intAt(%d, %d) = %d, true; want false", s, e, got)
+				}
+				continue
+			}
+			want := int64(int8(in[s]))
+			for _, c := range in[s+1 : e] {
+				want = want<<8 | int64(c)
+			}
+			if !ok || got != want {
+				t.Errorf("intAt(%d, %d) = %d, %v; want %d, true", s, e, got, ok, want)
+			}
+		}
+	}
+	if _, ok := intAt(in, 6, 9); ok {
+		t.Error("intAt past the input: true")
+	}
+}
