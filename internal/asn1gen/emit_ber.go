@@ -762,10 +762,10 @@ func (g *berGen) componentTarget(t *GoType, c *Component, i int) string {
 // leanComponent emits, for the fast part of a SEQUENCE's decoder, the
 // decoding of component c (the i-th) of t, found in the form the
 // encoder writes at off with contents up to en, when it is a primitive
-// the generated code reads itself (OCTET STRING, INTEGER, NULL under
-// one tag): from off and en, without filling header e but where the
-// value needs the general code. It reports false (and emits nothing)
-// for any other component.
+// the generated code reads itself (OCTET STRING, INTEGER, NULL, an
+// IA5String of any character under one tag): from off and en, without
+// filling header e but where the value needs the general code. It
+// reports false (and emits nothing) for any other component.
 func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec) (bool, error) {
 	r, err := v.Resolve(c.Type)
 	if err != nil || len(tags) != 1 {
@@ -775,6 +775,7 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 	switch {
 	case r.Kind == KindNull && fl.Rep == RepFlag:
 	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
+	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
 	default:
 		return false, nil
 	}
@@ -789,6 +790,12 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 		// that the component ends inside it.
 		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
 		g.decSize(r.Size, "len("+target+")", "off+2", "octets", ret)
+	case KindIA5String:
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\n", x)
+		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		fmt.Fprintf(w, "var err error\nif %s, err = d.str(&e, %q); err != nil {\nreturn %s\n}\n}\n%s = %s\n", x, "ia5", fmt.Sprintf(ret, "err"), target, x)
+		g.decSize(r.Size, "len("+target+")", "off+2", "characters", ret)
 	case KindInteger:
 		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")

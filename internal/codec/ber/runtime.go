@@ -550,6 +550,17 @@ func (d *reader) str(h *header, alphabet string) (string, error) {
 	return unsafe.String(&b[0], len(b)), nil
 }
 
+// ia5At is str for an IA5String in b[s:e] read by expect (primitive,
+// no header): false when a byte is not IA5, for the caller's str to
+// report. It saves str's call and its dispatch on the alphabet.
+func ia5At(b []byte, s, e int) (string, bool) {
+	c := b[s:e]
+	if len(c) == 0 || notIA5(c) >= 0 {
+		return "", len(c) == 0
+	}
+	return unsafe.String(&c[0], len(c)), true
+}
+
 // notIA5 returns the index of the first byte of b above 0x7f, -1 when
 // none is: eight bytes at a time.
 func notIA5(b []byte) int {
