@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -328,4 +329,28 @@ func TestIntAt(t *testing.T) {
 	if _, ok := intAt(in, 6, 9); ok {
 		t.Error("intAt past the input: true")
 	}
+}
+
+// A TimeNotation's date with a byte above 0x7f: the decoder's inline
+// IA5 reading (ia5At) hands it to str, which reports it at its offset.
+func TestTimeNotationNotIA5(t *testing.T) {
+	for _, data := range corpus.List(t, ".ber") {
+		if _, err := Decode(data, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		// [0] date of 8 octets then [1] time of 8 octets, in a
+		// TimeNotation (a SEQUENCE of these two).
+		i := bytes.Index(data, []byte{0x80, 0x08})
+		if i < 0 || i+20 > len(data) || data[i+10] != 0x81 || data[i+11] != 0x08 {
+			continue
+		}
+		bad := slices.Clone(data)
+		bad[i+3] = 0x80
+		_, err := Decode(bad, Options{})
+		if err == nil || !strings.Contains(err.Error(), "not IA5") || !strings.Contains(err.Error(), strconv.Itoa(i+3)) {
+			t.Fatalf("date with 0x80 at %d: %v", i+3, err)
+		}
+		return
+	}
+	t.Skip("no TimeNotation in the corpus")
 }
