@@ -352,28 +352,32 @@ func (d *reader) count(h *header) (int, error) {
 	if !h.cons {
 		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
-	data, end := d.data, h.end
-	n := 0
-	for off := h.start; off < end; n++ {
-		if off+2 > end || data[off]&0x1f == 0x1f {
+	// One bounds check per element: the loop stops before a lone octet,
+	// and an element past the end stops it too; both leave off short of
+	// or past len(b), for countSlow to report.
+	b := d.data[:h.end]
+	n, off := 0, h.start
+	for ; off < len(b)-1; n++ {
+		t, l, p := b[off], int(b[off+1]), off+2
+		if t&0x1f == 0x1f {
 			return d.countSlow(h)
 		}
-		l, p := int(data[off+1]), off+2
-		switch {
-		case l < 0x80:
-		case l == 0x81 && p < end:
-			l = int(data[p])
-			p++
-		case l == 0x82 && p+1 < end:
-			l = int(data[p])<<8 | int(data[p+1])
-			p += 2
-		default:
-			return d.countSlow(h)
+		if l >= 0x80 {
+			switch {
+			case l == 0x81 && p < len(b):
+				l = int(b[p])
+				p++
+			case l == 0x82 && p+1 < len(b):
+				l = int(b[p])<<8 | int(b[p+1])
+				p += 2
+			default:
+				return d.countSlow(h)
+			}
 		}
 		off = p + l
-		if off > end {
-			return d.countSlow(h)
-		}
+	}
+	if off != len(b) {
+		return d.countSlow(h)
 	}
 	if n > d.lim.MaxElements-d.elems {
 		return 0, d.tooLarge(h.off, "more than %d elements", d.lim.MaxElements)

@@ -354,3 +354,50 @@ func TestTimeNotationNotIA5(t *testing.T) {
 	}
 	t.Skip("no TimeNotation in the corpus")
 }
+
+// count against countSlow (the full header parser) on every
+// constructed element of the corpus and on contents cut short, with a
+// lone octet or an element past the end: the same count or an error.
+func TestCountAgainstSlow(t *testing.T) {
+	check := func(data []byte, h header) {
+		t.Helper()
+		d := newDecoder(data)
+		n, err := d.count(&h)
+		ns, errs := d.countSlow(&h)
+		if (err != nil) != (errs != nil) || err == nil && n != ns {
+			t.Fatalf("% x [%d:%d]: count %d, %v; countSlow %d, %v", data, h.start, h.end, n, err, ns, errs)
+		}
+	}
+	for _, data := range corpus.List(t, ".ber") {
+		d := newDecoder(data)
+		var walk func(off, end int)
+		walk = func(off, end int) {
+			for off < end {
+				h, err := d.header(off, end)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.cons {
+					check(data, h)
+					walk(h.start, h.end)
+				}
+				off = h.next
+			}
+		}
+		walk(0, len(data))
+	}
+	long := append([]byte{0x30, 0x81, 0x83, 0x04, 0x81, 0x80}, make([]byte, 0x80)...)
+	for _, c := range []struct {
+		data       []byte
+		start, end int
+	}{
+		{[]byte{0x30, 0x04, 0x02, 0x01, 0x05, 0x05}, 2, 6},       // a lone octet after an element
+		{[]byte{0x30, 0x05, 0x02, 0x01, 0x05, 0x04, 0x05}, 2, 7}, // an element past the end
+		{[]byte{0x30, 0x03, 0x1f, 0x81, 0x00}, 2, 5},             // a high tag number
+		{[]byte{0x30, 0x02, 0x04, 0x80}, 2, 4},                   // an indefinite length
+		{[]byte{0x30, 0x00}, 2, 2},
+		{long, 3, len(long)},
+	} {
+		check(c.data, header{tag: 16, cons: true, start: c.start, end: c.end, next: c.end})
+	}
+}
