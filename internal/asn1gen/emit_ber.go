@@ -36,7 +36,16 @@ func (g *berGen) slab(goT string) string {
 // (memclrHasPointers) per value.
 func (g *berGen) one(target, goT string) {
 	p := g.tmp("p")
-	fmt.Fprintf(&g.w, "%s := %s.Raw(1)\n%s[0] = %s{}\n%s = &%s[0]\n", p, g.slab(goT), p, g.f.qualify(goT, "model."), target, p)
+	g.raw(p, ":=", goT, "1")
+	fmt.Fprintf(&g.w, "%s[0] = %s{}\n%s = &%s[0]\n", p, g.f.qualify(goT, "model."), target, p)
+}
+
+// raw emits code that assigns (op) n values of goT from their slab to
+// target, their content left over: from the current chunk inline
+// (slab.Room), through Raw when it is full.
+func (g *berGen) raw(target, op, goT, n string) {
+	sl := g.slab(goT)
+	fmt.Fprintf(&g.w, "%s %s %s.Room(%s)\nif %s == nil {\n%s = %s.Raw(%s)\n}\n", target, op, sl, n, target, target, sl, n)
 }
 
 // slabName names the slab of Go type goT: "[]PropertyParm" is
@@ -640,7 +649,39 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	if len(def.Components) > 0 {
 		w.WriteString("var seen uint64\n")
 	}
-	w.WriteString("var e header\nb, end := d.window(h), h.end\nfor off := h.start; off < end; {\n")
+	w.WriteString("var e header\nb, end := d.window(h), h.end\noff := h.start\n")
+	// The components in order, each in the form the encoder writes
+	// (identifier octet as expected, short length): read here without
+	// the loop's header parsing, dispatch and order checks. The first
+	// that is not there (absent, unusual or out of order) leaves the rest
+	// to the loop, which sees what was read in seen.
+	for i, c := range def.Components {
+		tags, err := decTags(v, t, c, "component")
+		if err != nil {
+			return err
+		}
+		if tags[0].Number >= 31 {
+			continue
+		}
+		id := tags[0].Bytes()[0]
+		cons := "false"
+		if tags[0].Constructed {
+			cons = "true"
+		}
+		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
+		lean, err := g.leanComponent(v, t, c, i, tags)
+		if err != nil {
+			return err
+		}
+		if !lean {
+			fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, %s, off, off+2, en, en\n", tags[0].Key(), cons)
+			if err := g.component(v, t, c, i, tags); err != nil {
+				return err
+			}
+		}
+		w.WriteString("off = en\n}\n")
+	}
+	w.WriteString("for off < end {\n")
 	g.next("e", "off", "h", "b", "return err")
 	if len(def.Components) > 0 {
 		w.WriteString("switch e.tag {\n")
@@ -649,7 +690,6 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	}
 	var mandatory uint64
 	for i, c := range def.Components {
-		fl := fieldOf(t, c.Name)
 		tags, err := decTags(v, t, c, "component")
 		if err != nil {
 			return err
@@ -664,20 +704,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		} else {
 			fmt.Fprintf(w, "if seen&(1<<%d) != 0 {\nreturn d.errorf(e.off, \"%s: duplicate\")\n}\n", i, c.Name)
 		}
-		fmt.Fprintf(w, "seen |= 1 << %d\n", i)
-		target := "m." + fl.GoName
-		switch fl.Rep {
-		case RepPointer:
-			g.one(target, fl.GoType)
-			target = "(*" + target + ")"
-		case RepOpt:
-			fmt.Fprintf(w, "%s.Present = true\n", target)
-			target += ".Value"
-		case RepFlag:
-			fmt.Fprintf(w, "%s = true\n", target)
-			target = ""
-		}
-		if err := g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)); err != nil {
+		if err := g.component(v, t, c, i, tags); err != nil {
 			return err
 		}
 	}
@@ -703,6 +730,89 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	return nil
 }
 
+// component emits the decoding of component c (the i-th) of t from
+// header variable e, whose first tag (tags[0]) the caller matched.
+func (g *berGen) component(v *Version, t *GoType, c *Component, i int, tags []TagSpec) error {
+	target := g.componentTarget(t, c, i)
+	return g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
+}
+
+// componentTarget emits the marking of component c (the i-th) of t as
+// seen and the making of its field, and returns the Go expression it
+// is decoded into ("" for a NULL flag).
+func (g *berGen) componentTarget(t *GoType, c *Component, i int) string {
+	w := &g.w
+	fl := fieldOf(t, c.Name)
+	fmt.Fprintf(w, "seen |= 1 << %d\n", i)
+	target := "m." + fl.GoName
+	switch fl.Rep {
+	case RepPointer:
+		g.one(target, fl.GoType)
+		target = "(*" + target + ")"
+	case RepOpt:
+		fmt.Fprintf(w, "%s.Present = true\n", target)
+		target += ".Value"
+	case RepFlag:
+		fmt.Fprintf(w, "%s = true\n", target)
+		target = ""
+	}
+	return target
+}
+
+// leanComponent emits, for the fast part of a SEQUENCE's decoder, the
+// decoding of component c (the i-th) of t, found in the form the
+// encoder writes at off with contents up to en, when it is a primitive
+// the generated code reads itself (OCTET STRING, INTEGER, NULL, an
+// IA5String of any character under one tag): from off and en, without
+// filling header e but where the value needs the general code. It
+// reports false (and emits nothing) for any other component.
+func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec) (bool, error) {
+	r, err := v.Resolve(c.Type)
+	if err != nil || len(tags) != 1 {
+		return false, err
+	}
+	fl := fieldOf(t, c.Name)
+	switch {
+	case r.Kind == KindNull && fl.Rep == RepFlag:
+	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
+	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
+	default:
+		return false, nil
+	}
+	w := &g.w
+	target := g.componentTarget(t, c, i)
+	ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
+	switch r.Kind {
+	case KindNull:
+		fmt.Fprintf(w, "if en != off+2 {\nreturn %s\n}\n", fmt.Sprintf(ret, `d.errorf(off, "NULL with %d octets of contents", en-off-2)`))
+	case KindOctetString:
+		// b is the input up to the end of the SEQUENCE: expect checked
+		// that the component ends inside it.
+		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
+		g.decSize(r.Size, "len("+target+")", "off+2", "octets", ret)
+	case KindIA5String:
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\n", x)
+		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		fmt.Fprintf(w, "var err error\nif %s, err = d.str(&e, %q); err != nil {\nreturn %s\n}\n}\n%s = %s\n", x, "ia5", fmt.Sprintf(ret, "err"), target, x)
+		g.decSize(r.Size, "len("+target+")", "off+2", "characters", ret)
+	case KindInteger:
+		goT, lo, hi := g.intRange(v, r)
+		x := g.tmp("x")
+		cond := "!ok"
+		if lo != "minInt" {
+			cond += " || " + x + " < " + lo
+		}
+		if hi != "maxInt" {
+			cond += " || " + x + " > " + hi
+		}
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, cond)
+		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		fmt.Fprintf(w, "var err error\nif %s, err = d.integer(&e, %s, %s); err != nil {\nreturn %s\n}\n}\n%s = %s(%s)\n", x, lo, hi, fmt.Sprintf(ret, "err"), target, goT, x)
+	}
+	return true, nil
+}
+
 // dec emits code that decodes the element described by header variable
 // hv (whose first tag the caller matched) into target (of ASN.1 type t),
 // leaving any error in err. An empty target discards a NULL.
@@ -720,11 +830,9 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	}
 	for i := 0; i < nw; i++ {
 		inner := g.tmp("h")
-		want := ""
+		var want *TagSpec
 		if i+1 < len(tags) {
-			want = fmt.Sprintf("%#x", tags[i+1].Key())
-		} else {
-			want = "anyTag"
+			want = &tags[i+1]
 		}
 		g.explicit(inner, hv, want, fail)
 		hv = inner
@@ -732,16 +840,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	name := g.f.named[r]
 	switch r.Kind {
 	case KindInteger:
-		goT, _ := g.f.GoTypeOf(v, r)
-		lo, hi := "minInt", "maxInt"
-		if r.Value != nil && !r.Value.Extensible {
-			if r.Value.HasLower {
-				lo = strconv.FormatInt(r.Value.Lower, 10)
-			}
-			if r.Value.HasUpper {
-				hi = strconv.FormatInt(r.Value.Upper, 10)
-			}
-		}
+		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")
 		g.integer(x, hv, lo, hi, fail)
 		fmt.Fprintf(w, "%s = %s(%s)\n", target, goT, x)
@@ -762,17 +861,17 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindOctetString:
 		// A primitive one (every encoder's) is a sub-slice, taken inline.
 		fmt.Fprintf(w, "if !%[2]s.cons {\n%[1]s = d.data[%[2]s.start:%[2]s.end:%[2]s.end]\n} else if %[1]s, err = d.octets(%[2]s); err != nil {\n%[3]s\n}\n", target, hv, fail)
-		g.decSize(r.Size, "len("+target+")", hv, "octets", ret)
+		g.decSize(r.Size, "len("+target+")", hv+".start", "octets", ret)
 	case KindIA5String, KindVisibleString, KindPrintableString, KindUTF8String:
 		alpha := r.Alphabet
 		if alpha == "" && r.Kind == KindIA5String {
 			alpha = "ia5"
 		}
 		fmt.Fprintf(w, "if %s, err = d.str(%s, %q); err != nil {\n%s\n}\n", target, addr(hv), alpha, fail)
-		g.decSize(r.Size, "len("+target+")", hv, "characters", ret)
+		g.decSize(r.Size, "len("+target+")", hv+".start", "characters", ret)
 	case KindBitString:
 		fmt.Fprintf(w, "if %s, err = d.bits(%s); err != nil {\n%s\n}\n", target, hv, fail)
-		g.decSize(r.Size, target+".Len", hv, "bits", ret)
+		g.decSize(r.Size, target+".Len", hv+".start", "bits", ret)
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
@@ -791,27 +890,55 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			return err
 		}
 		n, i, off, e := g.tmp("n"), g.tmp("i"), g.tmp("off"), g.tmp("e")
-		slab := g.slab(egoT)
 		// Most lists have one element: a common header that fills the
 		// list says so without reader.count.
 		win := g.tmp("b")
 		// An empty one (a TerminationID's wildcard list) needs no count
 		// either.
-		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s && %[4]s.start+2+int(%[1]s[%[4]s.start+1]) == %[4]s.end) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-			win, addr(hv), n, hv, short(hv+".start", win), fail)
-		g.decSize(r.Size, n, hv, "elements", ret)
-		fmt.Fprintf(w, "%s = %s.Raw(%s)\n", target, slab, n)
+		// The element's identifier octet, when it has one of its own
+		// (not an untagged CHOICE) and a low tag number: the elements in
+		// the form the encoder writes are then read by expect.
+		var id int = -1
+		if len(etags) > 0 && etags[0].Number < 31 {
+			id = int(etags[0].Bytes()[0])
+		}
+		one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
+		if id >= 0 {
+			one = fmt.Sprintf("expect(%s, %s.start, %#x) == %s.end", win, hv, id, hv)
+		}
+		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+			win, addr(hv), n, hv, one, fail)
+		g.decSize(r.Size, n, hv+".start", "elements", ret)
+		g.raw(target, "=", egoT, n)
+		// Elements of other types are each assigned in full below: they
+		// need no zeroing.
 		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
 			// Most lists have one element: zeroed inline, as in one.
 			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
-		} else {
-			fmt.Fprintf(w, "clear(%s)\n", target)
 		}
-		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		fmt.Fprintf(w, "var %s header\n", e)
+		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
+		if id >= 0 && er.Kind == KindOctetString && len(etags) == 1 {
+			// A primitive OCTET STRING in the form the encoder writes
+			// (a wildcard, a property's value) is taken from the window
+			// without filling the element's header.
+			en := g.tmp("en")
+			elem := target + "[" + i + "]"
+			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s = %[2]s[%[3]s+2 : %[1]s : %[1]s]\n", en, win, off, id, elem)
+			g.decSize(er.Size, "len("+elem+")", off+"+2", "octets", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")"))
+			fmt.Fprintf(w, "%s = %s\ncontinue\n}\n", off, en)
+			id = -1 // the rest as any other element
+		}
+		if id >= 0 {
+			en := g.tmp("en")
+			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s.tag, %[5]s.cons, %[5]s.off, %[5]s.start, %[5]s.end, %[5]s.next = %#[6]x, %[7]t, %[3]s, %[3]s+2, %[1]s, %[1]s\n} else {\n", en, win, off, id, e, etags[0].Key(), etags[0].Constructed)
+		}
 		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
 			fmt.Fprintf(w, "if %s.tag != %#x {\nreturn %s\n}\n", e, etags[0].Key(), fmt.Sprintf(ret, fmt.Sprintf("codecerr.AtIndex(d.unexpected(%s, %q), %s)", e, etags[0].String(), i)))
+		}
+		if id >= 0 {
+			w.WriteString("}\n")
 		}
 		// Errors inside the element get its index, written into every
 		// return of the element's code (a closure per element would cost
@@ -824,6 +951,22 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	return nil
+}
+
+// intRange returns the Go type of INTEGER type r and its bounds, as
+// Go expressions.
+func (g *berGen) intRange(v *Version, r *Type) (goT, lo, hi string) {
+	goT, _ = g.f.GoTypeOf(v, r)
+	lo, hi = "minInt", "maxInt"
+	if r.Value != nil && !r.Value.Extensible {
+		if r.Value.HasLower {
+			lo = strconv.FormatInt(r.Value.Lower, 10)
+		}
+		if r.Value.HasUpper {
+			hi = strconv.FormatInt(r.Value.Upper, 10)
+		}
+	}
+	return goT, lo, hi
 }
 
 // integer emits code that decodes the INTEGER of header variable hv
@@ -874,17 +1017,39 @@ t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
 
 // explicit emits code that reads the one element inside the explicit
 // tag of header variable hv into a new header variable inner: a common
-// header that fills the tag exactly (with tag want, unless anyTag) right
-// here, anything else (and every error) through reader.explicit.
-func (g *berGen) explicit(inner, hv, want, fail string) {
+// header that fills the tag exactly (with tag want, unless nil: a
+// CHOICE) right here, anything else (and every error) through
+// reader.explicit.
+func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	win := g.tmp("b")
-	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
-	if want != "anyTag" {
-		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, want)
+	fmt.Fprintf(&g.w, "var %s header\n", inner)
+	if want != nil && want.Number < 31 {
+		en := g.tmp("en")
+		fmt.Fprintf(&g.w, "if %[1]s := d.window(%[2]s); %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, addr(hv), hv, want.Bytes()[0])
+		fmt.Fprintf(&g.w, "%[1]s := %[2]s.end\n%[3]s.tag, %[3]s.cons, %[3]s.off, %[3]s.start, %[3]s.end, %[3]s.next = %#[4]x, %[5]t, %[2]s.start, %[2]s.start+2, %[1]s, %[1]s\n", en, hv, inner, want.Key(), want.Constructed)
+		fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %#x); err != nil {\n%s\n}\n", inner, addr(hv), want.Key(), fail)
+		return
 	}
-	fmt.Fprintf(&g.w, "var %s header\nif %s := d.window(%s); %s {\n", inner, win, addr(hv), cond)
+	wantTag := "anyTag"
+	if want != nil {
+		wantTag = fmt.Sprintf("%#x", want.Key())
+	}
+	cond := fmt.Sprintf("%[1]s.cons && %[2]s && %[1]s.start+2+int(%[3]s[%[1]s.start+1]) == %[1]s.end", hv, short(hv+".start", win), win)
+	if want != nil {
+		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
+	}
+	fmt.Fprintf(&g.w, "%s := d.window(%s)\nif %s {\n", win, addr(hv), cond)
 	g.fill(inner, hv+".start", win)
-	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), want, fail)
+	if want == nil {
+		// A CHOICE of a few elements (a message's transactions) often
+		// has a length of one octet after 0x81.
+		st := hv + ".start"
+		fmt.Fprintf(&g.w, `} else if %[1]s.cons && uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) == %[1]s.end {
+t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
+%[4]s.tag, %[4]s.cons, %[4]s.off, %[4]s.start, %[4]s.end, %[4]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
+`, hv, st, win, inner)
+	}
+	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), wantTag, fail)
 }
 
 // qualify prefixes the named types in a Go type expression with pkg.
@@ -897,8 +1062,8 @@ func (f *Family) qualify(goT, pkg string) string {
 	return goT
 }
 
-func (g *berGen) decSize(r *Range, n, hv, what, ret string) {
+func (g *berGen) decSize(r *Range, n, at, what, ret string) {
 	if cond := sizeCond(r, n); cond != "" {
-		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", cond, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s.start, \"%%d %s, want %d..%d\", %s)", hv, what, r.Lower, r.Upper, n)))
+		fmt.Fprintf(&g.w, "if %s {\nreturn %s\n}\n", cond, fmt.Sprintf(ret, fmt.Sprintf("d.errorf(%s, \"%%d %s, want %d..%d\", %s)", at, what, r.Lower, r.Upper, n)))
 	}
 }

@@ -164,6 +164,36 @@ func (d *reader) window(h *header) []byte {
 	return d.data[:h.end]
 }
 
+// expect returns the end of the element at off in window b (see
+// window) when it is in the form an encoder writes for identifier octet
+// id (a low tag number) with a short length, its contents starting at
+// off+2; 0 for anything else, which the caller reads in full. Small
+// enough to be inlined, with no bounds checks: the generated code reads
+// most elements through it.
+func expect(b []byte, off int, id byte) int {
+	if off < len(b)-1 && off >= 0 {
+		c := b[off : off+2]
+		if c[0] == id && c[1] < 0x80 && off+2+int(c[1]) <= len(b) {
+			return off + 2 + int(c[1])
+		}
+	}
+	return 0
+}
+
+// intAt reads the primitive INTEGER of one to four octets in b[s:e], the
+// most common, and reports false for any other length (and for e < 4):
+// smallInt for the generated code's elements read by expect, which have
+// no header. One load of the four octets that end at e, whatever the
+// length (the octets before s are the element's header, inside b), and
+// shifts that extend the sign: no loop.
+func intAt(b []byte, s, e int) (int64, bool) {
+	if n := e - s; n > 0 && n <= 4 && e >= 4 && e <= len(b) {
+		sh := uint(32 - 8*n)
+		return int64(int32(binary.BigEndian.Uint32(b[e-4:e])<<sh) >> sh), true
+	}
+	return 0, false
+}
+
 // header is next for callers that want the header as a value.
 func (d *reader) header(off, end int) (header, error) {
 	var h header
@@ -322,28 +352,32 @@ func (d *reader) count(h *header) (int, error) {
 	if !h.cons {
 		return 0, d.errorf(h.off, "primitive encoding of a constructed type")
 	}
-	data, end := d.data, h.end
-	n := 0
-	for off := h.start; off < end; n++ {
-		if off+2 > end || data[off]&0x1f == 0x1f {
+	// One bounds check per element: the loop stops before a lone octet,
+	// and an element past the end stops it too; both leave off short of
+	// or past len(b), for countSlow to report.
+	b := d.data[:h.end]
+	n, off := 0, h.start
+	for ; off < len(b)-1; n++ {
+		t, l, p := b[off], int(b[off+1]), off+2
+		if t&0x1f == 0x1f {
 			return d.countSlow(h)
 		}
-		l, p := int(data[off+1]), off+2
-		switch {
-		case l < 0x80:
-		case l == 0x81 && p < end:
-			l = int(data[p])
-			p++
-		case l == 0x82 && p+1 < end:
-			l = int(data[p])<<8 | int(data[p+1])
-			p += 2
-		default:
-			return d.countSlow(h)
+		if l >= 0x80 {
+			switch {
+			case l == 0x81 && p < len(b):
+				l = int(b[p])
+				p++
+			case l == 0x82 && p+1 < len(b):
+				l = int(b[p])<<8 | int(b[p+1])
+				p += 2
+			default:
+				return d.countSlow(h)
+			}
 		}
 		off = p + l
-		if off > end {
-			return d.countSlow(h)
-		}
+	}
+	if off != len(b) {
+		return d.countSlow(h)
 	}
 	if n > d.lim.MaxElements-d.elems {
 		return 0, d.tooLarge(h.off, "more than %d elements", d.lim.MaxElements)
@@ -376,16 +410,10 @@ func (d *reader) primitive(h header) error {
 // where the generated code and the scanner read an INTEGER, it saves the
 // call of integer.
 func (d *reader) smallInt(h *header) (int64, bool) {
-	n := h.end - h.start
-	if n < 1 || n > 4 || h.cons {
+	if h.cons {
 		return 0, false
 	}
-	c := d.data[h.start:h.end]
-	v := int64(int8(c[0]))
-	for _, x := range c[1:] {
-		v = v<<8 | int64(x)
-	}
-	return v, true
+	return intAt(d.data, h.start, h.end)
 }
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
@@ -524,6 +552,17 @@ func (d *reader) str(h *header, alphabet string) (string, error) {
 	// The decoder owns its copy of the input and never changes it, so the
 	// string can share its memory.
 	return unsafe.String(&b[0], len(b)), nil
+}
+
+// ia5At is str for an IA5String in b[s:e] read by expect (primitive,
+// no header): false when a byte is not IA5, for the caller's str to
+// report. It saves str's call and its dispatch on the alphabet.
+func ia5At(b []byte, s, e int) (string, bool) {
+	c := b[s:e]
+	if len(c) == 0 || notIA5(c) >= 0 {
+		return "", len(c) == 0
+	}
+	return unsafe.String(&c[0], len(c)), true
 }
 
 // notIA5 returns the index of the first byte of b above 0x7f, -1 when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -299,5 +300,104 @@ func TestNotIA5(t *testing.T) {
 				b[j] = 'a'
 			}
 		}
+	}
+}
+
+// intAt against a plain big-endian two's complement reading, for every
+// length it takes and at the start of the input, where it declines.
+func TestIntAt(t *testing.T) {
+	in := []byte{0x02, 0x04, 0x80, 0x00, 0x7f, 0xff, 0x01, 0xfe}
+	for s := 0; s < len(in); s++ {
+		for e := s; e <= len(in); e++ {
+			got, ok := intAt(in, s, e)
+			n := e - s
+			if n < 1 || n > 4 || e < 4 {
+				if ok {
+					t.Errorf("intAt(%d, %d) = %d, true; want false", s, e, got)
+				}
+				continue
+			}
+			want := int64(int8(in[s]))
+			for _, c := range in[s+1 : e] {
+				want = want<<8 | int64(c)
+			}
+			if !ok || got != want {
+				t.Errorf("intAt(%d, %d) = %d, %v; want %d, true", s, e, got, ok, want)
+			}
+		}
+	}
+	if _, ok := intAt(in, 6, 9); ok {
+		t.Error("intAt past the input: true")
+	}
+}
+
+// A TimeNotation's date with a byte above 0x7f: the decoder's inline
+// IA5 reading (ia5At) hands it to str, which reports it at its offset.
+func TestTimeNotationNotIA5(t *testing.T) {
+	for _, data := range corpus.List(t, ".ber") {
+		if _, err := Decode(data, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		// [0] date of 8 octets then [1] time of 8 octets, in a
+		// TimeNotation (a SEQUENCE of these two).
+		i := bytes.Index(data, []byte{0x80, 0x08})
+		if i < 0 || i+20 > len(data) || data[i+10] != 0x81 || data[i+11] != 0x08 {
+			continue
+		}
+		bad := slices.Clone(data)
+		bad[i+3] = 0x80
+		_, err := Decode(bad, Options{})
+		if err == nil || !strings.Contains(err.Error(), "not IA5") || !strings.Contains(err.Error(), strconv.Itoa(i+3)) {
+			t.Fatalf("date with 0x80 at %d: %v", i+3, err)
+		}
+		return
+	}
+	t.Skip("no TimeNotation in the corpus")
+}
+
+// count against countSlow (the full header parser) on every
+// constructed element of the corpus and on contents cut short, with a
+// lone octet or an element past the end: the same count or an error.
+func TestCountAgainstSlow(t *testing.T) {
+	check := func(data []byte, h header) {
+		t.Helper()
+		d := newDecoder(data)
+		n, err := d.count(&h)
+		ns, errs := d.countSlow(&h)
+		if (err != nil) != (errs != nil) || err == nil && n != ns {
+			t.Fatalf("% x [%d:%d]: count %d, %v; countSlow %d, %v", data, h.start, h.end, n, err, ns, errs)
+		}
+	}
+	for _, data := range corpus.List(t, ".ber") {
+		d := newDecoder(data)
+		var walk func(off, end int)
+		walk = func(off, end int) {
+			for off < end {
+				h, err := d.header(off, end)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if h.cons {
+					check(data, h)
+					walk(h.start, h.end)
+				}
+				off = h.next
+			}
+		}
+		walk(0, len(data))
+	}
+	long := append([]byte{0x30, 0x81, 0x83, 0x04, 0x81, 0x80}, make([]byte, 0x80)...)
+	for _, c := range []struct {
+		data       []byte
+		start, end int
+	}{
+		{[]byte{0x30, 0x04, 0x02, 0x01, 0x05, 0x05}, 2, 6},       // a lone octet after an element
+		{[]byte{0x30, 0x05, 0x02, 0x01, 0x05, 0x04, 0x05}, 2, 7}, // an element past the end
+		{[]byte{0x30, 0x03, 0x1f, 0x81, 0x00}, 2, 5},             // a high tag number
+		{[]byte{0x30, 0x02, 0x04, 0x80}, 2, 4},                   // an indefinite length
+		{[]byte{0x30, 0x00}, 2, 2},
+		{long, 3, len(long)},
+	} {
+		check(c.data, header{tag: 16, cons: true, start: c.start, end: c.end, next: c.end})
 	}
 }

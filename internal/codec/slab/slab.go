@@ -86,6 +86,20 @@ func (s *Slab[T]) Raw(n int) []T {
 	return s.buf[start : start+n : start+n]
 }
 
+// Room returns what Raw(n) does when the current chunk has room for n
+// values, nil when it has not (or the slab has no chunk yet): small
+// enough to be inlined, for a decoder's hot path that falls back on Raw.
+// Room(0) is an empty slice of the chunk, non-nil as Raw(0) is: an empty
+// list (a TerminationID's wildcard) costs no call.
+func (s *Slab[T]) Room(n int) []T {
+	start := len(s.buf)
+	if cap(s.buf)-start < n {
+		return nil
+	}
+	s.buf = s.buf[:start+n]
+	return s.buf[start : start+n : start+n]
+}
+
 // Pool keeps values of T for reuse (decoders with their slabs), each with
 // the function that gives it back made once: handing one out and back
 // allocates nothing, where a closure made per Get would. A Pool must not

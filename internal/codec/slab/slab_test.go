@@ -90,3 +90,27 @@ func TestKeep(t *testing.T) {
 	}()
 	s.Reset()
 }
+
+func TestRoom(t *testing.T) {
+	var s Slab[int]
+	if got := s.Room(0); got != nil {
+		t.Fatalf("Room(0) with no chunk = %#v, want nil (use Raw)", got)
+	}
+	s.Raw(8)      // fills the first chunk
+	a := s.Raw(2) // a new one, with room left
+	a[0], a[1] = 1, 2
+	if got := s.Room(0); got == nil || len(got) != 0 || cap(got) != 0 {
+		t.Fatalf("Room(0) = %#v, want non-nil, empty, no capacity", got)
+	}
+	b := s.Room(3)
+	if len(b) != 3 || cap(b) != 3 {
+		t.Fatalf("Room(3) = len %d cap %d, want 3 3", len(b), cap(b))
+	}
+	b[0] = 9
+	if a[0] != 1 || a[1] != 2 {
+		t.Fatalf("Room(3) overlaps Raw(2): %v", a)
+	}
+	if got := s.Room(1 << 20); got != nil {
+		t.Fatalf("Room past the chunk = len %d, want nil", len(got))
+	}
+}
