@@ -70,8 +70,15 @@ func varintTag(num protowire.Number) uint64 { return uint64(num)<<3 | uint64(pro
 func next(b []byte, p, end int) field {
 	if p+1 < end {
 		t, v := b[p], b[p+1]
-		if e := p + 2 + int(v)*int(t>>1&1); t-1<<3 < 0x80-1<<3 && (t&5|v&0x80) == 0 && e <= end {
-			return field{uint64(t), uint64(v), e}
+		if t-1<<3 < 0x80-1<<3 && v < 0x80 {
+			switch t & 7 {
+			case uint8(protowire.VarintType):
+				return field{uint64(t), uint64(v), p + 2}
+			case uint8(protowire.BytesType):
+				if e := p + 2 + int(v); e <= end {
+					return field{uint64(t), uint64(v), e}
+				}
+			}
 		}
 	}
 	return field{}
