@@ -39,9 +39,8 @@ func (c Compression) Scan(data []byte, s *scan.Summary, lim limits.Limits) error
 // scan, for the IDs only: it lists there the lastAcks of the
 // TransactionResponseAcks too, and passes the mId unread.
 func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) error {
-	s.MID.Port = -1
-	w := walker{s: s, lim: lim, cmd: -1, acks: acks}
-	return w.message(wire)
+	sc := newScanner(s, lim, acks)
+	return sc.megacoMessage(wire)
 }
 
 // lastAck is the lastAck of an acknowledged range: its value, at sp (a
@@ -49,18 +48,6 @@ func scanWire(wire []byte, s *scan.Summary, lim limits.Limits, acks *[]lastAck) 
 type lastAck struct {
 	v  uint32
 	sp scan.Span
-}
-
-// message walks a whole MegacoMessage; a message without mess fails as
-// the decoder fails.
-func (w *walker) message(wire []byte) error {
-	if err := walkMegacoMessage(w, wire, 0); err != nil {
-		return err
-	}
-	if !w.mess {
-		return decodeError(errNoMess)
-	}
-	return nil
 }
 
 // Rewrite appends to dst data with the IDs ch names changed: byte for
@@ -94,8 +81,7 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 	terms := &rw.ids
 	var patched bool
 	if out, patched = rw.patchIDs(out, wire, ch, lim); !patched {
-		w := walker{s: &rw.s, ch: ch, lim: lim, cmd: -1, out: out}
-		rw.s.Reset()
+		w := walker{ch: ch, lim: lim, out: out}
 		if err := w.rewrite(wire); err != nil {
 			return dst, err
 		}
@@ -113,7 +99,7 @@ func (c Compression) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limi
 
 // rewriter is the memory a Rewrite reuses.
 type rewriter struct {
-	s, terms, ids           scan.Summary
+	terms, ids              scan.Summary
 	acks                    []lastAck
 	wire, out, block, newID []byte
 }
@@ -245,27 +231,6 @@ func (c Compression) recode(dst, data []byte, ch *scan.Changes, lim limits.Limit
 }
 
 var rewriters = sync.Pool{New: func() any { return new(rewriter) }}
-
-// rewrite walks wire writing w.out; a new mId that cannot be written
-// (a name that is not UTF-8) fails as the encoder fails.
-func (w *walker) rewrite(wire []byte) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(*codecerr.Error)
-			if !ok {
-				panic(r)
-			}
-			err = e
-		}
-	}()
-	return w.message(wire)
-}
-
-// newMID writes the changed mId in place of the message's.
-func (w *walker) newMID() error {
-	w.out = wireMsgMId(w.out, numMessageMId, w.ch.MID)
-	return nil
-}
 
 // compress compresses wire as Append does, appending to dst; S2 encodes
 // a block in memory of its own first, *scratch when it is not nil.

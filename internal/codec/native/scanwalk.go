@@ -3,164 +3,293 @@ package native
 import (
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"megaco/internal/codec/codecerr"
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 )
 
-// The walk of a message, type by type, along the path to what a
-// scan.Summary reports. Rewriting, it goes only as deep as the IDs (the
-// transactions, acks and actions) and copies the rest. Every walk is a
-// loop over the message's fields that handles those it knows and copies
-// the others (rewriting) or passes them (scanning).
+// The scan of a message: one method per message type on the path to what
+// a scan.Summary reports, each a loop over the message's fields that
+// reads those on the path and hops every other by its length. A full
+// scan of a corpus message reads some 25 fields, so what a field costs
+// is what a scan costs: the tags are compared whole with constants (every
+// field on the path has a one-octet tag), a field with a one-octet tag
+// and a one-octet value or length is read inline (next), and nothing is
+// stored but what the Summary gets.
 
-// msgKind names a message type of the path; walk dispatches on it, so
-// that the walk makes only direct calls (an indirect one would move the
-// field iterators to the heap).
-type msgKind uint8
-
-const (
-	kMessage msgKind = iota + 1
-	kMId
-	kAddress
-	kMessageBody
-	kTransaction
-	kTransactionRequest
-	kTransactionPending
-	kTransactionReply
-	kTransactionResult
-	kTransactionAck
-	kSegmentReply
-	kActionRequest
-	kActionReply
-	kErrorDescriptor
-	kCommandRequest
-	kCommand
-	kAmmRequest
-	kSubtractRequest
-	kAuditRequest
-	kNotifyRequest
-	kServiceChangeRequest
-	kCommandReply
-	kAmmsReply
-	kAuditReply
-	kAuditResult
-	kTermListAuditResult
-	kAuditReturnParameter
-	kNotifyReply
-	kServiceChangeReply
-	kServiceChangeResult
-	kTerminationID
-)
-
-func (w *walker) walk(k msgKind, b []byte, base int) error {
-	switch k {
-	case kMessage:
-		return walkMessage(w, b, base)
-	case kMId:
-		return walkMId(w, b, base)
-	case kAddress:
-		return walkAddress(w, b, base)
-	case kMessageBody:
-		return walkMessageBody(w, b, base)
-	case kTransaction:
-		return walkTransaction(w, b, base)
-	case kTransactionRequest, kTransactionPending, kSegmentReply:
-		return walkTransactionIDOnly(w, k, b, base)
-	case kTransactionReply:
-		return walkTransactionReply(w, b, base)
-	case kTransactionResult:
-		return walkTransactionResult(w, b, base)
-	case kTransactionAck:
-		return walkTransactionAck(w, b, base)
-	case kActionRequest:
-		return walkActionRequest(w, b, base)
-	case kActionReply:
-		return walkActionReply(w, b, base)
-	case kErrorDescriptor:
-		return walkErrorDescriptor(w, b, base)
-	case kCommandRequest:
-		return walkCommandRequest(w, b, base)
-	case kCommand:
-		return walkCommand(w, b, base)
-	case kCommandReply:
-		return walkCommandReply(w, b, base)
-	case kTerminationID:
-		return walkTerminationID(w, b, base)
-	}
-	return walkCommandPart(w, k, b, base)
+// scanner is the state of one scan.
+type scanner struct {
+	w        []byte // the wire form
+	s        *scan.Summary
+	maxDepth int
+	elems    int // what the element limit leaves
+	cmd      int // the current command's index in s.Commands, -1 outside one
+	// The depths the scan reaches (s.Want).
+	actions, commands, inside bool
+	acks                      *[]lastAck // not nil: patchIDs' scan (scanWire)
 }
 
-func walkMegacoMessage(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		if it.is(numMegacoMessageMess) {
-			w.mess = true
-			if err := w.nested(&it, kMessage); err != nil {
+// field is one field of a message: its tag as on the wire (number and
+// type), its value (a varint) or contents' length, and the offset past
+// it: a length-delimited field's contents end there. The offsets of the
+// scan are in the whole wire form.
+type field struct {
+	tag uint64
+	v   uint64
+	end int
+}
+
+// off is the offset of a length-delimited field's contents.
+func (f *field) off() int { return f.end - int(f.v) }
+
+// val is a length-delimited field's contents, in b, the wire form.
+func (f *field) val(b []byte) []byte { return b[f.end-int(f.v) : f.end] }
+
+// span is where a length-delimited field's contents sit.
+func (f *field) span() scan.Span { return scan.Span{Off: f.off(), Len: int(f.v)} }
+
+// varintSpan is where a varint field's value sits in b, the wire form:
+// back from its end to the last octet of the tag, the one before it
+// below 0x80.
+func (f *field) varintSpan(b []byte) scan.Span {
+	off := f.end - 1
+	for b[off-1] >= 0x80 {
+		off--
+	}
+	return scan.Span{Off: off, Len: f.end - off}
+}
+
+// tag is the tag of field num with a length-delimited value; varintTag,
+// with a varint one.
+func tag(num protowire.Number) uint64       { return uint64(num)<<3 | uint64(protowire.BytesType) }
+func varintTag(num protowire.Number) uint64 { return uint64(num)<<3 | uint64(protowire.VarintType) }
+
+// next reads the field at b[p:end] when it has a one-octet tag (fields 1
+// to 15) and a one-octet varint or length, as most fields have: it is
+// inlined in the field loops, which call slow when it gives end 0.
+func next(b []byte, p, end int) field {
+	if p+1 < end {
+		t, v := b[p], b[p+1]
+		if t-1<<3 < 0x80-1<<3 && v < 0x80 {
+			switch t & 7 {
+			case uint8(protowire.VarintType):
+				return field{uint64(t), uint64(v), p + 2}
+			case uint8(protowire.BytesType):
+				if e := p + 2 + int(v); e <= end {
+					return field{uint64(t), uint64(v), e}
+				}
+			}
+		}
+	}
+	return field{}
+}
+
+// slow reads any field at b[p:end] into f; false when it does not parse
+// (malformed says why). A one-octet tag with a varint or length of two
+// or three octets (an ID, the length of a message on the path) is read
+// here without protowire's general code.
+//
+//go:noinline
+func (f *field) slow(b []byte, p, end int) bool {
+	if p+2 < end {
+		t, c1, c2 := b[p], b[p+1], b[p+2]
+		v, n := uint64(c1&0x7f)|uint64(c2&0x7f)<<7, 3
+		if c2 >= 0x80 {
+			if p+3 >= end || b[p+3] >= 0x80 {
+				return f.any(b[:end], p)
+			}
+			v, n = v|uint64(b[p+3])<<14, 4
+		}
+		if t-1<<3 < 0x80-1<<3 && c1 >= 0x80 {
+			switch t & 7 {
+			case uint8(protowire.VarintType):
+				f.tag, f.v, f.end = uint64(t), v, p+n
+				return true
+			case uint8(protowire.BytesType):
+				if e := p + n + int(v); e <= end {
+					f.tag, f.v, f.end = uint64(t), v, e
+					return true
+				}
+			}
+		}
+	}
+	return f.any(b[:end], p)
+}
+
+// any is slow for any field, by protowire.
+func (f *field) any(b []byte, p int) bool {
+	t, n := protowire.ConsumeVarint(b[p:])
+	if n < 0 || t>>3 < uint64(protowire.MinValidNumber) || t>>3 > uint64(protowire.MaxValidNumber) {
+		return false
+	}
+	p += n
+	f.tag = t
+	switch protowire.Type(t & 7) {
+	case protowire.VarintType:
+		f.v, n = protowire.ConsumeVarint(b[p:])
+		f.end = p + n
+		return n > 0
+	case protowire.BytesType:
+		f.v, n = protowire.ConsumeVarint(b[p:])
+		if n < 0 || f.v > uint64(len(b)-p-n) {
+			return false
+		}
+		f.end = p + n + int(f.v)
+		return true
+	}
+	f.v = 0
+	n = protowire.ConsumeFieldValue(protowire.Number(t>>3), protowire.Type(t&7), b[p:])
+	f.end = p + n
+	return n >= 0
+}
+
+// malformed is the error of the field at b[p:end] that does not parse.
+//
+//go:noinline
+func malformed(b []byte, p, end int) error {
+	b = b[:end]
+	num, typ, n := protowire.ConsumeTag(b[p:])
+	switch {
+	case n < 0:
+	case num < protowire.MinValidNumber || num > protowire.MaxValidNumber:
+		return malformedAt(p, "invalid field number")
+	case typ == protowire.BytesType:
+		if _, m := protowire.ConsumeVarint(b[p+n:]); m >= 0 {
+			return malformedAt(p, "truncated length-delimited field")
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b[p+n:])
+	default:
+		n = protowire.ConsumeFieldValue(num, typ, b[p+n:])
+	}
+	msg := "malformed field" // not reached: slow rejected it
+	if n < 0 {
+		msg = protowire.ParseError(n).Error()
+	}
+	return malformedAt(p, msg)
+}
+
+func malformedAt(p int, msg string) error {
+	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
+	e.Pos = codecerr.AtByte(p)
+	return e
+}
+
+// newScanner is a scan into s, which has been Reset, within lim (its
+// defaults filled in).
+func newScanner(s *scan.Summary, lim limits.Limits, acks *[]lastAck) scanner {
+	s.MID.Port = -1
+	return scanner{
+		s: s, maxDepth: lim.MaxDepth, elems: lim.MaxElements, cmd: -1, acks: acks,
+		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), inside: s.Want.Reaches(scan.Everything),
+	}
+}
+
+// enter starts a message of depth d at base, within the limits (the
+// MegacoMessage is depth 0, its Message 1, as the scan counted them).
+func (sc *scanner) enter(start, d int) error {
+	if sc.elems--; d > sc.maxDepth || sc.elems < 0 {
+		return sc.tooLarge(start, d)
+	}
+	return nil
+}
+
+// tooLarge is the error of a message past the depth or element limit.
+//
+//go:noinline
+func (sc *scanner) tooLarge(base, d int) error {
+	msg := errWireElems.Error()
+	if d > sc.maxDepth {
+		msg = errWireDepth.Error()
+	}
+	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
+	e.Pos = codecerr.AtByte(base)
+	return e
+}
+
+// megacoMessage scans the whole message; one without mess fails as the
+// decoder fails.
+func (sc *scanner) megacoMessage(b []byte) error {
+	sc.w = b
+	mess := false
+	var f field
+	for p, end := 0, len(b); p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if f.tag == tag(numMegacoMessageMess) {
+			mess = true
+			if err := sc.message(f.off(), f.end, 1); err != nil {
 				return err
 			}
-			continue
 		}
-		w.copy(&it)
 	}
-	return it.err
+	if !mess {
+		return decodeError(errNoMess)
+	}
+	return nil
 }
 
-func walkMessage(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
+func (sc *scanner) message(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
 		var err error
-		switch {
-		case it.isVarint(numMessageVersion):
-			w.s.Version = int(uint32(it.v))
-			w.copy(&it)
-		case it.is(numMessageMId):
-			w.s.MID.Span = it.span()
-			switch {
-			case w.ch != nil && w.ch.MID != nil:
-				err = w.newMID()
-			case w.acks == nil: // not patchIDs' scan (scanWire)
-				err = w.nested(&it, kMId)
+		switch f.tag {
+		case varintTag(numMessageVersion):
+			sc.s.Version = int(uint32(f.v))
+		case tag(numMessageMId):
+			sc.s.MID.Span = f.span()
+			if sc.acks == nil { // patchIDs' scan passes it
+				err = sc.mID(f.off(), f.end, d+1)
 			}
-		case it.is(numMessageMessageBody):
-			err = w.nested(&it, kMessageBody)
-		default:
-			w.copy(&it)
+		case tag(numMessageMessageBody):
+			err = sc.messageBody(f.off(), f.end, d+1)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return it.err
+	return nil
 }
 
-func walkMId(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	mid := &w.s.MID
-	for it.next() {
+func (sc *scanner) mID(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	mid := &sc.s.MID
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
 		var err error
-		switch {
-		case it.is(numMIdIp4Address):
+		switch f.tag {
+		case tag(numMIdIp4Address):
 			mid.Kind = scan.IP4Address
-			err = w.nested(&it, kAddress)
-		case it.is(numMIdIp6Address):
+			err = sc.address(f.off(), f.end, d+1)
+		case tag(numMIdIp6Address):
 			mid.Kind = scan.IP6Address
-			err = w.nested(&it, kAddress)
-		case it.is(numMIdDomainName):
+			err = sc.address(f.off(), f.end, d+1)
+		case tag(numMIdDomainName):
 			mid.Kind = scan.DomainName
-			err = w.nested(&it, kAddress)
-		case it.is(numMIdDeviceName):
-			mid.Kind, mid.Value = scan.DeviceName, it.val()
-			w.copy(&it)
-		case it.is(numMIdMtpAddress):
-			mid.Kind, mid.Value = scan.MTPAddress, it.val()
-			w.copy(&it)
-		default:
-			w.copy(&it)
+			err = sc.address(f.off(), f.end, d+1)
+		case tag(numMIdDeviceName):
+			mid.Kind, mid.Value = scan.DeviceName, f.val(b)
+		case tag(numMIdMtpAddress):
+			mid.Kind, mid.Value = scan.MTPAddress, f.val(b)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return it.err
+	return nil
 }
 
 // The three kinds of address have the same fields.
@@ -171,393 +300,586 @@ const (
 		uint(numIP4AddressPortNumber-numDomainNamePortNumber) + uint(numDomainNamePortNumber-numIP4AddressPortNumber)
 )
 
-// walkAddress reads an IP4Address, IP6Address or DomainName (the same
-// fields, checked above at compile time).
-func walkAddress(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		switch {
-		case it.is(numIP4AddressAddress):
-			w.s.MID.Value = it.val()
-		case it.isVarint(numIP4AddressPortNumber):
-			w.s.MID.Port = int(uint32(it.v))
-		}
-		w.copy(&it)
+// address reads an IP4Address, IP6Address or DomainName (the same fields,
+// checked above at compile time).
+func (sc *scanner) address(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
 	}
-	return it.err
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case tag(numIP4AddressAddress):
+			sc.s.MID.Value = f.val(b)
+		case varintTag(numIP4AddressPortNumber):
+			sc.s.MID.Port = int(uint32(f.v))
+		}
+	}
+	return nil
 }
 
-func walkMessageBody(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
+func (sc *scanner) messageBody(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
 		var err error
-		switch {
-		case it.is(numMessageMessageBodyMessageError) && w.ch == nil:
-			err = w.nested(&it, kErrorDescriptor)
-		case it.is(numMessageMessageBodyTransactions):
-			err = w.items(&it, wrappedMessageMessageBodyTransactions, kTransaction)
-		default:
-			w.copy(&it)
+		switch f.tag {
+		case tag(numMessageMessageBodyMessageError):
+			err = sc.errorDescriptor(f.off(), f.end, d+1)
+		case tag(numMessageMessageBodyTransactions):
+			err = sc.wrapper(kTransaction, f.off(), f.end, d+1)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return it.err
+	return nil
 }
 
-func walkTransaction(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		var err error
-		switch {
-		case it.is(numTransactionTransactionRequest):
-			w.tx(scan.Request)
-			err = w.nested(&it, kTransactionRequest)
-		case it.is(numTransactionTransactionPending):
-			w.tx(scan.Pending)
-			err = w.nested(&it, kTransactionPending)
-		case it.is(numTransactionTransactionReply):
-			w.tx(scan.Reply)
-			err = w.nested(&it, kTransactionReply)
-		case it.is(numTransactionTransactionResponseAck):
-			err = w.items(&it, wrappedTransactionTransactionResponseAck, kTransactionAck)
-		case it.is(numTransactionSegmentReply):
-			w.tx(scan.SegmentReply)
-			err = w.nested(&it, kSegmentReply)
-		default:
-			w.copy(&it)
-		}
-		if err != nil {
-			return err
-		}
+// wrapper reads a wrapper message, which holds the items of a list in
+// its field 1: the message's transactions (k kTransaction), the ranges of
+// a TransactionResponseAck (kTransactionAck) or a transaction result's
+// action replies (kActionReply).
+func (sc *scanner) wrapper(k msgKind, start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
 	}
-	return it.err
-}
-
-// walkTransactionIDOnly reads a TransactionRequest (its actions too), a
-// TransactionPending or a SegmentReply.
-func walkTransactionIDOnly(w *walker, k msgKind, b []byte, base int) error {
-	num := numTransactionRequestTransactionId
-	switch k {
-	case kTransactionPending:
-		num = numTransactionPendingTransactionId
-	case kSegmentReply:
-		num = numSegmentReplyTransactionId
-	}
-	it, seen := iter(b, base), false
-	for it.next() {
-		if w.id(&it, num, txSite, &seen) {
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if f.tag != tag(1) {
 			continue
 		}
 		var err error
-		switch {
-		case k == kTransactionRequest && it.is(numTransactionRequestActions) && w.wants(scan.Actions):
-			err = w.items(&it, wrappedTransactionRequestActions, kActionRequest)
-		case k == kSegmentReply && it.isVarint(numSegmentReplySegmentNumber):
-			w.lastTx().Segment = uint16(it.v)
-			w.copy(&it)
-		case k == kSegmentReply && it.isVarint(numSegmentReplySegmentationComplete):
-			w.lastTx().Complete = it.v != 0
-			w.copy(&it)
+		switch k {
+		case kTransaction:
+			err = sc.transaction(f.off(), f.end, d+1)
+		case kTransactionAck:
+			sc.tx(scan.ResponseAck)
+			err = sc.transactionAck(f.off(), f.end, d+1)
 		default:
-			w.copy(&it)
+			err = sc.actionReply(f.off(), f.end, d+1)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	w.idEnd(num, txSite, seen)
-	return it.err
+	return nil
 }
 
-func walkTransactionReply(w *walker, b []byte, base int) error {
-	it, seen := iter(b, base), false
-	for it.next() {
-		if w.id(&it, numTransactionReplyTransactionId, txSite, &seen) {
-			continue
+func (sc *scanner) transaction(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
 		}
-		t := w.lastTx()
-		switch {
-		case it.isVarint(numTransactionReplyImmAckRequired):
-			t.ImmAckRequired = it.v != 0
-		case it.isVarint(numTransactionReplySegmentNumber):
-			t.Segment = uint16(it.v)
-		case it.isVarint(numTransactionReplySegmentationComplete):
-			t.Complete = it.v != 0
-		case it.is(numTransactionReplyTransactionResult):
-			if err := w.nested(&it, kTransactionResult); err != nil {
+		var err error
+		switch f.tag {
+		case tag(numTransactionTransactionRequest):
+			sc.tx(scan.Request)
+			err = sc.transactionRequest(f.off(), f.end, d+1)
+		case tag(numTransactionTransactionPending):
+			sc.tx(scan.Pending)
+			err = sc.transactionPending(f.off(), f.end, d+1)
+		case tag(numTransactionTransactionReply):
+			sc.tx(scan.Reply)
+			err = sc.transactionReply(f.off(), f.end, d+1)
+		case tag(numTransactionTransactionResponseAck):
+			err = sc.wrapper(kTransactionAck, f.off(), f.end, d+1)
+		case tag(numTransactionSegmentReply):
+			sc.tx(scan.SegmentReply)
+			err = sc.segmentReply(f.off(), f.end, d+1)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx starts a transaction of kind k.
+func (sc *scanner) tx(k scan.TxKind) {
+	sc.s.Transactions = append(sc.s.Transactions, scan.Transaction{Kind: k})
+	sc.cmd = -1
+}
+
+func (sc *scanner) lastTx() *scan.Transaction { return &sc.s.Transactions[len(sc.s.Transactions)-1] }
+
+// txID records the ID of the last transaction, a varint field f.
+func (sc *scanner) txID(f *field, b []byte) {
+	t := sc.lastTx()
+	t.ID, t.LastID, t.IDSpan = uint32(f.v), uint32(f.v), f.varintSpan(b)
+}
+
+func (sc *scanner) transactionRequest(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case varintTag(numTransactionRequestTransactionId):
+			sc.txID(&f, b)
+		case tag(numTransactionRequestActions):
+			if sc.actions {
+				if err := sc.actionRequest(f.off(), f.end, d+1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// transactionPending reads a TransactionPending or a SegmentReply (its
+// ID the same field).
+func (sc *scanner) transactionPending(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if f.tag == varintTag(numTransactionPendingTransactionId) {
+			sc.txID(&f, b)
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) segmentReply(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case varintTag(numSegmentReplyTransactionId):
+			sc.txID(&f, b)
+		case varintTag(numSegmentReplySegmentNumber):
+			sc.lastTx().Segment = uint16(f.v)
+		case varintTag(numSegmentReplySegmentationComplete):
+			sc.lastTx().Complete = f.v != 0
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) transactionReply(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case varintTag(numTransactionReplyTransactionId):
+			sc.txID(&f, b)
+		case varintTag(numTransactionReplyImmAckRequired):
+			sc.lastTx().ImmAckRequired = f.v != 0
+		case tag(numTransactionReplyTransactionResult):
+			if err := sc.transactionResult(f.off(), f.end, d+1); err != nil {
 				return err
 			}
-			continue
+		case varintTag(numTransactionReplySegmentNumber):
+			sc.lastTx().Segment = uint16(f.v)
+		case varintTag(numTransactionReplySegmentationComplete):
+			sc.lastTx().Complete = f.v != 0
 		}
-		w.copy(&it)
 	}
-	w.idEnd(numTransactionReplyTransactionId, txSite, seen)
-	return it.err
+	return nil
 }
 
-func walkTransactionResult(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
+func (sc *scanner) transactionResult(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
 		var err error
-		switch {
-		case it.is(numTransactionReplyTransactionResultTransactionError) && w.ch == nil:
-			err = w.nested(&it, kErrorDescriptor)
-		case it.is(numTransactionReplyTransactionResultActionReplies) && w.wants(scan.Actions):
-			err = w.items(&it, wrappedTransactionReplyTransactionResultActionReplies, kActionReply)
-		default:
-			w.copy(&it)
+		switch f.tag {
+		case tag(numTransactionReplyTransactionResultTransactionError):
+			err = sc.errorDescriptor(f.off(), f.end, d+1)
+		case tag(numTransactionReplyTransactionResultActionReplies):
+			if sc.actions {
+				err = sc.wrapper(kActionReply, f.off(), f.end, d+1)
+			}
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return it.err
+	return nil
 }
 
-func walkTransactionAck(w *walker, b []byte, base int) error {
-	w.tx(scan.ResponseAck)
-	it, seen := iter(b, base), false
-	for it.next() {
-		if w.id(&it, numTransactionAckFirstAck, txSite, &seen) {
-			continue
-		}
-		if it.isVarint(numTransactionAckLastAck) {
-			// optional: written even when zero.
-			w.lastTx().LastID = uint32(it.v)
-			if w.acks != nil {
-				*w.acks = append(*w.acks, lastAck{uint32(it.v), it.varintSpan()})
-			}
-			if w.ch != nil {
-				w.putVarint(it.num, uint64(w.newID(txSite, uint32(it.v))))
-				continue
-			}
-		}
-		w.copy(&it)
+// The list fields the scan reads as wrapped (a wrapper message holding
+// the items in its field 1) or repeated (one item per field), as the
+// generator lays them out; a change there fails every test at once (the
+// check is constant, compiled away while it holds).
+func init() {
+	if !wrappedMessageMessageBodyTransactions || !wrappedTransactionTransactionResponseAck ||
+		!wrappedTransactionReplyTransactionResultActionReplies || wrappedTransactionRequestActions ||
+		wrappedActionRequestCommandRequests || wrappedActionReplyCommandReply {
+		panic("native: the scanner's lists are not laid out as it reads them")
 	}
-	w.idEnd(numTransactionAckFirstAck, txSite, seen)
-	return it.err
 }
 
-func walkActionRequest(w *walker, b []byte, base int) error {
-	w.action()
-	it, seen := iter(b, base), false
-	for it.next() {
-		if w.id(&it, numActionRequestContextId, contextSite, &seen) {
-			continue
-		}
-		if it.is(numActionRequestCommandRequests) && w.ch == nil && w.wants(scan.Commands) {
-			if err := w.items(&it, wrappedActionRequestCommandRequests, kCommandRequest); err != nil {
-				return err
-			}
-			continue
-		}
-		w.copy(&it)
+// transactionAck reads one acknowledged range: its lastAck, optional, is
+// its firstAck when absent.
+func (sc *scanner) transactionAck(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
 	}
-	w.idEnd(numActionRequestContextId, contextSite, seen)
-	return it.err
+	b := sc.w
+	last := false
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch t := sc.lastTx(); f.tag {
+		case varintTag(numTransactionAckFirstAck):
+			t.ID, t.IDSpan = uint32(f.v), f.varintSpan(b)
+			if !last {
+				t.LastID = t.ID
+			}
+		case varintTag(numTransactionAckLastAck):
+			t.LastID, last = uint32(f.v), true
+			if sc.acks != nil {
+				*sc.acks = append(*sc.acks, lastAck{uint32(f.v), f.varintSpan(b)})
+			}
+		}
+	}
+	return nil
 }
 
-func walkActionReply(w *walker, b []byte, base int) error {
-	w.action()
-	it, seen := iter(b, base), false
-	for it.next() {
-		if w.id(&it, numActionReplyContextId, contextSite, &seen) {
-			continue
+func (sc *scanner) actionRequest(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	sc.action()
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case varintTag(numActionRequestContextId):
+			sc.contextID(&f, b)
+		case tag(numActionRequestCommandRequests):
+			if sc.commands {
+				if err := sc.commandRequest(f.off(), f.end, d+1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) actionReply(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	sc.action()
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
 		}
 		var err error
-		switch {
-		case w.ch != nil:
-			w.copy(&it)
-		case it.is(numActionReplyErrorDescriptor):
-			err = w.nested(&it, kErrorDescriptor)
-		case it.is(numActionReplyCommandReply) && w.wants(scan.Commands):
-			err = w.items(&it, wrappedActionReplyCommandReply, kCommandReply)
+		switch f.tag {
+		case varintTag(numActionReplyContextId):
+			sc.contextID(&f, b)
+		case tag(numActionReplyErrorDescriptor):
+			err = sc.errorDescriptor(f.off(), f.end, d+1)
+		case tag(numActionReplyCommandReply):
+			if sc.commands {
+				err = sc.commandReply(f.off(), f.end, d+1)
+			}
 		}
 		if err != nil {
 			return err
 		}
 	}
-	w.idEnd(numActionReplyContextId, contextSite, seen)
-	return it.err
+	return nil
 }
 
-func walkErrorDescriptor(w *walker, b []byte, base int) error {
-	w.s.Errors = append(w.s.Errors, scan.Error{Tx: len(w.s.Transactions) - 1, Command: w.cmd})
-	e := &w.s.Errors[len(w.s.Errors)-1]
-	it := iter(b, base)
-	for it.next() {
-		if it.isVarint(numErrorDescriptorErrorCode) {
-			e.Code, e.Span = uint16(it.v), it.varintSpan()
+// action starts an action (request or reply) of the last transaction.
+func (sc *scanner) action() {
+	sc.s.Actions = append(sc.s.Actions, scan.Action{Tx: len(sc.s.Transactions) - 1})
+	sc.cmd = -1
+}
+
+// contextID records the context ID of the last action, a varint field f.
+func (sc *scanner) contextID(f *field, b []byte) {
+	a := &sc.s.Actions[len(sc.s.Actions)-1]
+	a.ContextID, a.Span = uint32(f.v), f.varintSpan(b)
+}
+
+func (sc *scanner) errorDescriptor(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	sc.s.Errors = append(sc.s.Errors, scan.Error{Tx: len(sc.s.Transactions) - 1, Command: sc.cmd})
+	e := &sc.s.Errors[len(sc.s.Errors)-1]
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if f.tag == varintTag(numErrorDescriptorErrorCode) {
+			e.Code, e.Span = uint16(f.v), f.varintSpan(b)
 		}
 	}
-	return it.err
+	return nil
 }
 
-// The commands, scanned only.
+// The commands.
 
-func walkCommandRequest(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		switch {
-		case it.is(numCommandRequestCommand):
-			if err := w.nested(&it, kCommand); err != nil {
+func (sc *scanner) commandRequest(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case tag(numCommandRequestCommand):
+			if err := sc.command(commandRequests[:], false, f.off(), f.end, d+1); err != nil {
 				return err
 			}
-		case it.isVarint(numCommandRequestOptional) && w.cmd >= 0:
-			w.s.Commands[w.cmd].Optional = it.v != 0
-		case it.isVarint(numCommandRequestWildcardReturn) && w.cmd >= 0:
-			w.s.Commands[w.cmd].Wildcard = it.v != 0
+		case varintTag(numCommandRequestOptional):
+			if sc.cmd >= 0 {
+				sc.s.Commands[sc.cmd].Optional = f.v != 0
+			}
+		case varintTag(numCommandRequestWildcardReturn):
+			if sc.cmd >= 0 {
+				sc.s.Commands[sc.cmd].Wildcard = f.v != 0
+			}
 		}
 	}
-	return it.err
+	return nil
 }
 
+// commandPart is a command's kind and the message type of its value, by
+// its field in Command (commandRequests) or CommandReply
+// (commandReplies).
 type commandPart struct {
 	kind scan.CommandKind
-	msg  msgKind
+	part *part
 }
 
-// commandRequests maps the fields of Command to the command's kind and
-// the message type of its value; commandReplies those of CommandReply.
 var (
 	commandRequests = [...]commandPart{
-		numCommandAddReq: {scan.Add, kAmmRequest}, numCommandMoveReq: {scan.Move, kAmmRequest},
-		numCommandModReq: {scan.Modify, kAmmRequest}, numCommandSubtractReq: {scan.Subtract, kSubtractRequest},
-		numCommandAuditCapRequest: {scan.AuditCapability, kAuditRequest}, numCommandAuditValueRequest: {scan.AuditValue, kAuditRequest},
-		numCommandNotifyReq: {scan.Notify, kNotifyRequest}, numCommandServiceChangeReq: {scan.ServiceChange, kServiceChangeRequest},
+		numCommandAddReq: {scan.Add, &ammRequest}, numCommandMoveReq: {scan.Move, &ammRequest},
+		numCommandModReq: {scan.Modify, &ammRequest}, numCommandSubtractReq: {scan.Subtract, &subtractRequest},
+		numCommandAuditCapRequest: {scan.AuditCapability, &auditRequest}, numCommandAuditValueRequest: {scan.AuditValue, &auditRequest},
+		numCommandNotifyReq: {scan.Notify, &notifyRequest}, numCommandServiceChangeReq: {scan.ServiceChange, &serviceChangeRequest},
 	}
 	commandReplies = [...]commandPart{
-		numCommandReplyAddReply: {scan.Add, kAmmsReply}, numCommandReplyMoveReply: {scan.Move, kAmmsReply},
-		numCommandReplyModReply: {scan.Modify, kAmmsReply}, numCommandReplySubtractReply: {scan.Subtract, kAmmsReply},
-		numCommandReplyAuditCapReply: {scan.AuditCapability, kAuditReply}, numCommandReplyAuditValueReply: {scan.AuditValue, kAuditReply},
-		numCommandReplyNotifyReply: {scan.Notify, kNotifyReply}, numCommandReplyServiceChangeReply: {scan.ServiceChange, kServiceChangeReply},
+		numCommandReplyAddReply: {scan.Add, &ammsReply}, numCommandReplyMoveReply: {scan.Move, &ammsReply},
+		numCommandReplyModReply: {scan.Modify, &ammsReply}, numCommandReplySubtractReply: {scan.Subtract, &ammsReply},
+		numCommandReplyAuditCapReply: {scan.AuditCapability, &auditReply}, numCommandReplyAuditValueReply: {scan.AuditValue, &auditReply},
+		numCommandReplyNotifyReply: {scan.Notify, &notifyReply}, numCommandReplyServiceChangeReply: {scan.ServiceChange, &serviceChangeReply},
 	}
 )
 
-// commandOf is the command field it is in table (zero if none).
-func commandOf(table []commandPart, it *fieldIter) commandPart {
-	if it.typ != protowire.BytesType || int(it.num) >= len(table) {
-		return commandPart{}
+// command reads a Command or a CommandReply, table the kinds of its
+// fields.
+func (sc *scanner) command(table []commandPart, reply bool, start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
 	}
-	return table[it.num]
-}
-
-func walkCommand(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		if c := commandOf(commandRequests[:], &it); c.kind != 0 {
-			w.command(c.kind, false)
-			if err := w.inCommand(&it, c.msg); err != nil {
-				return err
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if n := f.tag >> 3; f.tag&7 == uint64(protowire.BytesType) && n < uint64(len(table)) && table[n].kind != 0 {
+			c := &table[n]
+			sc.cmd = len(sc.s.Commands)
+			sc.s.Commands = append(sc.s.Commands, scan.Command{Action: len(sc.s.Actions) - 1, Kind: c.kind, Reply: reply})
+			if sc.inside {
+				if err := sc.part(c.part, f.off(), f.end, d+1); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return it.err
+	return nil
 }
 
-func walkCommandReply(w *walker, b []byte, base int) error {
-	it := iter(b, base)
-	for it.next() {
-		if c := commandOf(commandReplies[:], &it); c.kind != 0 {
-			w.command(c.kind, true)
-			if err := w.inCommand(&it, c.msg); err != nil {
-				return err
-			}
-		}
-	}
-	return it.err
+// commandReply reads the repeated CommandReply field of an action reply.
+func (sc *scanner) commandReply(start, end, d int) error {
+	return sc.command(commandReplies[:], true, start, end, d)
 }
 
-// inCommand walks a command's or reply's value, of kind k, when the
-// scan wants what is inside (the termination IDs and errors).
-func (w *walker) inCommand(it *fieldIter, k msgKind) error {
-	if !w.wants(scan.Everything) {
-		return nil
-	}
-	return w.nested(it, k)
-}
-
-// part is where a command's termination IDs and error descriptors are
-// in one type of command or reply: the field numbers (0: none), and
-// whether the list of IDs is wrapped.
+// part is where a command's or reply's value, or a part of it, has what
+// the scan reports: the tags of its fields that hold a termination ID, a
+// list of them (wrapped or repeated), an error descriptor, audit results
+// and so on; 0 for none.
 type part struct {
-	term, termList, err protowire.Number
-	wrapped             bool
-	audit               protowire.Number // AuditReturnParameters
-	auditWrapped        bool
-	result, auditResult protowire.Number // ServiceChangeResult; AuditReply's AuditResult
-	termListResult      protowire.Number // AuditReply's TermListAuditResult
-	contextResult       protowire.Number // AuditReply's TerminationIDList
+	term, termList, contextResult, err, audit, result, auditResult, termListResult uint64
+	wrapped, auditWrapped                                                          bool
 }
 
-var parts = [...]part{
-	kAmmRequest:           {termList: numAmmRequestTerminationID, wrapped: wrappedAmmRequestTerminationID},
-	kSubtractRequest:      {termList: numSubtractRequestTerminationID, wrapped: wrappedSubtractRequestTerminationID},
-	kAuditRequest:         {term: numAuditRequestTerminationID, termList: numAuditRequestTerminationIDList, wrapped: wrappedAuditRequestTerminationIDList},
-	kNotifyRequest:        {termList: numNotifyRequestTerminationID, wrapped: wrappedNotifyRequestTerminationID, err: numNotifyRequestErrorDescriptor},
-	kServiceChangeRequest: {termList: numServiceChangeRequestTerminationID, wrapped: wrappedServiceChangeRequestTerminationID},
-	kAmmsReply: {termList: numAmmsReplyTerminationID, wrapped: wrappedAmmsReplyTerminationID,
-		audit: numAmmsReplyTerminationAudit, auditWrapped: wrappedAmmsReplyTerminationAudit},
-	kNotifyReply:         {termList: numNotifyReplyTerminationID, wrapped: wrappedNotifyReplyTerminationID, err: numNotifyReplyErrorDescriptor},
-	kServiceChangeReply:  {termList: numServiceChangeReplyTerminationID, wrapped: wrappedServiceChangeReplyTerminationID, result: numServiceChangeReplyServiceChangeResult},
-	kServiceChangeResult: {err: numServiceChangeResultErrorDescriptor},
-	kAuditReply: {contextResult: numAuditReplyContextAuditResult, err: numAuditReplyError,
-		auditResult: numAuditReplyAuditResult, termListResult: numAuditReplyAuditResultTermList},
-	kAuditResult: {term: numAuditResultTerminationID, audit: numAuditResultTerminationAuditResult,
-		auditWrapped: wrappedAuditResultTerminationAuditResult},
-	kTermListAuditResult: {termList: numTermListAuditResultTerminationIDList, wrapped: wrappedTermListAuditResultTerminationIDList,
-		audit: numTermListAuditResultTerminationAuditResult, auditWrapped: wrappedTermListAuditResultTerminationAuditResult},
-	kAuditReturnParameter: {err: numAuditReturnParameterErrorDescriptor},
-}
+var (
+	ammRequest      = part{termList: tag(numAmmRequestTerminationID), wrapped: wrappedAmmRequestTerminationID}
+	subtractRequest = part{termList: tag(numSubtractRequestTerminationID), wrapped: wrappedSubtractRequestTerminationID}
+	auditRequest    = part{term: tag(numAuditRequestTerminationID), termList: tag(numAuditRequestTerminationIDList),
+		wrapped: wrappedAuditRequestTerminationIDList}
+	notifyRequest = part{termList: tag(numNotifyRequestTerminationID), wrapped: wrappedNotifyRequestTerminationID,
+		err: tag(numNotifyRequestErrorDescriptor)}
+	serviceChangeRequest = part{termList: tag(numServiceChangeRequestTerminationID), wrapped: wrappedServiceChangeRequestTerminationID}
+	ammsReply            = part{termList: tag(numAmmsReplyTerminationID), wrapped: wrappedAmmsReplyTerminationID,
+		audit: tag(numAmmsReplyTerminationAudit), auditWrapped: wrappedAmmsReplyTerminationAudit}
+	notifyReply = part{termList: tag(numNotifyReplyTerminationID), wrapped: wrappedNotifyReplyTerminationID,
+		err: tag(numNotifyReplyErrorDescriptor)}
+	serviceChangeReply = part{termList: tag(numServiceChangeReplyTerminationID), wrapped: wrappedServiceChangeReplyTerminationID,
+		result: tag(numServiceChangeReplyServiceChangeResult)}
+	serviceChangeResult = part{err: tag(numServiceChangeResultErrorDescriptor)}
+	auditReply          = part{contextResult: tag(numAuditReplyContextAuditResult), err: tag(numAuditReplyError),
+		auditResult: tag(numAuditReplyAuditResult), termListResult: tag(numAuditReplyAuditResultTermList)}
+	auditResult = part{term: tag(numAuditResultTerminationID), audit: tag(numAuditResultTerminationAuditResult),
+		auditWrapped: wrappedAuditResultTerminationAuditResult}
+	termListAuditResult = part{termList: tag(numTermListAuditResultTerminationIDList), wrapped: wrappedTermListAuditResultTerminationIDList,
+		audit: tag(numTermListAuditResultTerminationAuditResult), auditWrapped: wrappedTermListAuditResultTerminationAuditResult}
+	auditReturnParameter = part{err: tag(numAuditReturnParameterErrorDescriptor)}
+)
 
-// walkCommandPart reads a command's or reply's value, or a part of it,
-// by the table above.
-func walkCommandPart(w *walker, k msgKind, b []byte, base int) error {
-	p := parts[k]
-	it := iter(b, base)
-	for it.next() {
-		if it.typ != protowire.BytesType || it.num == 0 {
-			continue
+// part reads a message of the kind pt describes.
+func (sc *scanner) part(pt *part, start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
 		}
-		var err error
-		switch it.num {
-		case p.term:
-			err = w.nested(&it, kTerminationID)
-		case p.termList:
-			err = w.items(&it, p.wrapped, kTerminationID)
-		case p.contextResult:
-			err = w.items(&it, wrappedAuditReplyContextAuditResult, kTerminationID)
-		case p.err:
-			err = w.nested(&it, kErrorDescriptor)
-		case p.audit:
-			err = w.items(&it, p.auditWrapped, kAuditReturnParameter)
-		case p.result:
-			err = w.nested(&it, kServiceChangeResult)
-		case p.auditResult:
-			err = w.nested(&it, kAuditResult)
-		case p.termListResult:
-			err = w.nested(&it, kTermListAuditResult)
-		}
-		if err != nil {
-			return err
+		if f.tag&7 == uint64(protowire.BytesType) {
+			v, vend := f.off(), f.end
+			var err error
+			switch f.tag {
+			case pt.term:
+				err = sc.terminationID(v, vend, d+1)
+			case pt.termList:
+				err = sc.list(nil, pt.wrapped, v, vend, d+1)
+			case pt.contextResult:
+				err = sc.list(nil, wrappedAuditReplyContextAuditResult, v, vend, d+1)
+			case pt.err:
+				err = sc.errorDescriptor(v, vend, d+1)
+			case pt.audit:
+				err = sc.list(&auditReturnParameter, pt.auditWrapped, v, vend, d+1)
+			case pt.result:
+				err = sc.part(&serviceChangeResult, v, vend, d+1)
+			case pt.auditResult:
+				err = sc.part(&auditResult, v, vend, d+1)
+			case pt.termListResult:
+				err = sc.part(&termListAuditResult, v, vend, d+1)
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
-	return it.err
+	return nil
 }
 
-func walkTerminationID(w *walker, b []byte, base int) error {
-	w.s.Terminations = append(w.s.Terminations, scan.Termination{Command: w.cmd})
-	t := &w.s.Terminations[len(w.s.Terminations)-1]
-	it := iter(b, base)
-	for it.next() {
-		switch {
-		case it.is(numTerminationIDWildcard):
+// list reads a list field's value: the items of kind pt (termination IDs
+// when nil), one in a repeated field's occurrence or all in a wrapper's
+// field 1.
+func (sc *scanner) list(pt *part, wrapped bool, start, end, d int) error {
+	if !wrapped {
+		return sc.item(pt, start, end, d)
+	}
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		if f.tag == tag(1) {
+			if err := sc.item(pt, f.off(), f.end, d+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) item(pt *part, start, end, d int) error {
+	if pt == nil {
+		return sc.terminationID(start, end, d)
+	}
+	return sc.part(pt, start, end, d)
+}
+
+func (sc *scanner) terminationID(start, end, d int) error {
+	if err := sc.enter(start, d); err != nil {
+		return err
+	}
+	b := sc.w
+	sc.s.Terminations = append(sc.s.Terminations, scan.Termination{Command: sc.cmd})
+	t := &sc.s.Terminations[len(sc.s.Terminations)-1]
+	var f field
+	for p := start; p < end; p = f.end {
+		if f = next(b, p, end); f.end == 0 && !f.slow(b, p, end) {
+			return malformed(b, p, end)
+		}
+		switch f.tag {
+		case tag(numTerminationIDWildcard):
 			t.Wildcarded = true
-		case it.is(numTerminationIDId):
-			t.ID, t.Span = it.val(), it.span()
+		case tag(numTerminationIDId):
+			t.ID, t.Span = f.val(b), f.span()
 		}
 	}
-	return it.err
+	return nil
 }

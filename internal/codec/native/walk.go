@@ -8,224 +8,314 @@ import (
 	"megaco/internal/codec/scan"
 )
 
-// walker follows the path of messages from a MegacoMessage down to what
-// a scan.Summary reports, in the wire form, by the field numbers the
-// generator emits (fields_gen.go). It scans (out unused) or rewrites: then
-// the messages on the path to an ID are written again to out, with their
-// lengths as wireEnd sets them, and every other field is copied as it is.
+// The rewrite's walk of a message, for what patchIDs cannot write in
+// place: it writes again, to out, the messages on the path to the IDs
+// (the transactions, acks and actions), whose lengths change with their
+// contents (wireEnd sets them), and copies every other field as it is.
+// Every walk is a loop over the message's fields, by the field numbers
+// the generator emits (fields_gen.go).
+
+// walker is the state of one rewrite.
 type walker struct {
-	s     *scan.Summary
-	ch    *scan.Changes // nil: scan only
+	wire  []byte
+	ch    *scan.Changes
 	out   []byte
 	lim   limits.Limits
 	depth int
 	elems int
-	cmd   int        // the current command's index in s.Commands, -1 outside one
-	mess  bool       // the MegacoMessage has its mess field
-	acks  *[]lastAck // not nil: the lastAcks are listed there (scanWire)
+	mess  bool // the MegacoMessage has its mess field
 }
 
-// fieldIter reads the fields of one message. It keeps offsets rather
-// than slices: next, called for every field, writes a few words.
+// msgKind names a message type of the path; walk dispatches on it, so
+// that the walk makes only direct calls (an indirect one would move the
+// field iterators to the heap).
+type msgKind uint8
+
+const (
+	kMessage msgKind = iota + 1
+	kMessageBody
+	kTransaction
+	kTransactionRequest
+	kTransactionPending
+	kTransactionReply
+	kTransactionResult
+	kTransactionAck
+	kSegmentReply
+	kActionRequest
+	kActionReply
+)
+
+func (w *walker) walk(k msgKind, start, end int) error {
+	switch k {
+	case kMessage:
+		return walkMessage(w, start, end)
+	case kMessageBody:
+		return walkMessageBody(w, start, end)
+	case kTransaction:
+		return walkTransaction(w, start, end)
+	case kTransactionRequest, kTransactionPending, kSegmentReply:
+		return walkTransactionIDOnly(w, k, start, end)
+	case kTransactionReply:
+		return walkTransactionReply(w, start, end)
+	case kTransactionResult:
+		return walkTransactionResult(w, start, end)
+	case kTransactionAck:
+		return walkTransactionAck(w, start, end)
+	case kActionRequest:
+		return walkAction(w, numActionRequestContextId, start, end)
+	}
+	return walkAction(w, numActionReplyContextId, start, end)
+}
+
+// rewrite walks wire writing w.out; a new mId that cannot be written
+// (a name that is not UTF-8) fails as the encoder fails.
+func (w *walker) rewrite(wire []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*codecerr.Error)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	w.wire = wire
+	it := w.iter(0, len(wire))
+	for it.next() {
+		if it.is(numMegacoMessageMess) {
+			w.mess = true
+			if err := w.nested(&it, kMessage); err != nil {
+				return err
+			}
+			continue
+		}
+		w.copy(&it)
+	}
+	if it.err == nil && !w.mess {
+		return decodeError(errNoMess)
+	}
+	return it.err
+}
+
+func walkMessage(w *walker, start, end int) error {
+	it := w.iter(start, end)
+	for it.next() {
+		switch {
+		case it.is(numMessageMId) && w.ch.MID != nil:
+			w.out = wireMsgMId(w.out, numMessageMId, w.ch.MID)
+		case it.is(numMessageMessageBody):
+			if err := w.nested(&it, kMessageBody); err != nil {
+				return err
+			}
+		default:
+			w.copy(&it)
+		}
+	}
+	return it.err
+}
+
+func walkMessageBody(w *walker, start, end int) error {
+	it := w.iter(start, end)
+	for it.next() {
+		if it.is(numMessageMessageBodyTransactions) {
+			if err := w.items(&it, wrappedMessageMessageBodyTransactions, kTransaction); err != nil {
+				return err
+			}
+			continue
+		}
+		w.copy(&it)
+	}
+	return it.err
+}
+
+func walkTransaction(w *walker, start, end int) error {
+	it := w.iter(start, end)
+	for it.next() {
+		var err error
+		switch {
+		case it.is(numTransactionTransactionRequest):
+			err = w.nested(&it, kTransactionRequest)
+		case it.is(numTransactionTransactionPending):
+			err = w.nested(&it, kTransactionPending)
+		case it.is(numTransactionTransactionReply):
+			err = w.nested(&it, kTransactionReply)
+		case it.is(numTransactionTransactionResponseAck):
+			err = w.items(&it, wrappedTransactionTransactionResponseAck, kTransactionAck)
+		case it.is(numTransactionSegmentReply):
+			err = w.nested(&it, kSegmentReply)
+		default:
+			w.copy(&it)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return it.err
+}
+
+// walkTransactionIDOnly writes a TransactionRequest (its actions too), a
+// TransactionPending or a SegmentReply.
+func walkTransactionIDOnly(w *walker, k msgKind, start, end int) error {
+	num := numTransactionRequestTransactionId
+	switch k {
+	case kTransactionPending:
+		num = numTransactionPendingTransactionId
+	case kSegmentReply:
+		num = numSegmentReplyTransactionId
+	}
+	it, seen := w.iter(start, end), false
+	for it.next() {
+		if w.id(&it, num, txSite, &seen) {
+			continue
+		}
+		if k == kTransactionRequest && it.is(numTransactionRequestActions) {
+			if err := w.items(&it, wrappedTransactionRequestActions, kActionRequest); err != nil {
+				return err
+			}
+			continue
+		}
+		w.copy(&it)
+	}
+	w.idEnd(num, txSite, seen)
+	return it.err
+}
+
+func walkTransactionReply(w *walker, start, end int) error {
+	it, seen := w.iter(start, end), false
+	for it.next() {
+		if w.id(&it, numTransactionReplyTransactionId, txSite, &seen) {
+			continue
+		}
+		if it.is(numTransactionReplyTransactionResult) {
+			if err := w.nested(&it, kTransactionResult); err != nil {
+				return err
+			}
+			continue
+		}
+		w.copy(&it)
+	}
+	w.idEnd(numTransactionReplyTransactionId, txSite, seen)
+	return it.err
+}
+
+func walkTransactionResult(w *walker, start, end int) error {
+	it := w.iter(start, end)
+	for it.next() {
+		if it.is(numTransactionReplyTransactionResultActionReplies) {
+			if err := w.items(&it, wrappedTransactionReplyTransactionResultActionReplies, kActionReply); err != nil {
+				return err
+			}
+			continue
+		}
+		w.copy(&it)
+	}
+	return it.err
+}
+
+func walkTransactionAck(w *walker, start, end int) error {
+	it, seen := w.iter(start, end), false
+	for it.next() {
+		if w.id(&it, numTransactionAckFirstAck, txSite, &seen) {
+			continue
+		}
+		if it.isVarint(numTransactionAckLastAck) { // optional: written even when zero
+			w.putVarint(numTransactionAckLastAck, uint64(w.newID(txSite, uint32(it.f.v))))
+			continue
+		}
+		w.copy(&it)
+	}
+	w.idEnd(numTransactionAckFirstAck, txSite, seen)
+	return it.err
+}
+
+// walkAction writes an action request or reply, num its context ID
+// field; its commands are copied.
+func walkAction(w *walker, num protowire.Number, start, end int) error {
+	it, seen := w.iter(start, end), false
+	for it.next() {
+		if !w.id(&it, num, contextSite, &seen) {
+			w.copy(&it)
+		}
+	}
+	w.idEnd(num, contextSite, seen)
+	return it.err
+}
+
+// fieldIter reads the fields of one message, b[pos:end] of the wire
+// form, as the scan reads them.
 type fieldIter struct {
-	msg   []byte // the message's fields
-	base  int    // offset of msg in the wire form
-	pos   int    // offset in msg of the next field
-	start int    // offset in msg of the current field
-	num   protowire.Number
-	typ   protowire.Type
-	v     uint64 // a varint field's value, a length-delimited one's length
-	voff  int    // offset in msg of the value (the varint, or the contents)
-	err   error
+	b        []byte // the wire form
+	pos, end int    // offsets of the current field and of the message's end
+	f        field  // the current field
+	err      error
 }
 
-func iter(b []byte, base int) fieldIter { return fieldIter{msg: b, base: base} }
-
-// val is a length-delimited field's contents.
-func (it *fieldIter) val() []byte { return it.msg[it.voff : it.voff+int(it.v)] }
-
-// off is the offset of the value in the wire form.
-func (it *fieldIter) off() int { return it.base + it.voff }
-
-// raw is the whole field, tag included.
-func (it *fieldIter) raw() []byte { return it.msg[it.start:it.pos] }
+func (w *walker) iter(start, end int) fieldIter {
+	return fieldIter{b: w.wire, end: end, f: field{end: start}}
+}
 
 // next reads the next field; false at the end or on an error (it.err,
-// after which it stays at the end). A one-octet tag with a varint or
-// length of one or two octets, nearly every field, is read here;
-// nextSlow reads the others (the field loop was the largest part of a
-// scan).
+// after which it stays at the end).
 func (it *fieldIter) next() bool {
-	return it.pos < len(it.msg) && it.read() // inlined: the loop's last call is none
-}
-
-// read is next past the end check.
-func (it *fieldIter) read() bool {
-	p, msg := it.pos, it.msg
-	if p+1 >= len(msg) {
-		return it.nextSlow()
+	if it.f.end >= it.end {
+		return false
 	}
-	c := msg[p]
-	if c-0x08 >= 0x80-0x08 { // not field 1..15
-		return it.nextSlow()
+	it.pos = it.f.end
+	if it.f = next(it.b, it.pos, it.end); it.f.end == 0 && !it.f.slow(it.b, it.pos, it.end) {
+		it.err = malformed(it.b, it.pos, it.end)
+		it.f.end = it.end
+		return false
 	}
-	v, q := uint64(msg[p+1]), p+2 // q: past the varint
-	if v >= 0x80 {
-		if q >= len(msg) || msg[q] >= 0x80 {
-			return it.nextSlow()
-		}
-		v, q = v&0x7f|uint64(msg[q])<<7, q+1
-	}
-	switch protowire.Type(c & 7) {
-	case protowire.VarintType:
-		it.num, it.typ, it.v = protowire.Number(c>>3), protowire.VarintType, v
-		it.start, it.voff, it.pos = p, p+1, q
-		return true
-	case protowire.BytesType:
-		if end := q + int(v); end <= len(msg) {
-			it.num, it.typ, it.v = protowire.Number(c>>3), protowire.BytesType, v
-			it.start, it.voff, it.pos = p, q, end
-			return true
-		}
-	}
-	return it.nextSlow()
-}
-
-//go:noinline
-func (it *fieldIter) nextSlow() bool {
-	p := it.pos
-	b := it.msg[p:]
-	tag, n := uint64(b[0]), 1
-	if tag >= 0x80 {
-		if tag, n = protowire.ConsumeVarint(b); n < 0 {
-			return it.fail(protowire.ParseError(n).Error())
-		}
-	}
-	num, typ := protowire.Number(tag>>3), protowire.Type(tag&7)
-	if num < protowire.MinValidNumber || num > protowire.MaxValidNumber {
-		return it.fail("invalid field number")
-	}
-	rest := b[n:]
-	size := 0
-	switch typ {
-	case protowire.VarintType:
-		v, m := varint(rest)
-		if m < 0 {
-			return it.fail(protowire.ParseError(m).Error())
-		}
-		it.v, size = v, n+m
-	case protowire.BytesType:
-		l, m := varint(rest)
-		if m < 0 || l > uint64(len(rest)-m) {
-			return it.fail("truncated length-delimited field")
-		}
-		it.v, size = l, n+m+int(l)
-		n += m
-	default:
-		m := protowire.ConsumeFieldValue(num, typ, rest)
-		if m < 0 {
-			return it.fail(protowire.ParseError(m).Error())
-		}
-		size = n + m
-	}
-	it.num, it.typ, it.start, it.voff, it.pos = num, typ, p, p+n, p+size
 	return true
 }
 
-// varint reads a varint, inline when it is one octet.
-func varint(b []byte) (uint64, int) {
-	if len(b) > 0 && b[0] < 0x80 {
-		return uint64(b[0]), 1
-	}
-	return protowire.ConsumeVarint(b)
-}
-
-//go:noinline
-func (it *fieldIter) fail(msg string) bool {
-	e := codecerr.New(codecName, codecerr.Decode, codecerr.Malformed, msg)
-	e.Pos = codecerr.AtByte(it.base + it.pos)
-	it.err = e
-	it.pos = len(it.msg)
-	return false
-}
+// num is the field's number.
+func (it *fieldIter) num() protowire.Number { return protowire.Number(it.f.tag >> 3) }
 
 // is reports whether the field is number num with a length-delimited
 // value (a message, bytes or a string).
-func (it *fieldIter) is(num protowire.Number) bool {
-	return it.num == num && it.typ == protowire.BytesType
-}
+func (it *fieldIter) is(num protowire.Number) bool { return it.f.tag == tag(num) }
 
 // isVarint reports whether the field is number num with a varint value.
-func (it *fieldIter) isVarint(num protowire.Number) bool {
-	return it.num == num && it.typ == protowire.VarintType
-}
+func (it *fieldIter) isVarint(num protowire.Number) bool { return it.f.tag == varintTag(num) }
 
-func (it *fieldIter) span() scan.Span { return scan.Span{Off: it.off(), Len: int(it.v)} }
+// copy writes the field as it is.
+func (w *walker) copy(it *fieldIter) { w.out = append(w.out, it.b[it.pos:it.f.end]...) }
 
-// varintSpan is the span of a varint field's value.
-func (it *fieldIter) varintSpan() scan.Span {
-	return scan.Span{Off: it.off(), Len: protowire.SizeVarint(it.v)}
-}
-
-// copy writes the field as it is (rewriting).
-func (w *walker) copy(it *fieldIter) {
-	if w.ch != nil {
-		w.out = append(w.out, it.raw()...)
-	}
-}
-
-// enter starts a message on the path: one level deeper and, rewriting,
-// its tag and a length to be set by leave.
-func (w *walker) enter(it *fieldIter) (int, error) {
-	w.depth++
-	if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
-		return 0, w.tooLarge(it)
-	}
-	start := 0
-	if w.ch != nil {
-		w.out, start = wireBegin(w.out, it.num)
-	}
-	return start, nil
-}
-
-// tooLarge is the error of a message past the depth or element limit.
-//
-//go:noinline
-func (w *walker) tooLarge(it *fieldIter) error {
-	msg := errWireElems.Error()
-	if w.depth > w.lim.MaxDepth {
-		msg = errWireDepth.Error()
-	}
-	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
-	e.Pos = codecerr.AtByte(it.off())
-	return e
-}
-
-func (w *walker) leave(start int, err error) error {
-	w.depth--
-	if w.ch != nil && err == nil {
-		w.out = wireEnd(w.out, start)
-	}
-	return err
-}
-
-// nested walks the message of kind k in field it. A scan, the walk of
-// nearly every message, keeps the limits here without enter and leave.
+// nested walks the message of kind k in field it: one level deeper, its
+// tag and a length that wireEnd sets after it.
 func (w *walker) nested(it *fieldIter, k msgKind) error {
-	if w.ch == nil {
-		w.depth++
-		if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
-			return w.tooLarge(it)
-		}
-		err := w.walk(k, it.val(), it.off())
-		w.depth--
-		return err
-	}
 	start, err := w.enter(it)
 	if err != nil {
 		return err
 	}
-	return w.leave(start, w.walk(k, it.val(), it.off()))
+	return w.leave(start, w.walk(k, it.f.off(), it.f.end))
+}
+
+// enter starts a message on the path: one level deeper, and its tag and
+// a length to be set by leave.
+func (w *walker) enter(it *fieldIter) (int, error) {
+	w.depth++
+	if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
+		msg := errWireElems.Error()
+		if w.depth > w.lim.MaxDepth {
+			msg = errWireDepth.Error()
+		}
+		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
+		e.Pos = codecerr.AtByte(it.f.off())
+		return 0, e
+	}
+	var start int
+	w.out, start = wireBegin(w.out, it.num())
+	return start, nil
+}
+
+func (w *walker) leave(start int, err error) error {
+	w.depth--
+	if err == nil {
+		w.out = wireEnd(w.out, start)
+	}
+	return err
 }
 
 // items walks a list field of items of kind k: a repeated field is one
@@ -239,7 +329,7 @@ func (w *walker) items(it *fieldIter, wrapped bool, k msgKind) error {
 	if err != nil {
 		return err
 	}
-	in := iter(it.val(), it.off())
+	in := w.iter(it.f.off(), it.f.end)
 	for err == nil && in.next() {
 		if in.is(1) {
 			err = w.nested(&in, k)
@@ -254,12 +344,12 @@ func (w *walker) items(it *fieldIter, wrapped bool, k msgKind) error {
 }
 
 // id handles the ID field num of a transaction, an ack or an action (a
-// varint, left out when zero: proto3), before the field it. Scanning, it
-// records the ID. Rewriting, it writes the new ID where the encoder would:
-// in its place, or before the first field of a higher number when it was
-// absent (zero). It reports whether it was the ID field.
+// varint, left out when zero: proto3), before the field it: it writes
+// the new ID where the encoder would, in its place, or before the first
+// field of a higher number when it was absent (zero). It reports whether
+// it was the ID field.
 func (w *walker) id(it *fieldIter, num protowire.Number, k siteKind, seen *bool) bool {
-	if *seen || it.num < num {
+	if *seen || it.num() < num {
 		return false
 	}
 	*seen = true
@@ -267,8 +357,7 @@ func (w *walker) id(it *fieldIter, num protowire.Number, k siteKind, seen *bool)
 		w.putID(num, k, 0)
 		return false
 	}
-	w.found(k, uint32(it.v), it.varintSpan())
-	w.putID(num, k, uint32(it.v))
+	w.putID(num, k, uint32(it.f.v))
 	return true
 }
 
@@ -280,15 +369,12 @@ func (w *walker) idEnd(num protowire.Number, k siteKind, seen bool) {
 }
 
 func (w *walker) putID(num protowire.Number, k siteKind, old uint32) {
-	if w.ch == nil {
-		return
-	}
 	if v := w.newID(k, old); v != 0 {
 		w.putVarint(num, uint64(v))
 	}
 }
 
-// putVarint writes varint field num (rewriting).
+// putVarint writes varint field num.
 func (w *walker) putVarint(num protowire.Number, v uint64) {
 	w.out = protowire.AppendTag(w.out, num, protowire.VarintType)
 	w.out = protowire.AppendVarint(w.out, v)
@@ -302,17 +388,6 @@ const (
 	contextSite
 )
 
-// found records an ID in the summary.
-func (w *walker) found(k siteKind, v uint32, sp scan.Span) {
-	if k == contextSite {
-		a := &w.s.Actions[len(w.s.Actions)-1]
-		a.ContextID, a.Span = v, sp
-		return
-	}
-	t := w.lastTx()
-	t.ID, t.LastID, t.IDSpan = v, v, sp
-}
-
 // newID is the value an ID takes under the changes.
 func (w *walker) newID(k siteKind, v uint32) uint32 {
 	switch {
@@ -322,28 +397,4 @@ func (w *walker) newID(k siteKind, v uint32) uint32 {
 		return w.ch.ContextIDs(v)
 	}
 	return v
-}
-
-// wants reports whether the scan fills the lists of depth level: below
-// the depth asked for, a message is passed by its length unread. A
-// rewrite reads all it needs whatever the depth.
-func (w *walker) wants(level scan.Depth) bool {
-	return w.ch != nil || w.s.Want.Reaches(level)
-}
-
-func (w *walker) tx(k scan.TxKind) {
-	w.s.Transactions = append(w.s.Transactions, scan.Transaction{Kind: k})
-	w.cmd = -1
-}
-
-func (w *walker) lastTx() *scan.Transaction { return &w.s.Transactions[len(w.s.Transactions)-1] }
-
-func (w *walker) action() {
-	w.s.Actions = append(w.s.Actions, scan.Action{Tx: len(w.s.Transactions) - 1})
-	w.cmd = -1
-}
-
-func (w *walker) command(k scan.CommandKind, reply bool) {
-	w.cmd = len(w.s.Commands)
-	w.s.Commands = append(w.s.Commands, scan.Command{Action: len(w.s.Actions) - 1, Kind: k, Reply: reply})
 }
