@@ -51,7 +51,7 @@ const (
 	skBlank                     // white space, line ends, or ';' starting a comment
 	skBody                      // what skip stops at in a body: { } " ; =
 	skItemEnd                   // what it also stops at in an item: , [ ]
-	skRawHint                   // before a "{", may end Local or Remote: L E R, blanks
+	skRawHint                   // before a "{" (and blanks), may end Local or Remote: L E R
 	skToken                     // chToken: a word where parentheses are no braces, as a termination ID
 )
 
@@ -80,7 +80,7 @@ var skimClass = func() (t [256]uint8) {
 	for _, c := range ",[]" {
 		t[c] |= skItemEnd
 	}
-	for _, c := range "lLeErR \t\r\n" {
+	for _, c := range "lLeErR" {
 		t[c] |= skRawHint
 	}
 	return t
