@@ -150,20 +150,23 @@ func (k *skimmer) peek() byte {
 	return 0
 }
 
-// punct consumes c (no blank) if it comes next. It inlines to a test
-// where c comes right away.
-func (k *skimmer) punct(c byte) bool {
+// eat consumes c if it comes right away. It inlines (punct and expect
+// do not: a call in a function is over the inliner's budget), so callers
+// write punct as "k.eat(c) || k.punct(c)", and expect as
+// "k.eat(c) || k.expect(c)": one test where c comes right away, as
+// mostly.
+func (k *skimmer) eat(c byte) bool {
 	if k.pos < len(k.src) && k.src[k.pos] == c {
 		k.pos++
 		return true
 	}
-	return k.punctBlank(c)
+	return false
 }
 
-// punctBlank is punct's slow path.
+// punct consumes c (no blank) if it comes next, after blanks.
 //
 //go:noinline
-func (k *skimmer) punctBlank(c byte) bool {
+func (k *skimmer) punct(c byte) bool {
 	if k.peek() == c {
 		k.pos++
 		return true
@@ -171,20 +174,11 @@ func (k *skimmer) punctBlank(c byte) bool {
 	return false
 }
 
-// expect consumes c (no blank), or fails. It inlines as punct.
-func (k *skimmer) expect(c byte) bool {
-	if k.pos < len(k.src) && k.src[k.pos] == c {
-		k.pos++
-		return true
-	}
-	return k.expectBlank(c)
-}
-
-// expectBlank is expect's slow path.
+// expect consumes c (no blank) after blanks, or fails.
 //
 //go:noinline
-func (k *skimmer) expectBlank(c byte) bool {
-	if k.punctBlank(c) {
+func (k *skimmer) expect(c byte) bool {
+	if k.punct(c) {
 		return true
 	}
 	return k.expected(c)
@@ -207,7 +201,7 @@ func (k *skimmer) found() string {
 
 // open consumes a "{" and counts its depth.
 func (k *skimmer) open() bool {
-	if !k.expect('{') {
+	if !(k.eat('{') || k.expect('{')) {
 		return false
 	}
 	k.depth++
@@ -219,7 +213,7 @@ func (k *skimmer) open() bool {
 
 // close consumes a "}".
 func (k *skimmer) close() bool {
-	if !k.expect('}') {
+	if !(k.eat('}') || k.expect('}')) {
 		return false
 	}
 	k.depth--
@@ -296,11 +290,11 @@ func (k *skimmer) message() bool {
 
 // authHeader steps over "= SPI : seq : data" after the AuthToken.
 func (k *skimmer) authHeader() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	for i := 0; i < 3; i++ {
-		if i > 0 && !k.expect(':') {
+		if i > 0 && !(k.eat(':') || k.expect(':')) {
 			return false
 		}
 		if s, e := k.word(); s == e {
@@ -476,7 +470,7 @@ func (k *skimmer) addTx(t scan.Transaction) (int, bool) {
 
 // request reads "= id { action, ... }" after TransToken.
 func (k *skimmer) request() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -495,7 +489,7 @@ func (k *skimmer) request() bool {
 		if !k.action(tx, false) {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -504,7 +498,7 @@ func (k *skimmer) request() bool {
 
 // pending reads "= id { }" after PendingToken.
 func (k *skimmer) pending() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -528,7 +522,7 @@ func (k *skimmer) responseAck() bool {
 			return false
 		}
 		last := id
-		if k.punct('-') {
+		if k.eat('-') || k.punct('-') {
 			if last, _, ok = k.transactionID(); !ok {
 				return false
 			}
@@ -536,7 +530,7 @@ func (k *skimmer) responseAck() bool {
 		if _, ok := k.addTx(scan.Transaction{Kind: scan.ResponseAck, ID: id, LastID: last, IDSpan: sp}); !ok {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -544,7 +538,7 @@ func (k *skimmer) responseAck() bool {
 
 // segment reads "/ n [/ END]" into t; required for a segment reply.
 func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
-	if !k.punct('/') {
+	if !(k.eat('/') || k.punct('/')) {
 		if required {
 			return k.fail(k.pos, "expected '/' and a segment number"+k.found())
 		}
@@ -555,7 +549,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 		return false
 	}
 	t.Segment = uint16(n)
-	if k.punct('/') {
+	if k.eat('/') || k.punct('/') {
 		s, e := k.word()
 		if w := k.src[s:e]; !(len(w) == 1 && w[0] == '&' || lexEqualFold(w, "end")) {
 			return k.fail(s, "expected END after the segment number")
@@ -567,7 +561,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 
 // segmentReply reads "= id / n [/ END]" after MessageSegmentToken.
 func (k *skimmer) segmentReply() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -585,7 +579,7 @@ func (k *skimmer) segmentReply() bool {
 // reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions) }"
 // after ReplyToken.
 func (k *skimmer) reply() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -599,7 +593,7 @@ func (k *skimmer) reply() bool {
 	tok, at := k.keyword()
 	if tok == immAckRequiredToken {
 		t.ImmAckRequired = true
-		if !k.expect(',') {
+		if !(k.eat(',') || k.expect(',')) {
 			return false
 		}
 		tok, at = k.keyword()
@@ -621,7 +615,7 @@ func (k *skimmer) reply() bool {
 		if !k.action(tx, true) {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 		tok, at = k.keyword()
@@ -652,7 +646,7 @@ func (k *skimmer) contextID() (uint32, scan.Span, bool) {
 // action reads "= id { item, ... }" after CtxToken: an action request's
 // or (reply set) an action reply's, whose braces v3 makes optional.
 func (k *skimmer) action(tx int, reply bool) bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.contextID()
@@ -695,7 +689,7 @@ func (k *skimmer) action(tx int, reply bool) bool {
 				return false
 			}
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -747,7 +741,7 @@ func commandOf(w []byte) (kind scan.CommandKind, opt, wild bool) {
 func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild bool) bool {
 	k.s.Commands = append(k.s.Commands, scan.Command{Action: act, Kind: kind, Reply: reply, Optional: opt, Wildcard: wild})
 	cmd := len(k.s.Commands) - 1
-	if !k.count() || !k.expect('=') {
+	if !k.count() || !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	if reply && (kind == scan.AuditValue || kind == scan.AuditCapability) && k.contextAudit(tx, cmd) {
@@ -802,8 +796,8 @@ func (k *skimmer) terminationList(cmd int, closer byte) bool {
 		if !k.termination(cmd) {
 			return false
 		}
-		if !k.punct(',') {
-			return k.expect(closer)
+		if !(k.eat(',') || k.punct(',')) {
+			return k.eat(closer) || k.expect(closer)
 		}
 	}
 }
@@ -847,7 +841,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 		} else if !k.skipItem() {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -855,7 +849,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 
 // errorDescriptor reads "= code [{ "text" }]" after ErrorToken.
 func (k *skimmer) errorDescriptor(tx, cmd int) bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	code, sp, ok := k.number(0xFFFF, "an error code")
