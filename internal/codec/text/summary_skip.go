@@ -111,7 +111,7 @@ func (k *skimmer) skip(stops uint8) bool {
 			for p > 0 && charClass[src[p]]&chBlank != 0 {
 				p--
 			}
-			if eq <= last && skimClass[src[p]]&skRawHint == 0 {
+			if eq <= last && !(skimClass[src[p]]&skRawHint != 0 && endsLocalRemote(src, p)) {
 				break
 			}
 			if j := k.rawEnd(i, last, eq); j != 0 {
@@ -123,7 +123,15 @@ func (k *skimmer) skip(stops uint8) bool {
 			}
 		case c == '=':
 			// Only the "=" after DigitMap or DM may start one.
-			if c := src[i-1] | 0x20; (c == 'm' || c == 'p' || charClass[src[i-1]]&chBlank != 0) && isDigitMapKeyword(src, i) {
+			// (The last letter of the word before it, blanks looked
+			// over: in pretty text every "=" has a blank before it.)
+			c := src[i-1]
+			if charClass[c]&chBlank != 0 {
+				if j := backBlanks(src, i-1); j > 0 {
+					c = src[j-1]
+				}
+			}
+			if c |= 0x20; (c == 'm' || c == 'p') && isDigitMapKeyword(src, i) {
 				eq = i
 			}
 			continue
@@ -291,4 +299,20 @@ func skipSDP(src []byte, i int) int {
 		}
 		i += j + 1
 	}
+}
+
+// endsLocalRemote tells, cheaply, whether the word ending at p (its last
+// letter, one of skRawHint's) may be Local, L, Remote or R: most words
+// before a "{" are not, and rawBody need not look.
+func endsLocalRemote(src []byte, p int) bool {
+	if p == 0 || charClass[src[p-1]]&chWord == 0 {
+		return true // L or R, or a one-letter word rawBody turns down
+	}
+	switch src[p] | 0x20 {
+	case 'l':
+		return p >= 4 && lexEqualFold(src[p-4:p+1], "local")
+	case 'e':
+		return p >= 5 && lexEqualFold(src[p-5:p+1], "remote")
+	}
+	return false
 }
