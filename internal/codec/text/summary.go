@@ -1,6 +1,8 @@
 package text
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -82,6 +84,17 @@ var skimClass = func() (t [256]uint8) {
 	}
 	for _, c := range "lLeErR" {
 		t[c] |= skRawHint
+	}
+	return t
+}()
+
+// skimPlain is 1 for the bytes of a termination ID but its wildcards
+// ("*" and "$"): termination's fast loop ANDs four of them.
+var skimPlain = func() (t [256]uint8) {
+	for c := range t {
+		if skimClass[c]&(skToken|skWild) == skToken {
+			t[c] = 1
+		}
 	}
 	return t
 }()
@@ -245,6 +258,16 @@ func (k *skimmer) keyword() (tok, at int) {
 func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	k.blank()
 	src, start := k.src, k.pos
+	if start+8 <= len(src) {
+		// Most numbers have fewer than eight digits: read at once.
+		if n, v := digits8(binary.LittleEndian.Uint64(src[start:])); n > 0 && n < 8 {
+			if v > max {
+				return 0, scan.Span{}, k.fail(start, what+" out of range")
+			}
+			k.pos = start + n
+			return v, scan.Span{Off: start, Len: n}, true
+		}
+	}
 	end := min(len(src), start+DefaultMaxNumberLength)
 	var v uint64
 	i := start
@@ -266,6 +289,27 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	}
 	k.pos = i
 	return v, scan.Span{Off: start, Len: i - start}, true
+}
+
+// digits8 returns how many of the eight bytes of x (the first in the low
+// byte) are decimal digits before the first that is not (8 if all are),
+// and, if fewer than eight, their value.
+func digits8(x uint64) (n int, v uint64) {
+	d := x - 0x3030303030303030
+	// A digit's byte is now 0-9, and adding 0x76 leaves its high bit
+	// clear; any other byte sets it in one or the other. (Borrows and
+	// carries reach only the bytes above the first such.)
+	n = bits.TrailingZeros64((d|(d+0x7676767676767676))&0x8080808080808080) >> 3
+	if n == 0 || n == 8 {
+		return n, 0
+	}
+	// The digits to the top bytes, zeros (leading digits) below; then
+	// pairs, fours and eights of digits are summed in place.
+	d <<= 64 - 8*uint(n)
+	d = (d&0x0F000F000F000F00)>>8 + (d&0x000F000F000F000F)*10
+	d = (d&0x00FF000000FF0000)>>16 + (d&0x000000FF000000FF)*100
+	d = (d&0x0000FFFF00000000)>>32 + (d&0x000000000000FFFF)*10000
+	return n, d
 }
 
 func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
@@ -804,9 +848,18 @@ func (k *skimmer) terminationList(cmd int, closer byte) bool {
 
 func (k *skimmer) termination(cmd int) bool {
 	k.blank()
-	// A word, as word reads it, noting whether it has a wildcard.
+	// A word, as word reads it, noting whether it has a wildcard: four
+	// bytes a step while none is a wildcard or the end (IDs run to
+	// twenty bytes and more), then a byte a step.
 	src, s := k.src, k.pos
 	e, classes := s, uint8(0)
+	for e+4 <= len(src) {
+		w := src[e : e+4 : e+4]
+		if skimPlain[w[0]]&skimPlain[w[1]]&skimPlain[w[2]]&skimPlain[w[3]] == 0 {
+			break
+		}
+		e += 4
+	}
 	for e < len(src) {
 		c := skimClass[src[e]]
 		if c&skToken == 0 {
