@@ -390,6 +390,15 @@ func (k *skimmer) mid() bool {
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
 		other := uint8(0)
+		// Four digits or dots a step (an IPv4 address), then a byte
+		// a step.
+		for i+4 <= end {
+			w := src[i : i+4 : i+4]
+			if addrClass[w[0]]|addrClass[w[1]]|addrClass[w[2]]|addrClass[w[3]] != addrDigit {
+				break
+			}
+			i += 4
+		}
 		for ; i < end; i++ {
 			a := addrClass[src[i]]
 			if a >= addrEnd && (src[i] == closer || a == addrStop) {
