@@ -147,7 +147,14 @@ func (k *skimmer) blank() {
 // blanks is blank's slow path, kept apart so that blank inlines.
 //
 //go:noinline
-func (k *skimmer) blanks() { k.pos = skimBlanks(k.src, k.pos) }
+func (k *skimmer) blanks() {
+	// One space, as around a pretty "=" or before a "{", needs no loop.
+	if i := k.pos + 1; i < len(k.src) && k.src[i-1] == ' ' && skimClass[k.src[i]]&skBlank == 0 {
+		k.pos = i
+		return
+	}
+	k.pos = skimBlanks(k.src, k.pos)
+}
 
 // peek returns the next character after blanks, 0 at the end.
 func (k *skimmer) peek() byte {
@@ -155,7 +162,11 @@ func (k *skimmer) peek() byte {
 	if i < len(k.src) && skimClass[k.src[i]]&skBlank == 0 {
 		return k.src[i]
 	}
-	i = skimBlanks(k.src, i)
+	if i+1 < len(k.src) && k.src[i] == ' ' && skimClass[k.src[i+1]]&skBlank == 0 {
+		i++ // one space needs no loop
+	} else {
+		i = skimBlanks(k.src, i)
+	}
 	k.pos = i
 	if i < len(k.src) {
 		return k.src[i]
