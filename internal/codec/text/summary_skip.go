@@ -20,7 +20,13 @@ func skimBlanks(src []byte, i int) int {
 			break
 		}
 		i++
-		if c == ';' {
+		switch c {
+		case '\n':
+			// Pretty text indents with tabs after a line end.
+			for i < len(src) && src[i] == '\t' {
+				i++
+			}
+		case ';':
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
