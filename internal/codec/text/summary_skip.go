@@ -69,18 +69,18 @@ func (k *skimmer) skip(stops uint8) bool {
 	brackets := 0
 	last, eq := k.pos-1, -1
 	for i := k.pos; ; i++ {
-		// The next stop, four bytes a step (pretty text has long runs
+		// The next stop, eight bytes a step (pretty text has long runs
 		// of other bytes), without a call per stop (they come close in
 		// compact text).
 	find:
 		for {
-			if i+4 > len(src) {
+			if i+8 > len(src) {
 				for i < len(src) && skimClass[src[i]]&stops == 0 {
 					i++
 				}
 				break
 			}
-			w := src[i : i+4 : i+4]
+			w := src[i : i+8 : i+8]
 			switch {
 			case skimClass[w[0]]&stops != 0:
 				break find
@@ -93,8 +93,20 @@ func (k *skimmer) skip(stops uint8) bool {
 			case skimClass[w[3]]&stops != 0:
 				i += 3
 				break find
+			case skimClass[w[4]]&stops != 0:
+				i += 4
+				break find
+			case skimClass[w[5]]&stops != 0:
+				i += 5
+				break find
+			case skimClass[w[6]]&stops != 0:
+				i += 6
+				break find
+			case skimClass[w[7]]&stops != 0:
+				i += 7
+				break find
 			}
-			i += 4
+			i += 8
 		}
 		if i >= len(src) {
 			return k.fail(len(src), "expected '}', found the end of the message")
