@@ -1,6 +1,8 @@
 package text
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -51,7 +53,7 @@ const (
 	skBlank                     // white space, line ends, or ';' starting a comment
 	skBody                      // what skip stops at in a body: { } " ; =
 	skItemEnd                   // what it also stops at in an item: , [ ]
-	skRawHint                   // before a "{", may end Local or Remote: L E R, blanks
+	skRawHint                   // before a "{" (and blanks), may end Local or Remote: L E R
 	skToken                     // chToken: a word where parentheses are no braces, as a termination ID
 )
 
@@ -80,8 +82,19 @@ var skimClass = func() (t [256]uint8) {
 	for _, c := range ",[]" {
 		t[c] |= skItemEnd
 	}
-	for _, c := range "lLeErR \t\r\n" {
+	for _, c := range "lLeErR" {
 		t[c] |= skRawHint
+	}
+	return t
+}()
+
+// skimPlain is 1 for the bytes of a termination ID but its wildcards
+// ("*" and "$"): termination's fast loop ANDs four of them.
+var skimPlain = func() (t [256]uint8) {
+	for c := range t {
+		if skimClass[c]&(skToken|skWild) == skToken {
+			t[c] = 1
+		}
 	}
 	return t
 }()
@@ -134,7 +147,14 @@ func (k *skimmer) blank() {
 // blanks is blank's slow path, kept apart so that blank inlines.
 //
 //go:noinline
-func (k *skimmer) blanks() { k.pos = skimBlanks(k.src, k.pos) }
+func (k *skimmer) blanks() {
+	// One space, as around a pretty "=" or before a "{", needs no loop.
+	if i := k.pos + 1; i < len(k.src) && k.src[i-1] == ' ' && skimClass[k.src[i]]&skBlank == 0 {
+		k.pos = i
+		return
+	}
+	k.pos = skimBlanks(k.src, k.pos)
+}
 
 // peek returns the next character after blanks, 0 at the end.
 func (k *skimmer) peek() byte {
@@ -142,7 +162,11 @@ func (k *skimmer) peek() byte {
 	if i < len(k.src) && skimClass[k.src[i]]&skBlank == 0 {
 		return k.src[i]
 	}
-	i = skimBlanks(k.src, i)
+	if i+1 < len(k.src) && k.src[i] == ' ' && skimClass[k.src[i+1]]&skBlank == 0 {
+		i++ // one space needs no loop
+	} else {
+		i = skimBlanks(k.src, i)
+	}
 	k.pos = i
 	if i < len(k.src) {
 		return k.src[i]
@@ -150,20 +174,23 @@ func (k *skimmer) peek() byte {
 	return 0
 }
 
-// punct consumes c (no blank) if it comes next. It inlines to a test
-// where c comes right away.
-func (k *skimmer) punct(c byte) bool {
+// eat consumes c if it comes right away. It inlines (punct and expect
+// do not: a call in a function is over the inliner's budget), so callers
+// write punct as "k.eat(c) || k.punct(c)", and expect as
+// "k.eat(c) || k.expect(c)": one test where c comes right away, as
+// mostly.
+func (k *skimmer) eat(c byte) bool {
 	if k.pos < len(k.src) && k.src[k.pos] == c {
 		k.pos++
 		return true
 	}
-	return k.punctBlank(c)
+	return false
 }
 
-// punctBlank is punct's slow path.
+// punct consumes c (no blank) if it comes next, after blanks.
 //
 //go:noinline
-func (k *skimmer) punctBlank(c byte) bool {
+func (k *skimmer) punct(c byte) bool {
 	if k.peek() == c {
 		k.pos++
 		return true
@@ -171,20 +198,11 @@ func (k *skimmer) punctBlank(c byte) bool {
 	return false
 }
 
-// expect consumes c (no blank), or fails. It inlines as punct.
-func (k *skimmer) expect(c byte) bool {
-	if k.pos < len(k.src) && k.src[k.pos] == c {
-		k.pos++
-		return true
-	}
-	return k.expectBlank(c)
-}
-
-// expectBlank is expect's slow path.
+// expect consumes c (no blank) after blanks, or fails.
 //
 //go:noinline
-func (k *skimmer) expectBlank(c byte) bool {
-	if k.punctBlank(c) {
+func (k *skimmer) expect(c byte) bool {
+	if k.punct(c) {
 		return true
 	}
 	return k.expected(c)
@@ -207,7 +225,7 @@ func (k *skimmer) found() string {
 
 // open consumes a "{" and counts its depth.
 func (k *skimmer) open() bool {
-	if !k.expect('{') {
+	if !(k.eat('{') || k.expect('{')) {
 		return false
 	}
 	k.depth++
@@ -219,7 +237,7 @@ func (k *skimmer) open() bool {
 
 // close consumes a "}".
 func (k *skimmer) close() bool {
-	if !k.expect('}') {
+	if !(k.eat('}') || k.expect('}')) {
 		return false
 	}
 	k.depth--
@@ -251,6 +269,16 @@ func (k *skimmer) keyword() (tok, at int) {
 func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	k.blank()
 	src, start := k.src, k.pos
+	if start+8 <= len(src) {
+		// Most numbers have fewer than eight digits: read at once.
+		if n, v := digits8(binary.LittleEndian.Uint64(src[start:])); n > 0 && n < 8 {
+			if v > max {
+				return 0, scan.Span{}, k.fail(start, what+" out of range")
+			}
+			k.pos = start + n
+			return v, scan.Span{Off: start, Len: n}, true
+		}
+	}
 	end := min(len(src), start+DefaultMaxNumberLength)
 	var v uint64
 	i := start
@@ -272,6 +300,27 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	}
 	k.pos = i
 	return v, scan.Span{Off: start, Len: i - start}, true
+}
+
+// digits8 returns how many of the eight bytes of x (the first in the low
+// byte) are decimal digits before the first that is not (8 if all are),
+// and, if fewer than eight, their value.
+func digits8(x uint64) (n int, v uint64) {
+	d := x - 0x3030303030303030
+	// A digit's byte is now 0-9, and adding 0x76 leaves its high bit
+	// clear; any other byte sets it in one or the other. (Borrows and
+	// carries reach only the bytes above the first such.)
+	n = bits.TrailingZeros64((d|(d+0x7676767676767676))&0x8080808080808080) >> 3
+	if n == 0 || n == 8 {
+		return n, 0
+	}
+	// The digits to the top bytes, zeros (leading digits) below; then
+	// pairs, fours and eights of digits are summed in place.
+	d <<= 64 - 8*uint(n)
+	d = (d&0x0F000F000F000F00)>>8 + (d&0x000F000F000F000F)*10
+	d = (d&0x00FF000000FF0000)>>16 + (d&0x000000FF000000FF)*100
+	d = (d&0x0000FFFF00000000)>>32 + (d&0x000000000000FFFF)*10000
+	return n, d
 }
 
 func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
@@ -296,11 +345,11 @@ func (k *skimmer) message() bool {
 
 // authHeader steps over "= SPI : seq : data" after the AuthToken.
 func (k *skimmer) authHeader() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	for i := 0; i < 3; i++ {
-		if i > 0 && !k.expect(':') {
+		if i > 0 && !(k.eat(':') || k.expect(':')) {
 			return false
 		}
 		if s, e := k.word(); s == e {
@@ -352,6 +401,15 @@ func (k *skimmer) mid() bool {
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
 		other := uint8(0)
+		// Four digits or dots a step (an IPv4 address), then a byte
+		// a step.
+		for i+4 <= end {
+			w := src[i : i+4 : i+4]
+			if addrClass[w[0]]|addrClass[w[1]]|addrClass[w[2]]|addrClass[w[3]] != addrDigit {
+				break
+			}
+			i += 4
+		}
 		for ; i < end; i++ {
 			a := addrClass[src[i]]
 			if a >= addrEnd && (src[i] == closer || a == addrStop) {
@@ -476,7 +534,7 @@ func (k *skimmer) addTx(t scan.Transaction) (int, bool) {
 
 // request reads "= id { action, ... }" after TransToken.
 func (k *skimmer) request() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -495,7 +553,7 @@ func (k *skimmer) request() bool {
 		if !k.action(tx, false) {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -504,7 +562,7 @@ func (k *skimmer) request() bool {
 
 // pending reads "= id { }" after PendingToken.
 func (k *skimmer) pending() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -528,7 +586,7 @@ func (k *skimmer) responseAck() bool {
 			return false
 		}
 		last := id
-		if k.punct('-') {
+		if k.eat('-') || k.punct('-') {
 			if last, _, ok = k.transactionID(); !ok {
 				return false
 			}
@@ -536,7 +594,7 @@ func (k *skimmer) responseAck() bool {
 		if _, ok := k.addTx(scan.Transaction{Kind: scan.ResponseAck, ID: id, LastID: last, IDSpan: sp}); !ok {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -544,7 +602,7 @@ func (k *skimmer) responseAck() bool {
 
 // segment reads "/ n [/ END]" into t; required for a segment reply.
 func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
-	if !k.punct('/') {
+	if !(k.eat('/') || k.punct('/')) {
 		if required {
 			return k.fail(k.pos, "expected '/' and a segment number"+k.found())
 		}
@@ -555,7 +613,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 		return false
 	}
 	t.Segment = uint16(n)
-	if k.punct('/') {
+	if k.eat('/') || k.punct('/') {
 		s, e := k.word()
 		if w := k.src[s:e]; !(len(w) == 1 && w[0] == '&' || lexEqualFold(w, "end")) {
 			return k.fail(s, "expected END after the segment number")
@@ -567,7 +625,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 
 // segmentReply reads "= id / n [/ END]" after MessageSegmentToken.
 func (k *skimmer) segmentReply() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -585,7 +643,7 @@ func (k *skimmer) segmentReply() bool {
 // reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions) }"
 // after ReplyToken.
 func (k *skimmer) reply() bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -599,7 +657,7 @@ func (k *skimmer) reply() bool {
 	tok, at := k.keyword()
 	if tok == immAckRequiredToken {
 		t.ImmAckRequired = true
-		if !k.expect(',') {
+		if !(k.eat(',') || k.expect(',')) {
 			return false
 		}
 		tok, at = k.keyword()
@@ -621,7 +679,7 @@ func (k *skimmer) reply() bool {
 		if !k.action(tx, true) {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 		tok, at = k.keyword()
@@ -652,7 +710,7 @@ func (k *skimmer) contextID() (uint32, scan.Span, bool) {
 // action reads "= id { item, ... }" after CtxToken: an action request's
 // or (reply set) an action reply's, whose braces v3 makes optional.
 func (k *skimmer) action(tx int, reply bool) bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.contextID()
@@ -695,7 +753,7 @@ func (k *skimmer) action(tx int, reply bool) bool {
 				return false
 			}
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -747,7 +805,7 @@ func commandOf(w []byte) (kind scan.CommandKind, opt, wild bool) {
 func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild bool) bool {
 	k.s.Commands = append(k.s.Commands, scan.Command{Action: act, Kind: kind, Reply: reply, Optional: opt, Wildcard: wild})
 	cmd := len(k.s.Commands) - 1
-	if !k.count() || !k.expect('=') {
+	if !k.count() || !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	if reply && (kind == scan.AuditValue || kind == scan.AuditCapability) && k.contextAudit(tx, cmd) {
@@ -802,17 +860,26 @@ func (k *skimmer) terminationList(cmd int, closer byte) bool {
 		if !k.termination(cmd) {
 			return false
 		}
-		if !k.punct(',') {
-			return k.expect(closer)
+		if !(k.eat(',') || k.punct(',')) {
+			return k.eat(closer) || k.expect(closer)
 		}
 	}
 }
 
 func (k *skimmer) termination(cmd int) bool {
 	k.blank()
-	// A word, as word reads it, noting whether it has a wildcard.
+	// A word, as word reads it, noting whether it has a wildcard: four
+	// bytes a step while none is a wildcard or the end (IDs run to
+	// twenty bytes and more), then a byte a step.
 	src, s := k.src, k.pos
 	e, classes := s, uint8(0)
+	for e+4 <= len(src) {
+		w := src[e : e+4 : e+4]
+		if skimPlain[w[0]]&skimPlain[w[1]]&skimPlain[w[2]]&skimPlain[w[3]] == 0 {
+			break
+		}
+		e += 4
+	}
 	for e < len(src) {
 		c := skimClass[src[e]]
 		if c&skToken == 0 {
@@ -847,7 +914,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 		} else if !k.skipItem() {
 			return false
 		}
-		if !k.punct(',') {
+		if !(k.eat(',') || k.punct(',')) {
 			return k.close()
 		}
 	}
@@ -855,7 +922,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 
 // errorDescriptor reads "= code [{ "text" }]" after ErrorToken.
 func (k *skimmer) errorDescriptor(tx, cmd int) bool {
-	if !k.expect('=') {
+	if !(k.eat('=') || k.expect('=')) {
 		return false
 	}
 	code, sp, ok := k.number(0xFFFF, "an error code")

@@ -20,7 +20,13 @@ func skimBlanks(src []byte, i int) int {
 			break
 		}
 		i++
-		if c == ';' {
+		switch c {
+		case '\n':
+			// Pretty text indents with tabs after a line end.
+			for i < len(src) && src[i] == '\t' {
+				i++
+			}
+		case ';':
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
@@ -53,8 +59,8 @@ func (k *skimmer) skipItem() bool { return k.skip(skBody | skItemEnd) }
 // left there. It balances braces and steps over quoted strings, comments,
 // the SDP of Local and Remote descriptors and digit maps (in which braces
 // and quotes do not count). It keeps no state per token: the position of
-// the last "=" and of the last other byte it stopped at is all rawBody
-// needs.
+// the last "=" that may start a digit map and of the last other byte it
+// stopped at is all rawBody needs.
 func (k *skimmer) skip(stops uint8) bool {
 	src, base := k.src, k.depth
 	depth := base
@@ -63,7 +69,45 @@ func (k *skimmer) skip(stops uint8) bool {
 	brackets := 0
 	last, eq := k.pos-1, -1
 	for i := k.pos; ; i++ {
-		i = nextStop(src, i, stops)
+		// The next stop, eight bytes a step (pretty text has long runs
+		// of other bytes), without a call per stop (they come close in
+		// compact text).
+	find:
+		for {
+			if i+8 > len(src) {
+				for i < len(src) && skimClass[src[i]]&stops == 0 {
+					i++
+				}
+				break
+			}
+			w := src[i : i+8 : i+8]
+			switch {
+			case skimClass[w[0]]&stops != 0:
+				break find
+			case skimClass[w[1]]&stops != 0:
+				i++
+				break find
+			case skimClass[w[2]]&stops != 0:
+				i += 2
+				break find
+			case skimClass[w[3]]&stops != 0:
+				i += 3
+				break find
+			case skimClass[w[4]]&stops != 0:
+				i += 4
+				break find
+			case skimClass[w[5]]&stops != 0:
+				i += 5
+				break find
+			case skimClass[w[6]]&stops != 0:
+				i += 6
+				break find
+			case skimClass[w[7]]&stops != 0:
+				i += 7
+				break find
+			}
+			i += 8
+		}
 		if i >= len(src) {
 			return k.fail(len(src), "expected '}', found the end of the message")
 		}
@@ -81,7 +125,11 @@ func (k *skimmer) skip(stops uint8) bool {
 			}
 			// Only a "=" since the last stop or Local or Remote just
 			// before can open an SDP or a digit map.
-			if eq <= last && skimClass[src[i-1]]&skRawHint == 0 {
+			p := i - 1
+			for p > 0 && charClass[src[p]]&chBlank != 0 {
+				p--
+			}
+			if eq <= last && !(skimClass[src[p]]&skRawHint != 0 && endsLocalRemote(src, p)) {
 				break
 			}
 			if j := k.rawEnd(i, last, eq); j != 0 {
@@ -92,7 +140,18 @@ func (k *skimmer) skip(stops uint8) bool {
 				i = j - 1
 			}
 		case c == '=':
-			eq = i
+			// Only the "=" after DigitMap or DM may start one.
+			// (The last letter of the word before it, blanks looked
+			// over: in pretty text every "=" has a blank before it.)
+			c := src[i-1]
+			if charClass[c]&chBlank != 0 {
+				if j := backBlanks(src, i-1); j > 0 {
+					c = src[j-1]
+				}
+			}
+			if c |= 0x20; (c == 'm' || c == 'p') && isDigitMapKeyword(src, i) {
+				eq = i
+			}
 			continue
 		case c == ',':
 			if depth == base && brackets == 0 {
@@ -159,31 +218,6 @@ func (k *skimmer) skipQuoteOrComment(i int) int {
 func (k *skimmer) failAt(off int, msg string) int {
 	k.fail(off, msg)
 	return -1
-}
-
-// nextStop returns the offset of the first byte from i of a class in
-// stops, or len(src). The loop is unrolled by four: pretty text has long
-// runs of other bytes.
-func nextStop(src []byte, i int, stops uint8) int {
-	for ; i+4 <= len(src); i += 4 {
-		w := src[i : i+4 : i+4]
-		if skimClass[w[0]]&stops != 0 {
-			return i
-		}
-		if skimClass[w[1]]&stops != 0 {
-			return i + 1
-		}
-		if skimClass[w[2]]&stops != 0 {
-			return i + 2
-		}
-		if skimClass[w[3]]&stops != 0 {
-			return i + 3
-		}
-	}
-	for i < len(src) && skimClass[src[i]]&stops == 0 {
-		i++
-	}
-	return i
 }
 
 // What a "{" opens that its content is not tokens (rawBody).
@@ -283,4 +317,20 @@ func skipSDP(src []byte, i int) int {
 		}
 		i += j + 1
 	}
+}
+
+// endsLocalRemote tells, cheaply, whether the word ending at p (its last
+// letter, one of skRawHint's) may be Local, L, Remote or R: most words
+// before a "{" are not, and rawBody need not look.
+func endsLocalRemote(src []byte, p int) bool {
+	if p == 0 || charClass[src[p-1]]&chWord == 0 {
+		return true // L or R, or a one-letter word rawBody turns down
+	}
+	switch src[p] | 0x20 {
+	case 'l':
+		return p >= 4 && lexEqualFold(src[p-4:p+1], "local")
+	case 'e':
+		return p >= 5 && lexEqualFold(src[p-5:p+1], "remote")
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -424,4 +425,42 @@ func TestScanDepthSkips(t *testing.T) {
 			t.Errorf("%v: the error code that is no number: %v", c.d, err)
 		}
 	}
+}
+
+// TestDigits8 checks the eight-byte number reading against strconv, for
+// every count of digits and what may follow them.
+func TestDigits8(t *testing.T) {
+	for n := 0; n <= 8; n++ {
+		for _, tail := range []string{"", "}", " ", "/", ":", "\xb9", "\x00", "a"} {
+			num := strconv.FormatUint(uint64(987654321)%pow10(n), 10)
+			if n == 0 {
+				num = ""
+			} else {
+				num = strings.Repeat("0", n-len(num)) + num
+			}
+			b := []byte(num + tail + "99999999")[:8]
+			got, v := digits8(binary.LittleEndian.Uint64(b))
+			want := len(num)
+			if len(num)+len(tail) < 8 && tail == "" {
+				want = 8 // the 9s that pad it are digits too
+			}
+			if got != want {
+				t.Errorf("digits8(%q): %d digits, want %d", b, got, want)
+				continue
+			}
+			if got > 0 && got < 8 {
+				if w, _ := strconv.ParseUint(num, 10, 64); v != w {
+					t.Errorf("digits8(%q) = %d, want %d", b, v, w)
+				}
+			}
+		}
+	}
+}
+
+func pow10(n int) uint64 {
+	p := uint64(1)
+	for range n {
+		p *= 10
+	}
+	return p
 }
