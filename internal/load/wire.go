@@ -298,6 +298,9 @@ func (s *wireSide) readUDP() {
 	if s.answers.w, err = udpbatch.NewWriter(s.udp); err != nil {
 		return
 	}
+	// This loop has no other work to yield to while datagrams come.
+	r.Raw()
+	s.answers.w.Raw()
 	for {
 		n, err := r.Read()
 		if err != nil {
