@@ -97,9 +97,10 @@ type wireTx struct {
 
 // loopAnswer is what the answering side's read loop needs to check a
 // request and answer it without waking the call: over UDP, when the
-// answer is the reply at once (no pending, no answer delay). The call
-// then wakes once per transaction, for the reply, and the answers of a
-// read batch go out in one system call.
+// answer is the reply at once (no pending, no answer delay: on). The
+// call then wakes once per transaction, for the reply, and the answers
+// of a read batch go out in one system call. Over UDP the party and base
+// are set in any case, to fail a request whose queued send fails.
 type loopAnswer struct {
 	on       bool
 	answerer Side
@@ -171,6 +172,7 @@ type wireSide struct {
 	udp    *net.UDPConn
 
 	answers  answerQueue // the UDP read loop's
+	requests requestQueue
 	taddr    string
 	ln       net.Listener
 	mu       sync.Mutex

@@ -69,7 +69,7 @@ func (s *wireSide) flushAnswers() {
 	for sent := 0; sent < n; {
 		k, err := q.w.Write(q.out[sent:])
 		if err != nil {
-			s.answerFailed(q.tids[sent], err)
+			s.w.failSend(q.tids[sent], true, fmt.Errorf("send: %w", err))
 			k = 1
 		}
 		sent += k
@@ -78,18 +78,9 @@ func (s *wireSide) flushAnswers() {
 	q.data, q.ends, q.tids = q.data[:0], q.ends[:0], q.tids[:0]
 }
 
-func (s *wireSide) answerFailed(tid wireID, err error) {
-	sh := &s.w.shards[tid%wireShards]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if tx := sh.m[tid]; tx != nil && !tx.gaveUp && tx.ans.on {
-		tx.ans.party.fail(tx.ans.base+1, Transport, fmt.Errorf("send: %w", err))
-		endInLoop(tx, Transport)
-	}
-}
-
-// arm makes the answering side's read loop answer transaction tid (tx)
-// with a, before its request is sent.
+// arm gives transaction tid (tx) what the read loops and the request
+// queue need of it (a.on: the answering side's read loop answers it),
+// before its request is sent.
 func (w *wire) arm(tid wireID, tx *wireTx, a loopAnswer) {
 	sh := &w.shards[tid%wireShards]
 	sh.mu.Lock()

@@ -75,10 +75,11 @@ func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 	}
 	defer func() { w.end(wireID(x.tid), tx, cause) }()
 	r := exchangeRun{w: w, x: x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now(), tx: tx}
-	if w.network() == "udp" && x.pend == nil && w.cfg.AnswerDelay == 0 {
-		w.arm(wireID(x.tid), tx, loopAnswer{on: true, answerer: 1 - x.from, base: x.base, party: x.party, rep: x.rep, sent: r.sent})
-	}
-	if err := r.from.send(x.req); err != nil {
+	if w.network() == "udp" {
+		on := x.pend == nil && w.cfg.AnswerDelay == 0
+		w.arm(wireID(x.tid), tx, loopAnswer{on: on, answerer: 1 - x.from, base: x.base, party: x.party, rep: x.rep, sent: r.sent})
+		r.from.sendRequest(x.req, wireID(x.tid), false)
+	} else if err := r.from.send(x.req); err != nil {
 		return r.p.fail(x.base, Transport, fmt.Errorf("send: %w", err))
 	}
 	r.interval, r.deadline = w.cfg.RetransmitInitial, r.sent.Add(w.e.cfg.Timeout)
@@ -208,9 +209,7 @@ func (r *exchangeRun) expired(now time.Time) (Cause, bool) {
 	}
 	if r.w.network() == "udp" {
 		r.w.e.st.retransmits.Add(1)
-		if err := r.from.send(r.x.req); err != nil {
-			return r.p.fail(i, Transport, fmt.Errorf("retransmission: %w", err)), true
-		}
+		r.from.sendRequest(r.x.req, wireID(r.x.tid), true)
 		r.interval = min(2*r.interval, r.w.cfg.RetransmitMax)
 	}
 	r.timer.Reset(min(r.interval, time.Until(r.deadline)))
