@@ -69,6 +69,12 @@ type arrival struct {
 	errDesc *model.ErrorDescriptor // a TransactionReply with an error
 	data    []byte                 // a copy, owned by the receiver
 	at      time.Time
+	// repSent is when the answering side's read loop answered the
+	// request (loopAnswer), for a reply; over is set when the read loop
+	// ended the transaction with cause (counted already).
+	repSent time.Time
+	over    bool
+	cause   Cause
 }
 
 // wireTx is a transaction a call waits on, in the table by transaction
@@ -84,6 +90,25 @@ type wireTx struct {
 	// to txPool with the wireTx, so a transaction allocates nothing.
 	buf   []byte
 	timer *time.Timer
+	// ans is set when the answering side's read loop answers the request
+	// itself (loopAnswer), under the shard's lock.
+	ans loopAnswer
+}
+
+// loopAnswer is what the answering side's read loop needs to check a
+// request and answer it without waking the call: over UDP, when the
+// answer is the reply at once (no pending, no answer delay: on). The
+// call then wakes once per transaction, for the reply, and the answers
+// of a read batch go out in one system call. Over UDP the party and base
+// are set in any case, to fail a request whose queued send fails.
+type loopAnswer struct {
+	on       bool
+	answerer Side
+	base     int
+	party    wireParty
+	rep      []byte
+	sent     time.Time // the request, first
+	repSent  time.Time // the reply, first
 }
 
 // txPool holds the wireTxs of transactions that ended and left the table.
@@ -96,6 +121,7 @@ func recycle(tx *wireTx) {
 		<-tx.inbox
 	}
 	tx.gaveUp, tx.lost, tx.expires, tx.buf = false, false, time.Time{}, tx.buf[:0]
+	tx.ans = loopAnswer{}
 	txPool.Put(tx)
 }
 
@@ -145,6 +171,8 @@ type wireSide struct {
 	target netip.AddrPort // UDP
 	udp    *net.UDPConn
 
+	answers  answerQueue // the UDP read loop's
+	requests requestQueue
 	taddr    string
 	ln       net.Listener
 	mu       sync.Mutex
@@ -261,13 +289,20 @@ func resolveUDP(addr string) (netip.AddrPort, error) {
 }
 
 // readUDP is the side's one read loop: no goroutine per datagram, and
-// the datagrams queued are taken several per system call.
+// the datagrams queued are taken several per system call; the answers
+// the batch makes (loopAnswer) go out together when it ends.
 func (s *wireSide) readUDP() {
 	defer s.w.wg.Done()
 	r, err := udpbatch.NewReader(s.udp, wireReadBatch, wireReadBuf)
 	if err != nil {
 		return // closed already
 	}
+	if s.answers.w, err = udpbatch.NewWriter(s.udp); err != nil {
+		return
+	}
+	// This loop has no other work to yield to while datagrams come.
+	r.Raw()
+	s.answers.w.Raw()
 	for {
 		n, err := r.Read()
 		if err != nil {
@@ -281,6 +316,7 @@ func (s *wireSide) readUDP() {
 			b, _ := r.Datagram(i)
 			s.deliver(b, at)
 		}
+		s.flushAnswers()
 	}
 }
 
@@ -450,8 +486,16 @@ func (s *wireSide) deliver(data []byte, at time.Time) {
 		w.unmatched.Add(1)
 		return
 	}
-	// Only this loop sends to the inbox, under the shard's lock: when it
-	// has room, the send below does not block.
+	if tx.ans.on {
+		if a.side == tx.ans.answerer && a.kind == model.Transaction_TransactionRequest {
+			s.answerRequest(tid, tx, a, data)
+			sh.mu.Unlock()
+			return
+		}
+		a.repSent = tx.ans.repSent
+	}
+	// Only the read loops send to the inbox, under the shard's lock: when
+	// it has room, the send below does not block.
 	if len(tx.inbox) < cap(tx.inbox) {
 		start := len(tx.buf)
 		tx.buf = append(tx.buf, data...)

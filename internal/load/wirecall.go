@@ -74,8 +74,12 @@ func (w *wire) exchange(ctx context.Context, x wireTxn) (cause Cause) {
 		tx = w.begin(wireID(x.tid))
 	}
 	defer func() { w.end(wireID(x.tid), tx, cause) }()
-	r := exchangeRun{w: w, x: x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now()}
-	if err := r.from.send(x.req); err != nil {
+	r := exchangeRun{w: w, x: x, p: x.party, from: w.sides[x.from], to: w.sides[1-x.from], sent: time.Now(), tx: tx}
+	if w.network() == "udp" {
+		on := x.pend == nil && w.cfg.AnswerDelay == 0
+		w.arm(wireID(x.tid), tx, loopAnswer{on: on, answerer: 1 - x.from, base: x.base, party: x.party, rep: x.rep, sent: r.sent})
+		r.from.sendRequest(x.req, wireID(x.tid), false)
+	} else if err := r.from.send(x.req); err != nil {
 		return r.p.fail(x.base, Transport, fmt.Errorf("send: %w", err))
 	}
 	r.interval, r.deadline = w.cfg.RetransmitInitial, r.sent.Add(w.e.cfg.Timeout)
@@ -119,19 +123,26 @@ type exchangeRun struct {
 	interval                time.Duration
 	deadline                time.Time
 	timer                   *time.Timer
+	tx                      *wireTx
 }
 
 // arrival handles a message of the transaction; done: it ended.
 func (r *exchangeRun) arrival(ctx context.Context, a arrival) (Cause, bool) {
 	i := r.x.base
 	switch {
+	case a.over: // the read loop answering the request ended it
+		return a.cause, true
 	case a.side == r.to.side && a.kind == model.Transaction_TransactionRequest:
 		return r.requestArrived(ctx, a)
 	case a.side == r.from.side && a.kind == model.Transaction_TransactionReply:
-		if r.repSent.IsZero() { // the proxy answered the request itself
+		repSent := r.repSent
+		if repSent.IsZero() {
+			repSent = a.repSent // the read loop's answer
+		}
+		if repSent.IsZero() { // the proxy answered the request itself
 			return r.p.fail(i, Rejected, replyError(a)), true
 		}
-		return r.p.arrived(i+1, a, a.at.Sub(r.repSent)), true
+		return r.p.arrived(i+1, a, a.at.Sub(repSent)), true
 	case a.side == r.from.side && a.kind == model.Transaction_TransactionPending:
 		r.interval = r.w.cfg.RetransmitMax
 		r.timer.Reset(min(r.interval, time.Until(r.deadline)))
@@ -189,7 +200,7 @@ func (r *exchangeRun) expired(now time.Time) (Cause, bool) {
 	if !now.Before(r.deadline) {
 		step := i
 		switch {
-		case !r.repSent.IsZero():
+		case !r.repSent.IsZero() || r.w.answered(wireID(r.x.tid), r.tx):
 			step = i + 1
 		case !r.pendSent.IsZero():
 			step = i + 2
@@ -198,9 +209,7 @@ func (r *exchangeRun) expired(now time.Time) (Cause, bool) {
 	}
 	if r.w.network() == "udp" {
 		r.w.e.st.retransmits.Add(1)
-		if err := r.from.send(r.x.req); err != nil {
-			return r.p.fail(i, Transport, fmt.Errorf("retransmission: %w", err)), true
-		}
+		r.from.sendRequest(r.x.req, wireID(r.x.tid), true)
 		r.interval = min(2*r.interval, r.w.cfg.RetransmitMax)
 	}
 	r.timer.Reset(min(r.interval, time.Until(r.deadline)))

@@ -7,7 +7,8 @@
 //
 // A Reader and a Writer each belong to one goroutine; a socket may have
 // one of each in different goroutines, as reads and writes are
-// independent system calls.
+// independent system calls. The socket is one of package net's (a
+// *net.UDPConn): non-blocking, the runtime's poller waiting for it.
 package udpbatch
 
 import "net/netip"

@@ -37,7 +37,16 @@ type mmsg struct {
 	fn    func(uintptr) bool
 	done  int // the last call's outcome, set by fn
 	errno syscall.Errno
+	raw   bool
 }
+
+// Raw makes the calls raw system calls: the socket is non-blocking (the
+// runtime's poller waits for it), so each call returns at once, and the
+// scheduler's bookkeeping of a blocking call (handing the P to another
+// thread when the call takes a while, as a sendmmsg of a batch on
+// loopback does) is saved. The goroutine keeps its P meanwhile, so a
+// loop that is never short of datagrams yields less to the others.
+func (m *mmsg) Raw() { m.raw = true }
 
 func newMmsg(c syscall.Conn, trap uintptr) (mmsg, error) {
 	rc, err := c.SyscallConn()
@@ -70,9 +79,14 @@ func (m *mmsg) run(n int) (int, error) {
 	return m.done, nil
 }
 
+// call makes the system call, a raw one when m.raw is set.
 func (m *mmsg) call(fd uintptr) bool {
 	for {
-		done, _, errno := unix.Syscall6(m.trap, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(m.n), 0, 0, 0)
+		sys := unix.Syscall6
+		if m.raw {
+			sys = unix.RawSyscall6
+		}
+		done, _, errno := sys(m.trap, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(m.n), 0, 0, 0)
 		switch errno {
 		case unix.EINTR:
 			continue

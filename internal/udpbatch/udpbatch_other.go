@@ -62,3 +62,9 @@ func (w *Writer) Write(ms []Out) (int, error) {
 }
 
 var errNotUDP = &net.OpError{Op: "udpbatch", Net: "udp", Err: syscall.EINVAL}
+
+// Raw does nothing here: the calls are the net package's.
+func (r *Reader) Raw() {}
+
+// Raw does nothing here: the calls are the net package's.
+func (w *Writer) Raw() {}
