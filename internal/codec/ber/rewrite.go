@@ -95,6 +95,12 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	}
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
+	if leanOK(data, lim) && leanScan(data, &rw.s, &rw.lastAcks) {
+		rw.odd = false // the lean scanner reads the encoder's form only
+		return nil
+	}
+	rw.s.Reset()
+	rw.lastAcks = rw.lastAcks[:0]
 	sc := scanner{reader: reader{data: data, lim: lim}, s: &rw.s, lastAcks: &rw.lastAcks}
 	err := sc.message()
 	rw.odd = sc.odd

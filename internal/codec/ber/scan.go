@@ -26,6 +26,10 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
 	}
+	if leanOK(data, lim) && leanScan(data, s, nil) {
+		return nil
+	}
+	s.Reset()
 	sc := scanner{reader: reader{data: data, lim: lim}, s: s}
 	return sc.message()
 }
