@@ -41,10 +41,8 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	if !rw.odd && rw.sameLengths() {
 		return rw.patch(dst, data), nil
 	}
-	rw.r = reader{data: data, lim: lim}
 	rw.next = 0
-	out, ok := rw.emit(dst, 0, len(data))
-	rw.r = reader{} // the pool keeps no reference to data
+	out, ok := rw.emit(dst, data, 0, len(data))
 	if ok {
 		return out, nil
 	}
@@ -62,9 +60,8 @@ type rewriter struct {
 	mid      []byte // the new mId's encoding
 	terms    []byte // the new termination IDs, one after the other
 	termLen  bool   // a new termination ID's length differs from the old one's
-	r        reader
-	next     int  // the first edit not yet written
-	odd      bool // the scan met a header not in the encoder's form
+	next     int    // the first edit not yet written
+	odd      bool   // the scan met a header not in the encoder's form
 	dec      Decoder
 }
 
@@ -93,7 +90,7 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	if ch.TerminationIDs != nil {
 		rw.s.Want = scan.Everything
 	}
-	rw.s.Reset()
+	reset(&rw.s)
 	rw.lastAcks = rw.lastAcks[:0]
 	if leanOK(data, lim) && leanScan(data, &rw.s, &rw.lastAcks) {
 		rw.odd = false // the lean scanner reads the encoder's form only
@@ -195,47 +192,48 @@ func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span
 
 // emit copies the elements of data[off:end] to b, writing anew those that
 // are or hold an edit. It reports false when an element it reads is not in
-// the encoder's form (the caller then re-encodes).
-func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
-	var h header
+// the encoder's form (the caller then re-encodes): tlv and tlvLong read
+// only that form (a low tag number, a definite and minimal length).
+func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 	for off < end {
-		if rw.r.next(&h, off, end) != nil {
-			return b, false
+		id, start, stop, ok := tlv(data, off, end)
+		if !ok {
+			id, start, stop, ok = tlvLong(data, off, end)
 		}
-		idEnd, ok := rw.r.canonical(&h)
 		if !ok {
 			return b, false
 		}
-		if rw.next >= len(rw.edits) || rw.edits[rw.next].span.Off >= h.next {
-			b = append(b, rw.r.data[h.off:h.next]...)
-			off = h.next
+		if rw.next >= len(rw.edits) || rw.edits[rw.next].span.Off >= stop {
+			b = append(b, data[off:stop]...)
+			off = stop
 			continue
 		}
 		e := &rw.edits[rw.next]
+		cons := id&0x20 != 0
 		switch {
-		case e.mid && e.span.Off == h.off && e.span.End() == h.next:
+		case e.mid && e.span.Off == off && e.span.End() == stop:
 			b = append(b, rw.mid...)
 			rw.next++
-		case e.term > 0 && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = append(b, rw.r.data[h.off:h.start]...)
+		case e.term > 0 && !cons && e.span.Off == start && e.span.End() == stop:
+			b = append(b, data[off:start]...)
 			b = append(b, rw.newTerm(e)...)
 			rw.next++
-		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = appendID(b, rw.r.data[h.off:idEnd], e.v)
+		case !e.mid && !cons && e.span.Off == start && e.span.End() == stop:
+			b = appendID(b, id, e.v)
 			rw.next++
-		case h.cons:
+		case cons:
 			// The old length octets hold the place of the new ones, which
 			// mostly take as many: then nothing moves.
-			b = append(b, rw.r.data[h.off:h.start]...)
-			mark, k := len(b)-(h.start-idEnd), h.start-idEnd
-			if b, ok = rw.emit(b, h.start, h.end); !ok {
+			b = append(b, data[off:start]...)
+			mark, k := len(b)-(start-off-1), start-off-1
+			if b, ok = rw.emit(b, data, start, stop); !ok {
 				return b, false
 			}
 			b = putLen(b, mark, k)
 		default:
 			return b, false // an edit inside a primitive: not what the scanner reports
 		}
-		off = h.next
+		off = stop
 	}
 	return b, true
 }
@@ -269,23 +267,6 @@ func putLen(b []byte, mark, k int) []byte {
 	return b
 }
 
-// canonical returns where h's length octets start, and whether they are
-// as the encoder writes them: definite and minimal.
-func (d *reader) canonical(h *header) (int, bool) {
-	p := h.off + 1
-	if d.data[h.off]&0x1f == 0x1f {
-		for d.data[p]&0x80 != 0 {
-			p++
-		}
-		p++
-	}
-	n, l := h.start-p, h.end-h.start
-	if n == 1 {
-		return p, d.data[p] < 0x80
-	}
-	return p, l >= 0x80 && d.data[p] == 0x80|byte(n-1) && d.data[p+1] != 0
-}
-
 // recode is Rewrite the slow way, for input not in the encoder's form.
 func (rw *rewriter) recode(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
 	rw.dec.Options = Options{Limits: lim}
@@ -316,20 +297,19 @@ func (rw *rewriter) sameLengths() bool {
 	return true
 }
 
-// appendID appends an INTEGER of identifier octets id and value v as the
+// appendID appends an INTEGER of identifier octet id and value v as the
 // encoder writes it (appendUint, minimal two's complement), with one
-// append of at most six octets: appendUint's general loops cost a rewrite
-// more than the rest of its copying.
-func appendID(b, id []byte, v uint32) []byte {
-	b = append(b, id...)
+// append of at most seven octets: appendUint's general loops cost a
+// rewrite more than the rest of its copying.
+func appendID(b []byte, id byte, v uint32) []byte {
 	n := intLen(v)
-	var c [6]byte
-	c[0] = byte(n)
-	for i := n; i >= 1; i-- {
+	var c [7]byte
+	c[0], c[1] = id, byte(n)
+	for i := n + 1; i >= 2; i-- {
 		c[i] = byte(v)
 		v >>= 8
 	}
-	return append(b, c[:n+1]...)
+	return append(b, c[:n+2]...)
 }
 
 // intLen is the length of v's INTEGER contents as the encoder writes

@@ -104,8 +104,7 @@ func spliced(t testing.TB, data []byte, ch *scan.Changes) bool {
 	if err := rw.plan(ch); err != nil {
 		return true // refused before any copy
 	}
-	rw.r = reader{data: data, lim: limits.Default}
-	_, ok := rw.emit(nil, 0, len(data))
+	_, ok := rw.emit(nil, data, 0, len(data))
 	return ok
 }
 
@@ -186,7 +185,7 @@ func TestSortEdits(t *testing.T) {
 // appendID writes an ID as appendUint does.
 func TestAppendID(t *testing.T) {
 	for _, v := range []uint32{0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffffff, 0x7fffffff, 0x80000000, 1<<32 - 1} {
-		got, want := appendID([]byte{9}, []byte{0x80}, v), appendUint([]byte{9}, "\x80", uint64(v))
+		got, want := appendID([]byte{9}, 0x80, v), appendUint([]byte{9}, "\x80", uint64(v))
 		if !bytes.Equal(got, want) {
 			t.Errorf("appendID(%#x) = % x, want % x", v, got, want)
 		}

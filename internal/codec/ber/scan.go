@@ -21,15 +21,17 @@ import (
 // STRING, which no encoder we know writes, and which is joined into new
 // memory.
 func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
+	if leanOK(data, lim) {
+		reset(s)
+		if leanScan(data, s, nil) {
+			return nil
+		}
+	}
 	s.Reset()
 	lim = lim.OrDefault()
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
 	}
-	if leanOK(data, lim) && leanScan(data, s, nil) {
-		return nil
-	}
-	s.Reset()
 	sc := scanner{reader: reader{data: data, lim: lim}, s: s}
 	return sc.message()
 }
