@@ -19,12 +19,13 @@ import (
 // grows past 127) and copies the rest as it is.
 //
 // Copying is exact for input in the encoder's form (ours and OTP's):
-// definite, minimal lengths. Where an element the copy reads is not in
-// that form (an indefinite or a non-minimal length), Rewrite decodes and
-// re-encodes instead, which normalises everything. Inside the elements
-// it copies whole, it does not look: a non-canonical encoding there (say
-// a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would write
-// 0xFF; both decode to the same message.
+// definite, minimal lengths. Where an element the scan or the copy reads
+// is not in that form (an indefinite or a non-minimal length), Rewrite
+// decodes and re-encodes instead, which normalises everything. Inside
+// the elements it copies whole (and the runs of elements between and
+// after the edits), it does not look: a non-canonical encoding there
+// (say a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would
+// write 0xFF; both decode to the same message.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
 	lim = lim.OrDefault()
 	rw, release := rewriters.Get()
@@ -35,10 +36,12 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	if err := rw.plan(ch); err != nil {
 		return dst, err
 	}
-	if rw.termLen {
+	if rw.termLen || rw.odd {
+		// A header the scan read is not in the encoder's form (indefinite
+		// or non-minimal): re-encoding puts it in that form.
 		return rw.recode(dst, data, ch, lim)
 	}
-	if !rw.odd && rw.sameLengths() {
+	if rw.sameLengths() {
 		return rw.patch(dst, data), nil
 	}
 	rw.next = 0
@@ -62,6 +65,7 @@ type rewriter struct {
 	termLen  bool   // a new termination ID's length differs from the old one's
 	next     int    // the first edit not yet written
 	odd      bool   // the scan met a header not in the encoder's form
+	lean     bool   // the lean scanner read the input (and listed the edits)
 	dec      Decoder
 }
 
@@ -91,11 +95,19 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 		rw.s.Want = scan.Everything
 	}
 	reset(&rw.s)
-	rw.lastAcks = rw.lastAcks[:0]
-	if leanOK(data, lim) && leanScan(data, &rw.s, &rw.lastAcks) {
-		rw.odd = false // the lean scanner reads the encoder's form only
+	rw.lastAcks, rw.edits = rw.lastAcks[:0], rw.edits[:0]
+	if ch.MID != nil {
+		rw.edits = append(rw.edits, edit{mid: true}) // plan sets its span
+	}
+	d := newLean(data, &rw.s)
+	d.edits, d.txIDs, d.ctxIDs, d.skipMID = &rw.edits, ch.TransactionIDs, ch.ContextIDs, ch.MID == nil
+	if leanOK(data, lim) && d.message() {
+		// The lean scanner reads the encoder's form only, and has listed
+		// the edits of the IDs.
+		rw.odd, rw.lean = false, true
 		return nil
 	}
+	rw.lean = false
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
 	sc := scanner{reader: reader{data: data, lim: lim}, s: &rw.s, lastAcks: &rw.lastAcks}
@@ -104,15 +116,36 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	return err
 }
 
-// plan lists the edits ch makes, in the order of the input.
+// plan lists the edits ch makes, in the order of the input. The lean
+// scan has listed those of the IDs; after the general scanner, they come
+// from the Summary.
 func (rw *rewriter) plan(ch *scan.Changes) error {
-	rw.edits = rw.edits[:0]
-	s := &rw.s
 	if ch.MID != nil {
 		var err error
 		if rw.mid, err = appendMIdV123(rw.mid[:0], ch.MID); err != nil {
 			return codecerr.At(err, "mId")
 		}
+	}
+	if !rw.lean {
+		rw.listEdits(ch)
+	} else if ch.MID != nil {
+		rw.edits[0].span = rw.s.MID.Span
+	}
+	n := len(rw.edits)
+	rw.planTerms(ch.TerminationIDs)
+	if !rw.lean || len(rw.edits) > n {
+		rw.tmp = sortEdits(rw.edits, rw.tmp)
+	}
+	return nil
+}
+
+// listEdits lists the edits of the mId and the IDs from the Summary and
+// the lastAcks the general scanner collected: a few runs, each in the
+// order of the input.
+func (rw *rewriter) listEdits(ch *scan.Changes) {
+	rw.edits = rw.edits[:0]
+	s := &rw.s
+	if ch.MID != nil {
 		rw.edits = append(rw.edits, edit{span: s.MID.Span, mid: true})
 	}
 	if f := ch.TransactionIDs; f != nil {
@@ -130,9 +163,6 @@ func (rw *rewriter) plan(ch *scan.Changes) error {
 			}
 		}
 	}
-	rw.planTerms(ch.TerminationIDs)
-	rw.tmp = sortEdits(rw.edits, rw.tmp)
-	return nil
 }
 
 // sortEdits puts the edits in the order of the input. plan lists them
@@ -190,12 +220,15 @@ func (rw *rewriter) planTerms(f func([]byte) []byte) {
 // newTerm is the new contents of a termination edit.
 func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span.Len] }
 
-// emit copies the elements of data[off:end] to b, writing anew those that
-// are or hold an edit. It reports false when an element it reads is not in
-// the encoder's form (the caller then re-encodes): tlv and tlvLong read
-// only that form (a low tag number, a definite and minimal length).
+// emit copies data[off:end], a run of elements, to b, writing anew those
+// that are or hold an edit; it copies the elements between them, and
+// those after the last, in one piece each, without reading them. It
+// reports false when an element it reads is not in the encoder's form
+// (the caller then re-encodes): tlv and tlvLong read only that form (a
+// low tag number, a definite and minimal length).
 func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
-	for off < end {
+	from := off // data[from:off] is copied as it is
+	for off < end && rw.next < len(rw.edits) && rw.edits[rw.next].span.Off < end {
 		id, start, stop, ok := tlv(data, off, end)
 		if !ok {
 			id, start, stop, ok = tlvLong(data, off, end)
@@ -203,28 +236,30 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 		if !ok {
 			return b, false
 		}
-		if rw.next >= len(rw.edits) || rw.edits[rw.next].span.Off >= stop {
-			b = append(b, data[off:stop]...)
+		e := &rw.edits[rw.next]
+		if e.span.Off >= stop {
 			off = stop
 			continue
 		}
-		e := &rw.edits[rw.next]
 		cons := id&0x20 != 0
 		switch {
 		case e.mid && e.span.Off == off && e.span.End() == stop:
-			b = append(b, rw.mid...)
+			b = append(append(b, data[from:off]...), rw.mid...)
 			rw.next++
 		case e.term > 0 && !cons && e.span.Off == start && e.span.End() == stop:
-			b = append(b, data[off:start]...)
-			b = append(b, rw.newTerm(e)...)
+			b = append(append(b, data[from:start]...), rw.newTerm(e)...)
 			rw.next++
 		case !e.mid && !cons && e.span.Off == start && e.span.End() == stop:
+			if from < off {
+				b = append(b, data[from:off]...)
+			}
 			b = appendID(b, id, e.v)
 			rw.next++
 		case cons:
-			// The old length octets hold the place of the new ones, which
-			// mostly take as many: then nothing moves.
-			b = append(b, data[off:start]...)
+			// The run before, and the header: the old length octets hold
+			// the place of the new ones, which mostly take as many (then
+			// nothing moves).
+			b = append(b, data[from:start]...)
 			mark, k := len(b)-(start-off-1), start-off-1
 			if b, ok = rw.emit(b, data, start, stop); !ok {
 				return b, false
@@ -233,9 +268,9 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 		default:
 			return b, false // an edit inside a primitive: not what the scanner reports
 		}
-		off = stop
+		off, from = stop, stop
 	}
-	return b, true
+	return append(b, data[from:end]...), true
 }
 
 // putLen writes at mark the length of what follows the k octets there

@@ -23,7 +23,7 @@ import (
 func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	if leanOK(data, lim) {
 		reset(s)
-		if leanScan(data, s, nil) {
+		if leanScan(data, s) {
 			return nil
 		}
 	}

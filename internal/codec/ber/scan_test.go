@@ -195,7 +195,7 @@ func TestScanLean(t *testing.T) {
 		for _, depth := range depths {
 			lean.Want, general.Want = depth, depth
 			lean.Reset()
-			if !leanScan(data, &lean, nil) {
+			if !leanScan(data, &lean) {
 				t.Fatalf("%s at %v: the lean scanner gives up", name, depth)
 			}
 			general.Reset()

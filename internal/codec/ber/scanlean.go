@@ -40,7 +40,14 @@ type lean struct {
 	id   *leanIDs
 	// The depths wanted: actions, commands, everything.
 	actions, commands, everything bool
-	lastAcks                      *[]edit // as scanner.lastAcks
+	// edits, when not nil, collects the edits of a Rewrite, in the order
+	// of the input: the transaction IDs (and acknowledged ranges' ends)
+	// by txIDs, the context IDs but the special ones by ctxIDs.
+	edits         *[]edit
+	txIDs, ctxIDs func(uint32) uint32
+	// skipMID: the caller does not read s.MID (a Rewrite that keeps the
+	// mId), which is then hopped over unread.
+	skipMID bool
 }
 
 // leanIDs are one version's identifier octets, made from its tags; 0xff
@@ -249,10 +256,19 @@ func leanUint(data []byte, start, stop int) (v uint32, ok bool) {
 
 // leanScan is the lean scanner's Scan: false when it gave up (s is then
 // partly filled).
-func leanScan(data []byte, s *scan.Summary, lastAcks *[]edit) bool {
-	d := lean{data: data, s: s, lastAcks: lastAcks,
-		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), everything: s.Want.Reaches(scan.Everything)}
+func leanScan(data []byte, s *scan.Summary) bool {
+	d := newLean(data, s)
 	return d.message()
+}
+
+func newLean(data []byte, s *scan.Summary) lean {
+	return lean{data: data, s: s,
+		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), everything: s.Want.Reaches(scan.Everything)}
+}
+
+// edit appends the edit that writes v over the INTEGER data[start:stop].
+func (d *lean) edit(start, stop int, v uint32) {
+	*d.edits = append(*d.edits, edit{span: scan.Span{Off: start, Len: stop - start}, v: v})
 }
 
 func (d *lean) message() bool {
@@ -302,7 +318,7 @@ func (d *lean) mess(off, end int) bool {
 	if !ok {
 		id, start, stop, ok = tlvLong(data, at, end)
 	}
-	if !ok || id != leanFirst.mId || !d.mid(start, stop) {
+	if !ok || id != leanFirst.mId || !d.skipMID && !d.mid(start, stop) {
 		return false
 	}
 	at = stop
@@ -420,6 +436,9 @@ func (d *lean) transaction(kind scan.TxKind, off, end int) bool {
 	}
 	tx := len(d.s.Transactions)
 	d.s.Transactions = append(d.s.Transactions, scan.Transaction{Kind: kind, ID: txID, LastID: txID, IDSpan: scan.Span{Off: s, Len: e - s}})
+	if d.txIDs != nil {
+		d.edit(s, e, d.txIDs(txID))
+	}
 	switch kind {
 	case scan.Request:
 		if !d.actions {
@@ -570,6 +589,9 @@ func (d *lean) ack(off, end int) bool {
 		return false
 	}
 	t := scan.Transaction{Kind: scan.ResponseAck, ID: first, LastID: first, IDSpan: scan.Span{Off: s, Len: e - s}}
+	if d.txIDs != nil {
+		d.edit(s, e, d.txIDs(first))
+	}
 	if e < end {
 		at := e
 		id, s, e, ok = tlv(data, at, end)
@@ -582,8 +604,8 @@ func (d *lean) ack(off, end int) bool {
 		if t.LastID, ok = leanUint(data, s, e); !ok {
 			return false
 		}
-		if d.lastAcks != nil {
-			*d.lastAcks = append(*d.lastAcks, edit{span: scan.Span{Off: s, Len: e - s}, v: t.LastID})
+		if d.txIDs != nil {
+			d.edit(s, e, d.txIDs(t.LastID))
 		}
 	}
 	d.s.Transactions = append(d.s.Transactions, t)
@@ -603,6 +625,9 @@ func (d *lean) contextID(tx, off, end int, idID byte) (int, bool) {
 	}
 	v, ok := leanUint(data, s, e)
 	d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx, ContextID: v, Span: scan.Span{Off: s, Len: e - s}})
+	if d.ctxIDs != nil && !scan.Special(v) {
+		d.edit(s, e, d.ctxIDs(v))
+	}
 	return e, ok
 }
 
