@@ -264,7 +264,11 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 			if b, ok = rw.emit(b, data, start, stop); !ok {
 				return b, false
 			}
-			b = putLen(b, mark, k)
+			if n := len(b) - mark - 1; k == 1 && n < 0x80 {
+				b[mark] = byte(n) // the common case, without the call
+			} else {
+				b = putLen(b, mark, k)
+			}
 		default:
 			return b, false // an edit inside a primitive: not what the scanner reports
 		}

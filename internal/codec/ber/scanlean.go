@@ -405,7 +405,7 @@ func (d *lean) body(off, end int) bool {
 		var good bool
 		switch kind := d.id.tx[id]; kind {
 		case scan.ResponseAck:
-			good = d.acks(s, e)
+			good = d.list(s, e, 0, elemAck)
 		case 0:
 			return false
 		default:
@@ -449,7 +449,7 @@ func (d *lean) transaction(kind scan.TxKind, off, end int) bool {
 		if !ok {
 			id, s, e, ok = tlvLong(data, at, end)
 		}
-		return ok && id == d.id.reqActions && d.actionRequests(tx, s, e)
+		return ok && id == d.id.reqActions && d.list(s, e, tx, elemActionRequest)
 	case scan.Reply:
 		return d.reply(tx, e, end)
 	case scan.SegmentReply:
@@ -514,18 +514,7 @@ func (d *lean) result(tx, off, end int) bool {
 	case !d.actions:
 		return true
 	}
-	data := d.data
-	for off := s; off < e; {
-		_, as, ae, ok := tlv(data, off, e)
-		if !ok {
-			_, as, ae, ok = tlvLong(data, off, e)
-		}
-		if !ok || data[off]&0x20 == 0 || !d.actionReply(tx, as, ae) {
-			return false
-		}
-		off = ae
-	}
-	return true
+	return d.list(s, e, tx, elemActionReply)
 }
 
 // segmentReply reads the rest of a SegmentReply after its ID.
@@ -555,22 +544,6 @@ func (d *lean) segmentReply(tx, off, end int) bool {
 		if id == d.id.segDone {
 			t.Complete = true
 		}
-	}
-	return true
-}
-
-// acks reads a TransactionResponseAck: one Transaction per range.
-func (d *lean) acks(off, end int) bool {
-	data := d.data
-	for off < end {
-		id, s, e, ok := tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
-		}
-		if !ok || id&0x20 == 0 || !d.ack(s, e) {
-			return false
-		}
-		off = e
 	}
 	return true
 }
@@ -631,30 +604,10 @@ func (d *lean) contextID(tx, off, end int, idID byte) (int, bool) {
 	return e, ok
 }
 
-// actionRequests reads a request's actions.
-func (d *lean) actionRequests(tx, off, end int) bool {
-	data := d.data
-	for off < end {
-		_, s, e, ok := tlv(data, off, end)
-		if !ok {
-			_, s, e, ok = tlvLong(data, off, end)
-		}
-		if !ok || data[off]&0x20 == 0 {
-			return false
-		}
-		next, ok := d.contextID(tx, s, e, d.id.actReqID)
-		if !ok {
-			return false
-		}
-		if d.commands {
-			act := len(d.s.Actions) - 1
-			if !d.commandList(act, next, e, d.id.actReqCmds, false) {
-				return false
-			}
-		}
-		off = e
-	}
-	return true
+// actionRequest reads an ActionRequest: context ID, commands.
+func (d *lean) actionRequest(tx, off, end int) bool {
+	next, ok := d.contextID(tx, off, end, d.id.actReqID)
+	return ok && (!d.commands || d.commandList(len(d.s.Actions)-1, next, end, d.id.actReqCmds, false))
 }
 
 // actionReply reads an ActionReply: context ID, error, commands.
@@ -701,26 +654,11 @@ func (d *lean) commandList(act, off, end int, listID byte, replies bool) bool {
 			if replies {
 				return d.commandReplies(act, s, e)
 			}
-			return d.commandRequests(act, s, e)
+			return d.list(s, e, act, elemCommandRequest)
 		}
 		off = e
 	}
 	return false
-}
-
-func (d *lean) commandRequests(act, off, end int) bool {
-	data := d.data
-	for off < end {
-		_, s, e, ok := tlv(data, off, end)
-		if !ok {
-			_, s, e, ok = tlvLong(data, off, end)
-		}
-		if !ok || data[off]&0x20 == 0 || !d.commandRequest(act, s, e) {
-			return false
-		}
-		off = e
-	}
-	return true
 }
 
 func (d *lean) commandRequest(act, off, end int) bool {
@@ -816,7 +754,7 @@ func (d *lean) parts(off, end int, shape []leanPart, cmd int) bool {
 func (d *lean) part(off, end int, r role, cmd int) bool {
 	switch r {
 	case roleTermList:
-		return d.terms(off, end, cmd)
+		return d.list(off, end, cmd, elemTerm)
 	case roleTerm:
 		return d.term(off, end, cmd)
 	case roleError:
@@ -861,15 +799,33 @@ func (d *lean) choice(off, end int, r role, cmd int) bool {
 	return false
 }
 
-// terms reads a TerminationIDList.
-func (d *lean) terms(off, end, cmd int) bool {
+// list reads the elements of a SEQUENCE OF in data[off:end], each
+// constructed: the ranges of a TransactionResponseAck (one Transaction
+// each), the actions of transaction i, the command requests of action i,
+// or the termination IDs of command i.
+func (d *lean) list(off, end, i int, what elem) bool {
 	data := d.data
 	for off < end {
 		_, s, e, ok := tlv(data, off, end)
 		if !ok {
 			_, s, e, ok = tlvLong(data, off, end)
 		}
-		if !ok || data[off]&0x20 == 0 || !d.term(s, e, cmd) {
+		if !ok || data[off]&0x20 == 0 {
+			return false
+		}
+		switch what {
+		case elemAck:
+			ok = d.ack(s, e)
+		case elemActionRequest:
+			ok = d.actionRequest(i, s, e)
+		case elemActionReply:
+			ok = d.actionReply(i, s, e)
+		case elemCommandRequest:
+			ok = d.commandRequest(i, s, e)
+		default:
+			ok = d.term(s, e, i)
+		}
+		if !ok {
 			return false
 		}
 		off = e
