@@ -327,6 +327,17 @@ func TestOTP(t *testing.T) {
 			t.Errorf("OTP %s: mean size %v, corpus files' %v", oc.Label, row.Size, want)
 		}
 	}
+	decodes := map[string]bool{}
+	for _, b := range r.Best {
+		if b.Op == "decode" && b.Ratio > 0 {
+			decodes[b.Family] = true
+		}
+	}
+	for _, f := range []string{"pretty", "compact", "ber", "per", "erl_dist"} {
+		if !decodes[f] {
+			t.Errorf("best against best: no decode line for %s in %+v", f, r.Best)
+		}
+	}
 	for _, want := range []struct{ otp, ours string }{{"ber", "ber bin"}, {"ber_native", "ber bin [native]"}, {"per_native", "per bin [native]"}} {
 		row := otp[want.otp]
 		if len(row.Versus) != 1 || row.Versus[0].Config != want.ours || row.Versus[0].Total <= 0 {

@@ -89,6 +89,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.OTP != nil {
 		b.WriteString("OTP rows are compared with the megaco row of the same codec and configuration (otp profile, no reuse).\n")
 	}
+	writeBest(b, r.Best, nameW)
 	writeScans(b, r.Scans, nameW)
 
 	if len(r.Throughput) > 0 {

@@ -111,6 +111,7 @@ type Report struct {
 	NumCPU     int          `json:"num_cpu"`
 	OTP        *OTPInfo     `json:"otp,omitempty"`
 	Rows       []Row        `json:"rows"`
+	Best       []Best       `json:"best,omitempty"`
 	Scans      []ScanRow    `json:"scans,omitempty"`
 	CPUs       int          `json:"cpus,omitempty"`
 	CPUTime    Duration     `json:"cpu_time,omitempty"`
@@ -360,6 +361,7 @@ func (m *measurement) measureRounds(ctx context.Context) error {
 			}
 		}
 	}
+	m.r.Best = bestAgainstBest(m.r.Rows)
 	m.r.Notes = append(m.r.Notes, skipNotes(m.ours(), len(m.corpus.Msgs))...)
 	return nil
 }

@@ -154,10 +154,10 @@ func (c *Converter) ToText(m *model.MegacoMessage, version int, cfg *Config) err
 
 func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBinary bool) error {
 	if c == nil {
-		c = &Config{}
+		c = &noConfig
 	}
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
-		w: t.w, arena: t.arena, tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
+		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
 	if version < 1 || version > 3 {
 		return mapErr("", ErrConfig, nil, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
@@ -198,9 +198,10 @@ type transformer struct {
 	v      pkgs.Version
 	toBin  bool
 	w      model.Walker
-	arena  []byte // results are carved from here, to allocate less
-	tmp    []byte // scratch
-	tmp2   []byte // scratch
+	arena  []byte         // results are carved from here, to allocate less
+	wilds  []model.Octets // the wildcard lists of termination IDs, carved likewise
+	tmp    []byte         // scratch
+	tmp2   []byte         // scratch
 }
 
 // alloc returns n fresh bytes.
@@ -362,11 +363,11 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 		if len(wild) == 0 {
 			x.Wildcard = []model.Octets{}
 		} else {
-			ws := t.octets(wild)
-			x.Wildcard = make([]model.Octets, len(ws))
+			ws, n := t.octets(wild), len(t.wilds)
 			for i := range ws {
-				x.Wildcard[i] = ws[i : i+1 : i+1]
+				t.wilds = append(t.wilds, ws[i:i+1:i+1])
 			}
+			x.Wildcard = t.wilds[n:len(t.wilds):len(t.wilds)]
 		}
 		x.Id = t.octets(id)
 		return nil
@@ -438,8 +439,11 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	if siteKinds[w.Site().Index].isPkg {
 		if t.toBin {
-			n, err := t.reg.PackageID(t.v, string(*x))
+			n, err := t.reg.PackageID(t.v, view(*x)) // no copy to look up
 			if err != nil {
+				// Again with a copy: the error keeps the name, and the
+				// model's bytes are not ours to keep.
+				_, err = t.reg.PackageID(t.v, string(*x))
 				return t.failName("", err)
 			}
 			*x = t.octets(n[:])
@@ -690,6 +694,19 @@ func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 	return nil
 }
 
+// noConfig is the defaults, for a nil Config: shared, never written.
+var noConfig Config
+
+// ascii is every ASCII character once: a one-letter name is a substring
+// of it rather than a new string.
+var ascii = func() string {
+	b := make([]byte, 0x80)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
 func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 	pn, err := pkgs.ParsePkgdName(p.Name)
 	if err != nil {
@@ -697,8 +714,8 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 	}
 	var name string
 	if pn.Package() == 0 {
-		if c, ok := sdp.Letter(pn.Item()); ok {
-			name = string(rune(c))
+		if c, ok := sdp.Letter(pn.Item()); ok && c < 0x80 {
+			name = ascii[c : c+1]
 		}
 	}
 	if name == "" {

@@ -36,11 +36,16 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	w := rewriters.Get().(*rewriter)
 	defer rewriters.Put(w)
 	w.sites = w.sites[:0]
-	// The IDs are collected at every depth; the summary need only list
-	// the termination IDs when they change.
-	w.s.Want = scan.Transactions
-	if ch.TerminationIDs != nil {
+	// The IDs are collected down to where the walk stops: the summary's
+	// depth is the deepest ID that changes. Past the last of them the
+	// walk stops (see scanner.done) and what follows is copied unread.
+	switch {
+	case ch.TerminationIDs != nil:
 		w.s.Want = scan.Everything
+	case ch.ContextIDs != nil:
+		w.s.Want = scan.Actions
+	default:
+		w.s.Want = scan.Transactions
 	}
 	d := scanner{sites: &w.sites}
 	if err := d.run(data, &w.s, lim); err != nil {

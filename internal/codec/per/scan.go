@@ -1,6 +1,9 @@
 package per
 
 import (
+	"errors"
+	"math"
+
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/per/x691"
@@ -46,6 +49,40 @@ type scanner struct {
 	reassembled  bool // an open type entered was fragmented
 	// sites, when not nil, collects the IDs for Rewrite.
 	sites *[]site
+	// txLeft and actLeft count the transactions of the message and the
+	// actions of the current transaction not yet entered; extAfter is set
+	// when the current transaction has extension additions after its
+	// actions (a v3 reply's segment number). They tell done when nothing
+	// after the walk's position is reported at s.Want.
+	txLeft, actLeft int
+	extAfter        bool
+}
+
+// errStop ends a walk that has read all that s.Want asks for (see done).
+var errStop = errors.New("per: scan stopped early")
+
+// done reports whether the walk, at the place of a stop hook for depth,
+// may stop: s.Want is depth and the walk is in the message's last
+// transaction (and for Actions its last action), with nothing reported
+// after it. Below s.Want a BER scan hops over a transaction's actions or
+// an action's commands unchecked; a PER walk has no length to hop by, but
+// can leave everything after that place unread, and does: the rest is
+// not checked, as a relay would not check it.
+func (d *scanner) done(depth scan.Depth) bool {
+	return d.s.Want == depth && d.txLeft == 0 && !d.extAfter && (depth == scan.Transactions || d.actLeft == 0)
+}
+
+// txCount and actCount note a list's element count. A count of 16K or
+// more comes in fragments, which the hook sees only the first of: such a
+// list never lets the walk stop early.
+func (d *scanner) txCount(n int)  { d.txLeft = fragmented(n) }
+func (d *scanner) actCount(n int) { d.actLeft = fragmented(n) }
+
+func fragmented(n int) int {
+	if n >= 1<<14 {
+		return math.MaxInt
+	}
+	return n
 }
 
 func (d *scanner) run(data []byte, s *scan.Summary, lim limits.Limits) error {
@@ -62,10 +99,14 @@ func (d *scanner) run(data []byte, s *scan.Summary, lim limits.Limits) error {
 		return err
 	}
 	s.Version = v
-	if err := scanMessage(d, v); err != nil {
+	switch err := scanMessage(d, v); err {
+	case nil:
+		return d.End()
+	case errStop:
+		return nil
+	default:
 		return err
 	}
-	return d.End()
 }
 
 // openType enters the open type that follows (an extension addition that
@@ -167,6 +208,7 @@ func (d *scanner) segment(x int64, _ int) { d.lastTx().Segment = uint16(x) }
 // by, only a count of elements that must each be walked.
 
 func (d *scanner) action(x int64, at int) {
+	d.actLeft--
 	if d.acts {
 		d.s.Actions = append(d.s.Actions, scan.Action{Tx: len(d.s.Transactions) - 1, ContextID: uint32(x), Span: d.id32Span(at)})
 	}

@@ -249,6 +249,7 @@ func scanMessageMessageBodyV1(d *scanner) error {
 			} else if k2, more3, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
+			d.txCount(k2)
 			for {
 				if err = d.count(k2); err != nil {
 					return codecerr.At(err, "transactions")
@@ -298,6 +299,7 @@ func scanMessageMessageBodyV2(d *scanner) error {
 			} else if k5, more6, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
+			d.txCount(k5)
 			for {
 				if err = d.count(k5); err != nil {
 					return codecerr.At(err, "transactions")
@@ -347,6 +349,7 @@ func scanMessageMessageBodyV3(d *scanner) error {
 			} else if k8, more9, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "transactions")
 			}
+			d.txCount(k8)
 			for {
 				if err = d.count(k8); err != nil {
 					return codecerr.At(err, "transactions")
@@ -513,6 +516,7 @@ func scanTransactionV1(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
+	d.txLeft--
 	idx, ok := d.TryIndex(3, 4)
 	if !ok {
 		var err error
@@ -573,6 +577,7 @@ func scanTransactionV2(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
+	d.txLeft--
 	idx, ok := d.TryIndex(3, 4)
 	if !ok {
 		var err error
@@ -633,6 +638,7 @@ func scanTransactionV3(d *scanner) error {
 	if err := d.enter(); err != nil {
 		return err
 	}
+	d.txLeft--
 	idx, ok := d.TryIndex(3, 4)
 	if !ok {
 		var err error
@@ -719,6 +725,10 @@ func scanTransactionRequestV1(d *scanner) error {
 		d.txID(int64(x23), at)
 	}
 	{
+		d.extAfter = false
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k24, more25 := 0, false
@@ -727,6 +737,7 @@ func scanTransactionRequestV1(d *scanner) error {
 			} else if k24, more25, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
+			d.actCount(k24)
 			for {
 				if err = d.count(k24); err != nil {
 					return codecerr.At(err, "actions")
@@ -778,6 +789,10 @@ func scanTransactionRequestV2(d *scanner) error {
 		d.txID(int64(x27), at)
 	}
 	{
+		d.extAfter = false
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k28, more29 := 0, false
@@ -786,6 +801,7 @@ func scanTransactionRequestV2(d *scanner) error {
 			} else if k28, more29, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
+			d.actCount(k28)
 			for {
 				if err = d.count(k28); err != nil {
 					return codecerr.At(err, "actions")
@@ -837,6 +853,10 @@ func scanTransactionRequestV3(d *scanner) error {
 		d.txID(int64(x31), at)
 	}
 	{
+		d.extAfter = false
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k32, more33 := 0, false
@@ -845,6 +865,7 @@ func scanTransactionRequestV3(d *scanner) error {
 			} else if k32, more33, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actions")
 			}
+			d.actCount(k32)
 			for {
 				if err = d.count(k32); err != nil {
 					return codecerr.At(err, "actions")
@@ -935,6 +956,7 @@ func scanTransactionReplyV1(d *scanner) error {
 		d.immAck()
 	}
 	{
+		d.extAfter = hasExt
 		if err := scanTransactionReplyTransactionResultV1(d); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -979,6 +1001,7 @@ func scanTransactionReplyV2(d *scanner) error {
 		d.immAck()
 	}
 	{
+		d.extAfter = hasExt
 		if err := scanTransactionReplyTransactionResultV2(d); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -1023,6 +1046,7 @@ func scanTransactionReplyV3(d *scanner) error {
 		d.immAck()
 	}
 	{
+		d.extAfter = hasExt
 		if err := scanTransactionReplyTransactionResultV3(d); err != nil {
 			return codecerr.At(err, "transactionResult")
 		}
@@ -1078,6 +1102,9 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 			return codecerr.At(err, "transactionError")
 		}
 	case 1:
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k40, more41 := 0, false
@@ -1086,6 +1113,7 @@ func scanTransactionReplyTransactionResultV1(d *scanner) error {
 			} else if k40, more41, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
+			d.actCount(k40)
 			for {
 				if err = d.count(k40); err != nil {
 					return codecerr.At(err, "actionReplies")
@@ -1127,6 +1155,9 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 			return codecerr.At(err, "transactionError")
 		}
 	case 1:
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k43, more44 := 0, false
@@ -1135,6 +1166,7 @@ func scanTransactionReplyTransactionResultV2(d *scanner) error {
 			} else if k43, more44, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
+			d.actCount(k43)
 			for {
 				if err = d.count(k43); err != nil {
 					return codecerr.At(err, "actionReplies")
@@ -1176,6 +1208,9 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 			return codecerr.At(err, "transactionError")
 		}
 	case 1:
+		if d.done(scan.Transactions) {
+			return errStop
+		}
 		{
 			var err error
 			k46, more47 := 0, false
@@ -1184,6 +1219,7 @@ func scanTransactionReplyTransactionResultV3(d *scanner) error {
 			} else if k46, more47, err = d.GetShortLength(0); err != nil {
 				return codecerr.At(err, "actionReplies")
 			}
+			d.actCount(k46)
 			for {
 				if err = d.count(k46); err != nil {
 					return codecerr.At(err, "actionReplies")
@@ -1295,6 +1331,9 @@ func scanActionRequestV1(d *scanner) error {
 			}
 		}
 		d.action(int64(x52), at)
+		if d.done(scan.Actions) {
+			return errStop
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV1(d); err != nil {
@@ -1358,6 +1397,9 @@ func scanActionRequestV2(d *scanner) error {
 			}
 		}
 		d.action(int64(x56), at)
+		if d.done(scan.Actions) {
+			return errStop
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV2(d); err != nil {
@@ -1421,6 +1463,9 @@ func scanActionRequestV3(d *scanner) error {
 			}
 		}
 		d.action(int64(x60), at)
+		if d.done(scan.Actions) {
+			return errStop
+		}
 	}
 	if opt&(1<<1) != 0 {
 		if err := scanContextRequestV3(d); err != nil {
@@ -1496,6 +1541,9 @@ func scanActionReplyV1(d *scanner) error {
 		}
 	}
 	{
+		if d.done(scan.Actions) {
+			return errStop
+		}
 		{
 			var err error
 			k65, more66 := 0, false
@@ -1559,6 +1607,9 @@ func scanActionReplyV2(d *scanner) error {
 		}
 	}
 	{
+		if d.done(scan.Actions) {
+			return errStop
+		}
 		{
 			var err error
 			k69, more70 := 0, false
@@ -1622,6 +1673,9 @@ func scanActionReplyV3(d *scanner) error {
 		}
 	}
 	{
+		if d.done(scan.Actions) {
+			return errStop
+		}
 		{
 			var err error
 			k73, more74 := 0, false

@@ -127,6 +127,18 @@ func FuzzScan(f *testing.F) {
 		if msg := corpus.SameSummary(&got, &want); msg != "" {
 			t.Fatal(msg)
 		}
+		// A shallow scan, which may stop early, reads the same.
+		for _, depth := range []scan.Depth{scan.Transactions, scan.Actions, scan.Commands} {
+			got.Want, want.Want = depth, depth
+			if err := Scan(data, &got, limits.Limits{}); err != nil {
+				t.Fatalf("%v: decodes but does not scan: %v", depth, err)
+			}
+			scan.FromModel(m, false, &want)
+			if msg := corpus.SameSummary(&got, &want); msg != "" {
+				t.Fatalf("%v: %s", depth, msg)
+			}
+		}
+		got.Want, want.Want = scan.Everything, scan.Everything
 	})
 }
 
@@ -187,11 +199,52 @@ func TestScanSkipsAuditLists(t *testing.T) {
 	if len(got.Terminations) != 4 || len(got.Errors) != 1 {
 		t.Errorf("everything: %d terminations and %d errors, want 4 and 1", len(got.Terminations), len(got.Errors))
 	}
-	// Cut inside the skipped open type: an error at every depth.
-	for _, depth := range []scan.Depth{scan.Transactions, scan.Everything} {
+	// Cut inside the skipped open type: an error wherever the walk reads
+	// that far. At Transactions it stops at the last transaction's
+	// actions, leaving the cut unread.
+	for _, depth := range []scan.Depth{scan.Commands, scan.Everything} {
 		got.Want = depth
 		if err := Scan(data[:len(data)-6], &got, limits.Limits{}); err == nil {
 			t.Errorf("%v: a message cut short scans", depth)
+		}
+	}
+	got.Want, want.Want = scan.Transactions, scan.Transactions
+	scan.FromModel(m, false, &want)
+	if err := Scan(data[:len(data)-6], &got, limits.Limits{}); err != nil {
+		t.Errorf("transactions: the walk read past the last transaction's ID: %v", err)
+	}
+}
+
+// A shallow scan stops once it has read what its depth reports, so a
+// message cut short after that place scans; cut before it, it does not.
+// Either way it never reports other than the whole message's summary.
+func TestScanStopsEarly(t *testing.T) {
+	var full, got scan.Summary
+	stopped := map[scan.Depth]int{}
+	for name, data := range corpus.Files(t, ".per") {
+		for _, depth := range []scan.Depth{scan.Transactions, scan.Actions} {
+			full.Want, got.Want = depth, depth
+			if err := Scan(data, &full, limits.Limits{}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for n := len(data) - 1; n >= 0; n-- {
+				if Scan(data[:n], &got, limits.Limits{}) != nil {
+					continue
+				}
+				if n == len(data)-1 {
+					stopped[depth]++
+				}
+				if msg := corpus.SameSummary(&got, &full); msg != "" {
+					t.Fatalf("%s at %v, cut to %d octets: %s", name, depth, n, msg)
+				}
+			}
+		}
+	}
+	// Most of the corpus is one request or reply, which the walk leaves
+	// after its ID (Transactions) or its last context ID (Actions).
+	for _, depth := range []scan.Depth{scan.Transactions, scan.Actions} {
+		if stopped[depth] == 0 {
+			t.Errorf("%v: no message scanned without its last octet", depth)
 		}
 	}
 }

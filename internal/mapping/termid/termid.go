@@ -31,8 +31,10 @@
 package termid
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -225,6 +227,9 @@ func (l Layout) AppendBinary(wild, id []byte, text string) ([]byte, []byte, erro
 		var v uint64 // the digits, MSB first
 		n := 0       // number of digits
 		var wc byte  // '*' or '$', 0 if none
+		if x, ok := octetDigitsOf(part); ok {
+			v, n, part = x, 8, "" // eight digits, the usual level: read at once
+		}
 		for j := 0; j < len(part); j++ {
 			switch c := part[j]; c {
 			case '0', '1':
@@ -270,6 +275,22 @@ func (l Layout) AppendBinary(wild, id []byte, text string) ([]byte, []byte, erro
 		id = append(id, byte(acc>>uint(shift)))
 	}
 	return wild, id, nil
+}
+
+// octetDigitsOf reads a level of exactly eight binary digits as one
+// word: each byte must be '0' (0x30) or '1' (0x31), and the multiply
+// gathers bit 0 of byte i into bit 7-i of the top byte, no two partial
+// products meeting (the inverse of octetDigits).
+func octetDigitsOf(s string) (uint64, bool) {
+	if len(s) != 8 {
+		return 0, false
+	}
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	if x&0xFEFEFEFEFEFEFEFE != 0x3030303030303030 {
+		return 0, false
+	}
+	return (x & 0x0101010101010101) * 0x8040201008040201 >> 56, true
 }
 
 func encErr(text string, level int, kind error, detail string) error {
@@ -327,7 +348,53 @@ func (l Layout) AppendText(dst []byte, wild, id []byte) ([]byte, error) {
 	for _, b := range id {
 		acc = acc<<8 | uint64(b)
 	}
+	if len(wild) == 0 {
+		return l.appendDigits(dst, acc, total), nil
+	}
+	return l.appendWild(dst, wild, id, acc, total)
+}
 
+// appendDigits appends the text of an id without wildcards: every level's
+// bits in full, a whole octet at a time where a level is one (OTP's
+// default layout is three), so that a gateway's termination IDs, mapped
+// in every message the proxy transcodes, cost a few stores each.
+func (l Layout) appendDigits(dst []byte, acc uint64, total int) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, total+len(l)-1)[:n+total+len(l)-1]
+	out, i, below := dst[n:], 0, total
+	for lv, width := range l {
+		if lv > 0 {
+			out[i] = '/'
+			i++
+		}
+		below -= width
+		if width == 8 {
+			binary.BigEndian.PutUint64(out[i:], octetDigits[byte(acc>>below)])
+			i += 8
+			continue
+		}
+		for j := width - 1; j >= 0; j-- {
+			out[i] = '0' + byte(acc>>(below+j)&1)
+			i++
+		}
+	}
+	return dst
+}
+
+// octetDigits[b] is b's eight binary digits as ASCII, the first digit in
+// the most significant byte.
+var octetDigits = func() (t [256]uint64) {
+	for b := range t {
+		for j := 7; j >= 0; j-- {
+			t[b] = t[b]<<8 | uint64('0'+b>>j&1)
+		}
+	}
+	return t
+}()
+
+// appendWild is AppendText for an id with wildcard octets (appendDigits
+// gives the same text as it for none; TestAppendDigits checks that).
+func (l Layout) appendWild(dst []byte, wild, id []byte, acc uint64, total int) ([]byte, error) {
 	// Per level: the wildcard character and the number of digits before it.
 	// Layouts have at most 64 levels.
 	var wcChar [64]byte

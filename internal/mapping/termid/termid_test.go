@@ -2,8 +2,10 @@ package termid
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -306,4 +308,58 @@ func FuzzBinary(f *testing.F) {
 			t.Fatalf("[%s] %q -> %X %X -> %q, %v", l, text, w2, i2, again, err)
 		}
 	})
+}
+
+// appendDigits, the path for an id without wildcards, writes what the
+// general path writes, for every layout shape (octet-wide levels and not)
+// and ids from all zeros to all ones; and it appends.
+func TestAppendDigits(t *testing.T) {
+	layouts := []Layout{{8, 8, 8}, {8}, {3, 8, 5, 8}, {1, 7, 8, 16}, {64}, {4, 4}, {8, 8, 8, 8, 8, 8, 8, 8}, {2, 6, 8, 3, 5}}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, l := range layouts {
+		total, err := l.bits()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range 200 {
+			id := make([]byte, total/8)
+			for i := range id {
+				switch k {
+				case 0:
+				case 1:
+					id[i] = 0xFF
+				default:
+					id[i] = byte(rnd.Uint32())
+				}
+			}
+			var acc uint64
+			for _, b := range id {
+				acc = acc<<8 | uint64(b)
+			}
+			want, err := l.appendWild([]byte("x"), nil, id, acc, total)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.appendDigits([]byte("x"), acc, total); string(got) != string(want) {
+				t.Fatalf("layout %v id %x: %q, want %q", l, id, got, want)
+			}
+		}
+	}
+}
+
+// octetDigitsOf reads every octet's eight digits, and only those.
+func TestOctetDigitsOf(t *testing.T) {
+	for b := range 256 {
+		s := string(binary.BigEndian.AppendUint64(nil, octetDigits[b]))
+		if v, ok := octetDigitsOf(s); !ok || v != uint64(b) {
+			t.Fatalf("%q: %d %v, want %d", s, v, ok, b)
+		}
+	}
+	// Bytes one bit away from '0' or '1' (0x32, 0xB0, 0x20), a wildcard,
+	// a separator, and lengths other than eight.
+	for _, s := range []string{"01010102", "0101010\xb0", "0101 010", "0101010*", "0101010/", "0101010", "010101010", ""} {
+		if v, ok := octetDigitsOf(s); ok {
+			t.Errorf("%q read as %d", s, v)
+		}
+	}
 }
