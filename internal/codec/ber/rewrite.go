@@ -94,7 +94,7 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	if ch.TerminationIDs != nil {
 		rw.s.Want = scan.Everything
 	}
-	reset(&rw.s)
+	rw.s.Reset()
 	rw.lastAcks, rw.edits = rw.lastAcks[:0], rw.edits[:0]
 	if ch.MID != nil {
 		rw.edits = append(rw.edits, edit{mid: true}) // plan sets its span

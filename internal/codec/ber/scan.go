@@ -21,13 +21,13 @@ import (
 // STRING, which no encoder we know writes, and which is joined into new
 // memory.
 func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
+	s.Reset()
 	if leanOK(data, lim) {
-		reset(s)
 		if leanScan(data, s) {
 			return nil
 		}
+		s.Reset()
 	}
-	s.Reset()
 	lim = lim.OrDefault()
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err

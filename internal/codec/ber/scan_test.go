@@ -209,20 +209,3 @@ func TestScanLean(t *testing.T) {
 		}
 	}
 }
-
-// reset empties a Summary as Reset does.
-func TestScanReset(t *testing.T) {
-	var a, b scan.Summary
-	for _, s := range []*scan.Summary{&a, &b} {
-		s.Want = scan.Commands
-		if err := Scan(corpus.Read(t, "msg03.ber"), s, limits.Limits{}); err != nil {
-			t.Fatal(err)
-		}
-		s.Scratch = append(s.Scratch, 1)
-	}
-	a.Reset()
-	reset(&b)
-	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("reset %+v, Reset %+v", b, a)
-	}
-}

@@ -190,14 +190,6 @@ func or(v, def int) int {
 	return v
 }
 
-// reset is s.Reset field by field: Reset's copy of a whole Summary costs
-// a tenth of a lean scan. (TestScanReset keeps them equal.)
-func reset(s *scan.Summary) {
-	s.Version, s.MID = 0, scan.MID{}
-	s.Transactions, s.Actions, s.Commands = s.Transactions[:0], s.Actions[:0], s.Commands[:0]
-	s.Terminations, s.Errors, s.Scratch = s.Terminations[:0], s.Errors[:0], s.Scratch[:0]
-}
-
 // tlv reads the header at off of an element that must end by end
 // (within data): its identifier octet and its contents' bounds. ok is
 // false for anything but a low tag number with a definite, minimal
