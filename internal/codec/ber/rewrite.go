@@ -2,6 +2,7 @@ package ber
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
@@ -27,9 +28,28 @@ import (
 // (say a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would
 // write 0xFF; both decode to the same message.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
-	lim = lim.OrDefault()
+	if rw := spare.Swap(nil); rw != nil {
+		out, err := rw.rewrite(dst, data, ch, lim)
+		spare.Store(rw)
+		return out, err
+	}
 	rw, release := rewriters.Get()
 	defer release()
+	return rw.rewrite(dst, data, ch, lim)
+}
+
+// spare is a rewriter at hand, for one caller at a time: taking it and
+// giving it back is a swap each, where the pool's Get and Put cost a
+// twentieth of a rewrite. Callers that find it taken use the pool. (It
+// keeps its memory, within MaxSize, for the life of the program.)
+var spare atomic.Pointer[rewriter]
+
+func init() { spare.Store(new(rewriter)) }
+
+var rewriters slab.Pool[rewriter]
+
+func (rw *rewriter) rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	lim = lim.OrDefault()
 	if err := rw.scan(data, ch, lim); err != nil {
 		return dst, err
 	}
@@ -51,8 +71,6 @@ func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, err
 	}
 	return rw.recode(dst, data, ch, lim)
 }
-
-var rewriters slab.Pool[rewriter]
 
 // rewriter is the memory of a Rewrite, reused from call to call.
 type rewriter struct {
