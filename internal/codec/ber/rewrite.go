@@ -282,9 +282,7 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 			if b, ok = rw.emit(b, data, start, stop); !ok {
 				return b, false
 			}
-			if n := len(b) - mark - 1; k == 1 && n < 0x80 {
-				b[mark] = byte(n) // the common case, without the call
-			} else {
+			if !sameLen(b, mark, k) {
 				b = putLen(b, mark, k)
 			}
 		default:
@@ -293,6 +291,25 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 		off, from = stop, stop
 	}
 	return append(b, data[from:end]...), true
+}
+
+// sameLen writes the length of what follows the k octets at mark
+// where it takes k octets, as the old one did (up to three, which all but
+// the largest lengths take): the header copied as it is then has the
+// right first octet. Else it reports false, for putLen. It is inlined.
+func sameLen(b []byte, mark, k int) bool {
+	n := len(b) - mark - k
+	switch {
+	case k == 1 && n < 0x80:
+		b[mark] = byte(n)
+	case k == 2 && n >= 0x80 && n < 0x100:
+		b[mark+1] = byte(n)
+	case k == 3 && n >= 0x100 && n < 0x10000:
+		b[mark+1], b[mark+2] = byte(n>>8), byte(n)
+	default:
+		return false
+	}
+	return true
 }
 
 // putLen writes at mark the length of what follows the k octets there
