@@ -102,9 +102,6 @@ type edit struct {
 // IDs, down to the actions when it changes context IDs, else the
 // transactions only.
 func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error {
-	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
-		return err
-	}
 	rw.s.Want = scan.Transactions
 	if ch.ContextIDs != nil {
 		rw.s.Want = scan.Actions
@@ -126,6 +123,9 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 		return nil
 	}
 	rw.lean = false
+	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
+		return err // (leanOK has refused it)
+	}
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
 	sc := scanner{reader: reader{data: data, lim: lim}, s: &rw.s, lastAcks: &rw.lastAcks}
