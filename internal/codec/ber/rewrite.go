@@ -65,9 +65,9 @@ func (rw *rewriter) rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limit
 		return rw.patch(dst, data), nil
 	}
 	rw.next = 0
-	out, ok := rw.emit(dst, data, 0, len(data))
+	out, from, ok := rw.emit(dst, data, 0, 0, len(data))
 	if ok {
-		return out, nil
+		return append(out, data[from:]...), nil
 	}
 	return rw.recode(dst, data, ch, lim)
 }
@@ -238,21 +238,22 @@ func (rw *rewriter) planTerms(f func([]byte) []byte) {
 // newTerm is the new contents of a termination edit.
 func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span.Len] }
 
-// emit copies data[off:end], a run of elements, to b, writing anew those
-// that are or hold an edit; it copies the elements between them, and
-// those after the last, in one piece each, without reading them. It
-// reports false when an element it reads is not in the encoder's form
-// (the caller then re-encodes): tlv and tlvLong read only that form (a
-// low tag number, a definite and minimal length).
-func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
-	from := off // data[from:off] is copied as it is
+// emit writes data[off:end], a run of elements, to b, writing anew
+// those that are or hold an edit. It writes data as it is lazily: from
+// is the first octet of data not yet written, and only an edit writes
+// data[from:] up to itself, in one piece (the headers on the way to it,
+// and the elements between edits, which it does not read). It returns
+// the new from. It reports false when an element it reads is not in the
+// encoder's form (the caller then re-encodes): tlv and tlvLong read only
+// that form (a low tag number, a definite and minimal length).
+func (rw *rewriter) emit(b, data []byte, from, off, end int) ([]byte, int, bool) {
 	for off < end && rw.next < len(rw.edits) && rw.edits[rw.next].span.Off < end {
 		id, start, stop, ok := tlv(data, off, end)
 		if !ok {
 			id, start, stop, ok = tlvLong(data, off, end)
 		}
 		if !ok {
-			return b, false
+			return b, from, false
 		}
 		e := &rw.edits[rw.next]
 		if e.span.Off >= stop {
@@ -264,41 +265,43 @@ func (rw *rewriter) emit(b, data []byte, off, end int) ([]byte, bool) {
 		case e.mid && e.span.Off == off && e.span.End() == stop:
 			b = append(append(b, data[from:off]...), rw.mid...)
 			rw.next++
+			from = stop
 		case e.term > 0 && !cons && e.span.Off == start && e.span.End() == stop:
 			b = append(append(b, data[from:start]...), rw.newTerm(e)...)
 			rw.next++
+			from = stop
 		case !e.mid && !cons && e.span.Off == start && e.span.End() == stop:
-			if from < off {
-				b = append(b, data[from:off]...)
-			}
-			b = appendID(b, id, e.v)
+			b = appendID(append(b, data[from:off]...), id, e.v)
 			rw.next++
+			from = stop
 		case cons:
-			// The run before, and the header: the old length octets hold
-			// the place of the new ones, which mostly take as many (then
-			// nothing moves).
-			b = append(b, data[from:start]...)
-			mark, k := len(b)-(start-off-1), start-off-1
-			if b, ok = rw.emit(b, data, start, stop); !ok {
-				return b, false
+			// An element that holds the edit. Its header goes out with
+			// the first edit inside (there is one: the edit), the old
+			// length octets at mark holding the place of the new ones,
+			// which mostly take as many (then nothing moves). len(b)-from
+			// is how far the output has moved from the input: the
+			// contents grow by as much as it moves inside them.
+			k, mark, moved := start-off-1, len(b)+off+1-from, len(b)-from
+			if b, from, ok = rw.emit(b, data, from, start, stop); !ok {
+				return b, from, false
 			}
-			if !sameLen(b, mark, k) {
-				b = putLen(b, mark, k)
+			n := stop - start + len(b) - from - moved
+			if !sameLen(b, mark, k, n) {
+				b = putLen(b, mark, k, n)
 			}
 		default:
-			return b, false // an edit inside a primitive: not what the scanner reports
+			return b, from, false // an edit inside a primitive: not what the scanner reports
 		}
-		off, from = stop, stop
+		off = stop
 	}
-	return append(b, data[from:end]...), true
+	return b, from, true
 }
 
-// sameLen writes the length of what follows the k octets at mark
-// where it takes k octets, as the old one did (up to three, which all but
-// the largest lengths take): the header copied as it is then has the
-// right first octet. Else it reports false, for putLen. It is inlined.
-func sameLen(b []byte, mark, k int) bool {
-	n := len(b) - mark - k
+// sameLen writes the length n at mark where it takes k octets, as the
+// old one did (up to three, which all but the largest lengths take): the
+// header copied as it is then has the right first octet. Else it reports
+// false, for putLen. It is inlined.
+func sameLen(b []byte, mark, k, n int) bool {
 	switch {
 	case k == 1 && n < 0x80:
 		b[mark] = byte(n)
@@ -312,22 +315,20 @@ func sameLen(b []byte, mark, k int) bool {
 	return true
 }
 
-// putLen writes at mark the length of what follows the k octets there
-// (the place held for it), moving what follows when the length takes
-// another number of octets.
-func putLen(b []byte, mark, k int) []byte {
-	n := len(b) - mark - k
+// putLen writes the length n at mark in place of the k octets there,
+// moving what follows them in b when it takes another number of octets.
+func putLen(b []byte, mark, k, n int) []byte {
 	need := 1
 	if n >= 0x80 {
 		need += (bits.Len(uint(n)) + 7) / 8
 	}
-	switch {
+	switch tail := len(b) - mark - k; {
 	case need > k:
 		b = append(b, make([]byte, need-k)...)
-		copy(b[mark+need:], b[mark+k:mark+k+n])
+		copy(b[mark+need:], b[mark+k:mark+k+tail])
 	case need < k:
 		copy(b[mark+need:], b[mark+k:])
-		b = b[:mark+need+n]
+		b = b[:mark+need+tail]
 	}
 	if need == 1 {
 		b[mark] = byte(n)

@@ -104,7 +104,7 @@ func spliced(t testing.TB, data []byte, ch *scan.Changes) bool {
 	if err := rw.plan(ch); err != nil {
 		return true // refused before any copy
 	}
-	_, ok := rw.emit(nil, data, 0, len(data))
+	_, _, ok := rw.emit(nil, data, 0, 0, len(data))
 	return ok
 }
 
@@ -200,7 +200,7 @@ func TestPutLen(t *testing.T) {
 		want := endLen(append([]byte{0xa1, 0}, body...), 1)
 		for k := 1; k <= 4; k++ {
 			b := append(append([]byte{0xa1}, make([]byte, k)...), body...)
-			if got := putLen(b, 1, k); !bytes.Equal(got, want) {
+			if got := putLen(b, 1, k, n); !bytes.Equal(got, want) {
 				t.Fatalf("length %d with %d octets held: % x..., want % x...", n, k, got[:min(8, len(got))], want[:min(8, len(want))])
 			}
 		}
