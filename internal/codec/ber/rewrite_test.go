@@ -3,6 +3,7 @@ package ber
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -203,6 +204,46 @@ func TestPutLen(t *testing.T) {
 			if got := putLen(b, 1, k, n); !bytes.Equal(got, want) {
 				t.Fatalf("length %d with %d octets held: % x..., want % x...", n, k, got[:min(8, len(got))], want[:min(8, len(want))])
 			}
+		}
+	}
+}
+
+// Rewrite is safe for concurrent use: callers that find the rewriter at
+// hand taken use the pool, and every result is the sequential one.
+func TestRewriteConcurrent(t *testing.T) {
+	msgs := corpus.List(t, ".ber")
+	ch := testChanges()["all"]
+	want := make([][]byte, len(msgs))
+	for i, data := range msgs {
+		var err error
+		if want[i], err = Rewrite(nil, data, ch, limits.Limits{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const workers = 4
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func() {
+			var buf []byte
+			for round := 0; round < 5; round++ {
+				for i, data := range msgs {
+					var err error
+					if buf, err = Rewrite(buf[:0], data, ch, limits.Limits{}); err != nil {
+						errs <- err
+						return
+					}
+					if !bytes.Equal(buf, want[i]) {
+						errs <- fmt.Errorf("message %d: concurrent rewrite % x, want % x", i, buf, want[i])
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }
