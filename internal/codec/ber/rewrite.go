@@ -2,6 +2,7 @@ package ber
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
@@ -19,39 +20,57 @@ import (
 // grows past 127) and copies the rest as it is.
 //
 // Copying is exact for input in the encoder's form (ours and OTP's):
-// definite, minimal lengths. Where an element the copy reads is not in
-// that form (an indefinite or a non-minimal length), Rewrite decodes and
-// re-encodes instead, which normalises everything. Inside the elements
-// it copies whole, it does not look: a non-canonical encoding there (say
-// a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would write
-// 0xFF; both decode to the same message.
+// definite, minimal lengths. Where an element the scan or the copy reads
+// is not in that form (an indefinite or a non-minimal length), Rewrite
+// decodes and re-encodes instead, which normalises everything. Inside
+// the elements it copies whole (and the runs of elements between and
+// after the edits), it does not look: a non-canonical encoding there
+// (say a BOOLEAN TRUE as 0x01) is kept, where decode -> encode would
+// write 0xFF; both decode to the same message.
 func Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
-	lim = lim.OrDefault()
+	if rw := spare.Swap(nil); rw != nil {
+		out, err := rw.rewrite(dst, data, ch, lim)
+		spare.Store(rw)
+		return out, err
+	}
 	rw, release := rewriters.Get()
 	defer release()
+	return rw.rewrite(dst, data, ch, lim)
+}
+
+// spare is a rewriter at hand, for one caller at a time: taking it and
+// giving it back is a swap each, where the pool's Get and Put cost a
+// twentieth of a rewrite. Callers that find it taken use the pool. (It
+// keeps its memory, within MaxSize, for the life of the program.)
+var spare atomic.Pointer[rewriter]
+
+func init() { spare.Store(new(rewriter)) }
+
+var rewriters slab.Pool[rewriter]
+
+func (rw *rewriter) rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	lim = lim.OrDefault()
 	if err := rw.scan(data, ch, lim); err != nil {
 		return dst, err
 	}
 	if err := rw.plan(ch); err != nil {
 		return dst, err
 	}
-	if rw.termLen {
+	if rw.termLen || rw.odd {
+		// A header the scan read is not in the encoder's form (indefinite
+		// or non-minimal): re-encoding puts it in that form.
 		return rw.recode(dst, data, ch, lim)
 	}
-	if !rw.odd && rw.sameLengths() {
+	if rw.sameLengths() {
 		return rw.patch(dst, data), nil
 	}
-	rw.r = reader{data: data, lim: lim}
 	rw.next = 0
-	out, ok := rw.emit(dst, 0, len(data))
-	rw.r = reader{} // the pool keeps no reference to data
+	out, from, ok := rw.emit(dst, data, 0, 0, len(data))
 	if ok {
-		return out, nil
+		return append(out, data[from:]...), nil
 	}
 	return rw.recode(dst, data, ch, lim)
 }
-
-var rewriters slab.Pool[rewriter]
 
 // rewriter is the memory of a Rewrite, reused from call to call.
 type rewriter struct {
@@ -62,9 +81,9 @@ type rewriter struct {
 	mid      []byte // the new mId's encoding
 	terms    []byte // the new termination IDs, one after the other
 	termLen  bool   // a new termination ID's length differs from the old one's
-	r        reader
-	next     int  // the first edit not yet written
-	odd      bool // the scan met a header not in the encoder's form
+	next     int    // the first edit not yet written
+	odd      bool   // the scan met a header not in the encoder's form
+	lean     bool   // the lean scanner read the input (and listed the edits)
 	dec      Decoder
 }
 
@@ -83,15 +102,29 @@ type edit struct {
 // IDs, down to the actions when it changes context IDs, else the
 // transactions only.
 func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error {
-	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
-		return err
-	}
 	rw.s.Want = scan.Transactions
 	if ch.ContextIDs != nil {
 		rw.s.Want = scan.Actions
 	}
 	if ch.TerminationIDs != nil {
 		rw.s.Want = scan.Everything
+	}
+	rw.s.Reset()
+	rw.lastAcks, rw.edits = rw.lastAcks[:0], rw.edits[:0]
+	if ch.MID != nil {
+		rw.edits = append(rw.edits, edit{mid: true}) // plan sets its span
+	}
+	d := newLean(data, &rw.s)
+	d.edits, d.txIDs, d.ctxIDs, d.skipMID = &rw.edits, ch.TransactionIDs, ch.ContextIDs, ch.MID == nil
+	if leanOK(data, lim) && d.message() {
+		// The lean scanner reads the encoder's form only, and has listed
+		// the edits of the IDs.
+		rw.odd, rw.lean = false, true
+		return nil
+	}
+	rw.lean = false
+	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
+		return err // (leanOK has refused it)
 	}
 	rw.s.Reset()
 	rw.lastAcks = rw.lastAcks[:0]
@@ -101,15 +134,36 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 	return err
 }
 
-// plan lists the edits ch makes, in the order of the input.
+// plan lists the edits ch makes, in the order of the input. The lean
+// scan has listed those of the IDs; after the general scanner, they come
+// from the Summary.
 func (rw *rewriter) plan(ch *scan.Changes) error {
-	rw.edits = rw.edits[:0]
-	s := &rw.s
 	if ch.MID != nil {
 		var err error
 		if rw.mid, err = appendMIdV123(rw.mid[:0], ch.MID); err != nil {
 			return codecerr.At(err, "mId")
 		}
+	}
+	if !rw.lean {
+		rw.listEdits(ch)
+	} else if ch.MID != nil {
+		rw.edits[0].span = rw.s.MID.Span
+	}
+	n := len(rw.edits)
+	rw.planTerms(ch.TerminationIDs)
+	if !rw.lean || len(rw.edits) > n {
+		rw.tmp = sortEdits(rw.edits, rw.tmp)
+	}
+	return nil
+}
+
+// listEdits lists the edits of the mId and the IDs from the Summary and
+// the lastAcks the general scanner collected: a few runs, each in the
+// order of the input.
+func (rw *rewriter) listEdits(ch *scan.Changes) {
+	rw.edits = rw.edits[:0]
+	s := &rw.s
+	if ch.MID != nil {
 		rw.edits = append(rw.edits, edit{span: s.MID.Span, mid: true})
 	}
 	if f := ch.TransactionIDs; f != nil {
@@ -127,9 +181,6 @@ func (rw *rewriter) plan(ch *scan.Changes) error {
 			}
 		}
 	}
-	rw.planTerms(ch.TerminationIDs)
-	rw.tmp = sortEdits(rw.edits, rw.tmp)
-	return nil
 }
 
 // sortEdits puts the edits in the order of the input. plan lists them
@@ -187,69 +238,97 @@ func (rw *rewriter) planTerms(f func([]byte) []byte) {
 // newTerm is the new contents of a termination edit.
 func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span.Len] }
 
-// emit copies the elements of data[off:end] to b, writing anew those that
-// are or hold an edit. It reports false when an element it reads is not in
-// the encoder's form (the caller then re-encodes).
-func (rw *rewriter) emit(b []byte, off, end int) ([]byte, bool) {
-	var h header
-	for off < end {
-		if rw.r.next(&h, off, end) != nil {
-			return b, false
-		}
-		idEnd, ok := rw.r.canonical(&h)
+// emit writes data[off:end], a run of elements, to b, writing anew
+// those that are or hold an edit. It writes data as it is lazily: from
+// is the first octet of data not yet written, and only an edit writes
+// data[from:] up to itself, in one piece (the headers on the way to it,
+// and the elements between edits, which it does not read). It returns
+// the new from. It reports false when an element it reads is not in the
+// encoder's form (the caller then re-encodes): tlv and tlvLong read only
+// that form (a low tag number, a definite and minimal length).
+func (rw *rewriter) emit(b, data []byte, from, off, end int) ([]byte, int, bool) {
+	for off < end && rw.next < len(rw.edits) && rw.edits[rw.next].span.Off < end {
+		id, start, stop, ok := tlv(data, off, end)
 		if !ok {
-			return b, false
+			id, start, stop, ok = tlvLong(data, off, end)
 		}
-		if rw.next >= len(rw.edits) || rw.edits[rw.next].span.Off >= h.next {
-			b = append(b, rw.r.data[h.off:h.next]...)
-			off = h.next
-			continue
+		if !ok {
+			return b, from, false
 		}
 		e := &rw.edits[rw.next]
-		switch {
-		case e.mid && e.span.Off == h.off && e.span.End() == h.next:
-			b = append(b, rw.mid...)
-			rw.next++
-		case e.term > 0 && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = append(b, rw.r.data[h.off:h.start]...)
-			b = append(b, rw.newTerm(e)...)
-			rw.next++
-		case !e.mid && !h.cons && e.span.Off == h.start && e.span.End() == h.end:
-			b = appendID(b, rw.r.data[h.off:idEnd], e.v)
-			rw.next++
-		case h.cons:
-			// The old length octets hold the place of the new ones, which
-			// mostly take as many: then nothing moves.
-			b = append(b, rw.r.data[h.off:h.start]...)
-			mark, k := len(b)-(h.start-idEnd), h.start-idEnd
-			if b, ok = rw.emit(b, h.start, h.end); !ok {
-				return b, false
-			}
-			b = putLen(b, mark, k)
-		default:
-			return b, false // an edit inside a primitive: not what the scanner reports
+		if e.span.Off >= stop {
+			off = stop
+			continue
 		}
-		off = h.next
+		cons := id&0x20 != 0
+		switch {
+		case e.mid && e.span.Off == off && e.span.End() == stop:
+			b = append(append(b, data[from:off]...), rw.mid...)
+			rw.next++
+			from = stop
+		case e.term > 0 && !cons && e.span.Off == start && e.span.End() == stop:
+			b = append(append(b, data[from:start]...), rw.newTerm(e)...)
+			rw.next++
+			from = stop
+		case !e.mid && !cons && e.span.Off == start && e.span.End() == stop:
+			b = appendID(append(b, data[from:off]...), id, e.v)
+			rw.next++
+			from = stop
+		case cons:
+			// An element that holds the edit. Its header goes out with
+			// the first edit inside (there is one: the edit), the old
+			// length octets at mark holding the place of the new ones,
+			// which mostly take as many (then nothing moves). len(b)-from
+			// is how far the output has moved from the input: the
+			// contents grow by as much as it moves inside them.
+			k, mark, moved := start-off-1, len(b)+off+1-from, len(b)-from
+			if b, from, ok = rw.emit(b, data, from, start, stop); !ok {
+				return b, from, false
+			}
+			n := stop - start + len(b) - from - moved
+			if !sameLen(b, mark, k, n) {
+				b = putLen(b, mark, k, n)
+			}
+		default:
+			return b, from, false // an edit inside a primitive: not what the scanner reports
+		}
+		off = stop
 	}
-	return b, true
+	return b, from, true
 }
 
-// putLen writes at mark the length of what follows the k octets there
-// (the place held for it), moving what follows when the length takes
-// another number of octets.
-func putLen(b []byte, mark, k int) []byte {
-	n := len(b) - mark - k
+// sameLen writes the length n at mark where it takes k octets, as the
+// old one did (up to three, which all but the largest lengths take): the
+// header copied as it is then has the right first octet. Else it reports
+// false, for putLen. It is inlined.
+func sameLen(b []byte, mark, k, n int) bool {
+	switch {
+	case k == 1 && n < 0x80:
+		b[mark] = byte(n)
+	case k == 2 && n >= 0x80 && n < 0x100:
+		b[mark+1] = byte(n)
+	case k == 3 && n >= 0x100 && n < 0x10000:
+		b[mark+1], b[mark+2] = byte(n>>8), byte(n)
+	default:
+		return false
+	}
+	return true
+}
+
+// putLen writes the length n at mark in place of the k octets there,
+// moving what follows them in b when it takes another number of octets.
+func putLen(b []byte, mark, k, n int) []byte {
 	need := 1
 	if n >= 0x80 {
 		need += (bits.Len(uint(n)) + 7) / 8
 	}
-	switch {
+	switch tail := len(b) - mark - k; {
 	case need > k:
 		b = append(b, make([]byte, need-k)...)
-		copy(b[mark+need:], b[mark+k:mark+k+n])
+		copy(b[mark+need:], b[mark+k:mark+k+tail])
 	case need < k:
 		copy(b[mark+need:], b[mark+k:])
-		b = b[:mark+need+n]
+		b = b[:mark+need+tail]
 	}
 	if need == 1 {
 		b[mark] = byte(n)
@@ -261,23 +340,6 @@ func putLen(b []byte, mark, k int) []byte {
 		n >>= 8
 	}
 	return b
-}
-
-// canonical returns where h's length octets start, and whether they are
-// as the encoder writes them: definite and minimal.
-func (d *reader) canonical(h *header) (int, bool) {
-	p := h.off + 1
-	if d.data[h.off]&0x1f == 0x1f {
-		for d.data[p]&0x80 != 0 {
-			p++
-		}
-		p++
-	}
-	n, l := h.start-p, h.end-h.start
-	if n == 1 {
-		return p, d.data[p] < 0x80
-	}
-	return p, l >= 0x80 && d.data[p] == 0x80|byte(n-1) && d.data[p+1] != 0
 }
 
 // recode is Rewrite the slow way, for input not in the encoder's form.
@@ -310,20 +372,19 @@ func (rw *rewriter) sameLengths() bool {
 	return true
 }
 
-// appendID appends an INTEGER of identifier octets id and value v as the
+// appendID appends an INTEGER of identifier octet id and value v as the
 // encoder writes it (appendUint, minimal two's complement), with one
-// append of at most six octets: appendUint's general loops cost a rewrite
-// more than the rest of its copying.
-func appendID(b, id []byte, v uint32) []byte {
-	b = append(b, id...)
+// append of at most seven octets: appendUint's general loops cost a
+// rewrite more than the rest of its copying.
+func appendID(b []byte, id byte, v uint32) []byte {
 	n := intLen(v)
-	var c [6]byte
-	c[0] = byte(n)
-	for i := n; i >= 1; i-- {
+	var c [7]byte
+	c[0], c[1] = id, byte(n)
+	for i := n + 1; i >= 2; i-- {
 		c[i] = byte(v)
 		v >>= 8
 	}
-	return append(b, c[:n+1]...)
+	return append(b, c[:n+2]...)
 }
 
 // intLen is the length of v's INTEGER contents as the encoder writes

@@ -22,6 +22,12 @@ import (
 // memory.
 func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	s.Reset()
+	if leanOK(data, lim) {
+		if leanScan(data, s) {
+			return nil
+		}
+		s.Reset()
+	}
 	lim = lim.OrDefault()
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
@@ -314,6 +320,7 @@ const (
 	elemActionReply
 	elemCommandRequest
 	elemCommandReply
+	elemTerm // the lean scanner's (scanlean.go)
 )
 
 // list reads the elements of a SEQUENCE OF; i is the index of the

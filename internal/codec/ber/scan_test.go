@@ -3,6 +3,7 @@ package ber
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -181,5 +182,30 @@ func TestScanLimits(t *testing.T) {
 			t.Fatalf("%+v: no error", lim)
 		}
 		corpus.CodecError(t, err, "ber")
+	}
+}
+
+// The lean path takes every corpus message (OTP's encoder's form) at
+// every depth, and reports what the general scanner does.
+func TestScanLean(t *testing.T) {
+	files := corpus.Files(t, ".ber")
+	var lean, general scan.Summary
+	for _, name := range corpus.Names(files) {
+		data := files[name]
+		for _, depth := range depths {
+			lean.Want, general.Want = depth, depth
+			lean.Reset()
+			if !leanScan(data, &lean) {
+				t.Fatalf("%s at %v: the lean scanner gives up", name, depth)
+			}
+			general.Reset()
+			sc := scanner{reader: reader{data: data, lim: limits.Default}, s: &general}
+			if err := sc.message(); err != nil {
+				t.Fatalf("%s at %v: %v", name, depth, err)
+			}
+			if !reflect.DeepEqual(lean, general) {
+				t.Fatalf("%s at %v: lean %+v, general %+v", name, depth, lean, general)
+			}
+		}
 	}
 }
