@@ -140,16 +140,18 @@ func (k *skimmer) skip(stops uint8) bool {
 				i = j - 1
 			}
 		case c == '=':
-			// Only the "=" after DigitMap or DM may start one.
-			// (The last letter of the word before it, blanks looked
-			// over: in pretty text every "=" has a blank before it.)
-			c := src[i-1]
+			// Only the "=" after DigitMap or DM may start one. Most
+			// words before a "=" end in another letter: one test
+			// spares the call. (The last letter of the word before
+			// it, blanks looked over: in pretty text every "=" has a
+			// blank before it.)
+			c, j := src[i-1], i
 			if charClass[c]&chBlank != 0 {
-				if j := backBlanks(src, i-1); j > 0 {
+				if j = backBlanks(src, i-1); j > 0 {
 					c = src[j-1]
 				}
 			}
-			if c |= 0x20; (c == 'm' || c == 'p') && isDigitMapKeyword(src, i) {
+			if c |= 0x20; (c == 'm' || c == 'p') && isDigitMapWord(src, j) {
 				eq = i
 			}
 			continue
@@ -231,7 +233,7 @@ const (
 // the SDP after Local, L, Remote or R that follows a "{" or ",", or the
 // digit map after "DigitMap =" or "DigitMap = name" (a name that is no
 // keyword). last is where skip last stopped before i other than at a
-// "=", eq where it last stopped at one.
+// "=", eq where it last stopped at one after DigitMap or DM.
 func rawBody(src []byte, i, last, eq int) int {
 	j := backBlanks(src, i)
 	if j == 0 {
@@ -240,7 +242,7 @@ func rawBody(src []byte, i, last, eq int) int {
 	if c := src[j-1] | 0x20; (c == 'l' || c == 'e' || c == 'r') && isSDPStart(src, j) {
 		return rawSDP
 	}
-	if eq > last && isDigitMapKeyword(src, eq) && isDigitMapName(src[eq+1:j]) {
+	if eq > last && isDigitMapName(src[eq+1:j]) {
 		return rawDigitMap
 	}
 	return rawNone
@@ -290,14 +292,8 @@ func isDigitMapName(w []byte) bool {
 	return lexLookup(w) == 0
 }
 
-// isDigitMapKeyword tells whether the word before the "=" at eq is
-// DigitMap or DM.
-func isDigitMapKeyword(src []byte, eq int) bool {
-	end := backBlanks(src, eq)
-	// Most words before a "=" end otherwise: one test spares the rest.
-	if end == 0 || src[end-1]|0x20 != 'm' && src[end-1]|0x20 != 'p' {
-		return false
-	}
+// isDigitMapWord tells whether the word ending at end is DigitMap or DM.
+func isDigitMapWord(src []byte, end int) bool {
 	w := src[backWord(src, end):end]
 	return lexEqualFold(w, "dm") || lexEqualFold(w, "digitmap")
 }
