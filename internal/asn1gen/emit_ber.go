@@ -795,14 +795,7 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 	case KindInteger:
 		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")
-		cond := "!ok"
-		if lo != "minInt" {
-			cond += " || " + x + " < " + lo
-		}
-		if hi != "maxInt" {
-			cond += " || " + x + " > " + hi
-		}
-		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, cond)
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, intFails(x, lo, hi))
 		g.expected("e", &tags[0], "off", "en")
 		fmt.Fprintf(w, "var err error\nif %s, err = d.integer(&e, %s, %s); err != nil {\nreturn %s\n}\n}\n%s = %s(%s)\n", x, lo, hi, fmt.Sprintf(ret, "err"), target, goT, x)
 	}
@@ -971,6 +964,12 @@ func (g *berGen) intRange(v *Version, r *Type) (goT, lo, hi string) {
 // within lo..hi into a new variable x: a value of up to four octets in range
 // inline, anything else (and every error) through reader.integer.
 func (g *berGen) integer(x, hv, lo, hi, fail string) {
+	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), intFails(x, lo, hi), lo, hi, fail)
+}
+
+// intFails is the condition under which x, read with ok by smallInt or
+// intAt, is not an INTEGER within lo..hi there.
+func intFails(x, lo, hi string) string {
 	cond := "!ok"
 	if lo != "minInt" { // a value of four octets is never below minInt, nor above maxInt
 		cond += " || " + x + " < " + lo
@@ -978,7 +977,7 @@ func (g *berGen) integer(x, hv, lo, hi, fail string) {
 	if hi != "maxInt" {
 		cond += " || " + x + " > " + hi
 	}
-	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
+	return cond
 }
 
 // short is the condition under which the header at off, inside window
