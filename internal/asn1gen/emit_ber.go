@@ -664,17 +664,13 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			continue
 		}
 		id := tags[0].Bytes()[0]
-		cons := "false"
-		if tags[0].Constructed {
-			cons = "true"
-		}
 		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
 		lean, err := g.leanComponent(v, t, c, i, tags)
 		if err != nil {
 			return err
 		}
 		if !lean {
-			fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, %s, off, off+2, en, en\n", tags[0].Key(), cons)
+			g.expected("e", &tags[0], "off", "en")
 			if err := g.component(v, t, c, i, tags); err != nil {
 				return err
 			}
@@ -793,21 +789,14 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 	case KindIA5String:
 		x := g.tmp("x")
 		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\n", x)
-		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		g.expected("e", &tags[0], "off", "en")
 		fmt.Fprintf(w, "var err error\nif %s, err = d.str(&e, %q); err != nil {\nreturn %s\n}\n}\n%s = %s\n", x, "ia5", fmt.Sprintf(ret, "err"), target, x)
 		g.decSize(r.Size, "len("+target+")", "off+2", "characters", ret)
 	case KindInteger:
 		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")
-		cond := "!ok"
-		if lo != "minInt" {
-			cond += " || " + x + " < " + lo
-		}
-		if hi != "maxInt" {
-			cond += " || " + x + " > " + hi
-		}
-		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, cond)
-		fmt.Fprintf(w, "e.tag, e.cons, e.off, e.start, e.end, e.next = %#x, false, off, off+2, en, en\n", tags[0].Key())
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, intFails(x, lo, hi))
+		g.expected("e", &tags[0], "off", "en")
 		fmt.Fprintf(w, "var err error\nif %s, err = d.integer(&e, %s, %s); err != nil {\nreturn %s\n}\n}\n%s = %s(%s)\n", x, lo, hi, fmt.Sprintf(ret, "err"), target, goT, x)
 	}
 	return true, nil
@@ -931,7 +920,9 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		}
 		if id >= 0 {
 			en := g.tmp("en")
-			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n%[5]s.tag, %[5]s.cons, %[5]s.off, %[5]s.start, %[5]s.end, %[5]s.next = %#[6]x, %[7]t, %[3]s, %[3]s+2, %[1]s, %[1]s\n} else {\n", en, win, off, id, e, etags[0].Key(), etags[0].Constructed)
+			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n", en, win, off, id)
+			g.expected(e, &etags[0], off, en)
+			w.WriteString("} else {\n")
 		}
 		g.next(e, off, hv, win, fail)
 		if er.Kind != KindChoice || len(etags) > 0 {
@@ -973,6 +964,12 @@ func (g *berGen) intRange(v *Version, r *Type) (goT, lo, hi string) {
 // within lo..hi into a new variable x: a value of up to four octets in range
 // inline, anything else (and every error) through reader.integer.
 func (g *berGen) integer(x, hv, lo, hi, fail string) {
+	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), intFails(x, lo, hi), lo, hi, fail)
+}
+
+// intFails is the condition under which x, read with ok by smallInt or
+// intAt, is not an INTEGER within lo..hi there.
+func intFails(x, lo, hi string) string {
 	cond := "!ok"
 	if lo != "minInt" { // a value of four octets is never below minInt, nor above maxInt
 		cond += " || " + x + " < " + lo
@@ -980,7 +977,7 @@ func (g *berGen) integer(x, hv, lo, hi, fail string) {
 	if hi != "maxInt" {
 		cond += " || " + x + " > " + hi
 	}
-	fmt.Fprintf(&g.w, "%[1]s, ok := d.smallInt(%[2]s)\nif %[3]s {\nvar err error\nif %[1]s, err = d.integer(%[2]s, %[4]s, %[5]s); err != nil {\n%[6]s\n}\n}\n", x, addr(hv), cond, lo, hi, fail)
+	return cond
 }
 
 // short is the condition under which the header at off, inside window
@@ -990,10 +987,24 @@ func short(off, win string) string {
 	return fmt.Sprintf("uint(%[1]s)+1 < uint(len(%[2]s)) && %[2]s[%[1]s+1] < 0x80 && %[2]s[%[1]s]&0x1f != 0x1f && %[1]s+2+int(%[2]s[%[1]s+1]) <= len(%[2]s)", off, win)
 }
 
-// fill emits the statements that read the common header at off into
-// header variable e (after short held).
-func (g *berGen) fill(e, off, win string) {
-	fmt.Fprintf(&g.w, "t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+1])\n%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+2, %[2]s+2+l, %[2]s+2+l\n", e, off, win)
+// long81 is the condition under which the header at off, inside window
+// win, has a low tag number and a length of one octet after 0x81 (128
+// to 255: less is not minimal); the caller bounds the element's end.
+func long81(off, win string) string {
+	return fmt.Sprintf("uint(%[1]s)+2 < uint(len(%[2]s)) && %[2]s[%[1]s+1] == 0x81 && %[2]s[%[1]s+2] >= 0x80 && %[2]s[%[1]s]&0x1f != 0x1f", off, win)
+}
+
+// fill emits the statements that read the header of hl octets at off
+// into header variable e: 2 after short held, 3 after long81 did.
+func (g *berGen) fill(e, off, win string, hl int) {
+	fmt.Fprintf(&g.w, "t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+%[4]d])\n%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+%[5]d, %[2]s+%[5]d+l, %[2]s+%[5]d+l\n", e, off, win, hl-1, hl)
+}
+
+// expected emits the statement that fills header variable e with the
+// element at off that expect found with tag's identifier octet, its
+// contents from off+2 up to en.
+func (g *berGen) expected(e string, tag *TagSpec, off, en string) {
+	fmt.Fprintf(&g.w, "%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = %#[2]x, %[3]t, %[4]s, %[4]s+2, %[5]s, %[5]s\n", e, tag.Key(), tag.Constructed, off, en)
 }
 
 // next emits code that reads the header at off, inside the element of
@@ -1004,14 +1015,11 @@ func (g *berGen) fill(e, off, win string) {
 // as does every header when win is nil.
 func (g *berGen) next(e, off, hv, win, fail string) {
 	fmt.Fprintf(&g.w, "if %s {\n", short(off, win))
-	g.fill(e, off, win)
-	// A length of one octet after 0x81 (128 to 255; less is not minimal
-	// and goes to reader.next, which notes it): elements that hold a few
-	// others.
-	fmt.Fprintf(&g.w, `} else if uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) <= len(%[3]s) {
-t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
-%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
-`, e, off, win)
+	g.fill(e, off, win, 2)
+	// A length of one octet after 0x81 (less is not minimal and goes to
+	// reader.next, which notes it): elements that hold a few others.
+	fmt.Fprintf(&g.w, "} else if %[1]s && %[2]s+3+int(%[3]s[%[2]s+2]) <= len(%[3]s) {\n", long81(off, win), off, win)
+	g.fill(e, off, win, 3)
 	fmt.Fprintf(&g.w, "} else if err := d.next(&%s, %s, %s.end); err != nil {\n%s\n}\n", e, off, hv, fail)
 }
 
@@ -1026,7 +1034,8 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	if want != nil && want.Number < 31 {
 		en := g.tmp("en")
 		fmt.Fprintf(&g.w, "if %[1]s := d.window(%[2]s); %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, addr(hv), hv, want.Bytes()[0])
-		fmt.Fprintf(&g.w, "%[1]s := %[2]s.end\n%[3]s.tag, %[3]s.cons, %[3]s.off, %[3]s.start, %[3]s.end, %[3]s.next = %#[4]x, %[5]t, %[2]s.start, %[2]s.start+2, %[1]s, %[1]s\n", en, hv, inner, want.Key(), want.Constructed)
+		fmt.Fprintf(&g.w, "%s := %s.end\n", en, hv)
+		g.expected(inner, want, hv+".start", en)
 		fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %#x); err != nil {\n%s\n}\n", inner, addr(hv), want.Key(), fail)
 		return
 	}
@@ -1039,15 +1048,13 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
 	}
 	fmt.Fprintf(&g.w, "%s := d.window(%s)\nif %s {\n", win, addr(hv), cond)
-	g.fill(inner, hv+".start", win)
+	g.fill(inner, hv+".start", win, 2)
 	if want == nil {
 		// A CHOICE of a few elements (a message's transactions) often
 		// has a length of one octet after 0x81.
 		st := hv + ".start"
-		fmt.Fprintf(&g.w, `} else if %[1]s.cons && uint(%[2]s)+2 < uint(len(%[3]s)) && %[3]s[%[2]s+1] == 0x81 && %[3]s[%[2]s+2] >= 0x80 && %[3]s[%[2]s]&0x1f != 0x1f && %[2]s+3+int(%[3]s[%[2]s+2]) == %[1]s.end {
-t, l := %[3]s[%[2]s], int(%[3]s[%[2]s+2])
-%[4]s.tag, %[4]s.cons, %[4]s.off, %[4]s.start, %[4]s.end, %[4]s.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, %[2]s, %[2]s+3, %[2]s+3+l, %[2]s+3+l
-`, hv, st, win, inner)
+		fmt.Fprintf(&g.w, "} else if %[1]s.cons && %[2]s && %[3]s+3+int(%[4]s[%[3]s+2]) == %[1]s.end {\n", hv, long81(st, win), st, win)
+		g.fill(inner, st, win, 3)
 	}
 	fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %s); err != nil {\n%s\n}\n", inner, addr(hv), wantTag, fail)
 }

@@ -110,7 +110,7 @@ func (rw *rewriter) scan(data []byte, ch *scan.Changes, lim limits.Limits) error
 		rw.s.Want = scan.Everything
 	}
 	rw.s.Reset()
-	rw.lastAcks, rw.edits = rw.lastAcks[:0], rw.edits[:0]
+	rw.edits = rw.edits[:0]
 	if ch.MID != nil {
 		rw.edits = append(rw.edits, edit{mid: true}) // plan sets its span
 	}

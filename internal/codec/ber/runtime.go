@@ -418,15 +418,8 @@ func (d *reader) smallInt(h *header) (int64, bool) {
 
 // integer decodes an INTEGER (or ENUMERATED) within lo..hi.
 func (d *reader) integer(h *header, lo, hi int64) (int64, error) {
-	if n := h.end - h.start; !h.cons && n >= 1 && n <= 4 {
-		c := d.data[h.start:h.end]
-		v := int64(int8(c[0]))
-		for _, x := range c[1:] {
-			v = v<<8 | int64(x)
-		}
-		if v >= lo && v <= hi {
-			return v, nil
-		}
+	if v, ok := d.smallInt(h); ok && v >= lo && v <= hi {
+		return v, nil
 	}
 	return d.integerSlow(h, lo, hi)
 }

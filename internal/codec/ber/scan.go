@@ -22,13 +22,13 @@ import (
 // memory.
 func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	s.Reset()
+	lim = lim.OrDefault()
 	if leanOK(data, lim) {
 		if leanScan(data, s) {
 			return nil
 		}
 		s.Reset()
 	}
-	lim = lim.OrDefault()
 	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
 		return err
 	}

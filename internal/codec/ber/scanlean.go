@@ -174,20 +174,11 @@ func newLeanIDs(t *scanTagSet, sh *shapeSet) leanIDs {
 	return l
 }
 
-// leanOK reports whether the lean scanner may scan data within lim (a
-// zero field is the default): the input is within the size, and the
-// scanner cannot reach the limits it does not check.
+// leanOK reports whether the lean scanner may scan data within lim (as
+// OrDefault gives it: no zero field): the input is within the size, and
+// the scanner cannot reach the limits it does not check.
 func leanOK(data []byte, lim limits.Limits) bool {
-	return len(data) <= or(lim.MaxSize, limits.Default.MaxSize) &&
-		len(data) <= 2*or(lim.MaxElements, limits.Default.MaxElements) &&
-		or(lim.MaxDepth, limits.Default.MaxDepth) >= leanDepth
-}
-
-func or(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
+	return len(data) <= lim.MaxSize && len(data) <= 2*lim.MaxElements && lim.MaxDepth >= leanDepth
 }
 
 // tlv reads the header at off of an element that must end by end
