@@ -452,8 +452,6 @@ func (sc *scanner) transactionRequest(start, end, d int) error {
 	return nil
 }
 
-// transactionPending reads a TransactionPending or a SegmentReply (its
-// ID the same field).
 func (sc *scanner) transactionPending(start, end, d int) error {
 	if err := sc.enter(start, d); err != nil {
 		return err
@@ -545,18 +543,6 @@ func (sc *scanner) transactionResult(start, end, d int) error {
 		}
 	}
 	return nil
-}
-
-// The list fields the scan reads as wrapped (a wrapper message holding
-// the items in its field 1) or repeated (one item per field), as the
-// generator lays them out; a change there fails every test at once (the
-// check is constant, compiled away while it holds).
-func init() {
-	if !wrappedMessageMessageBodyTransactions || !wrappedTransactionTransactionResponseAck ||
-		!wrappedTransactionReplyTransactionResultActionReplies || wrappedTransactionRequestActions ||
-		wrappedActionRequestCommandRequests || wrappedActionReplyCommandReply {
-		panic("native: the scanner's lists are not laid out as it reads them")
-	}
 }
 
 // transactionAck reads one acknowledged range: its lastAck, optional, is
