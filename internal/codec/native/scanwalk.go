@@ -193,16 +193,21 @@ func (sc *scanner) enter(start, d int) error {
 	return nil
 }
 
-// tooLarge is the error of a message past the depth or element limit.
+// tooLarge is the error of a message at base, of depth d, past the depth
+// or element limit. (A method of its own keeps enter's call small.)
 //
 //go:noinline
-func (sc *scanner) tooLarge(base, d int) error {
+func (sc *scanner) tooLarge(base, d int) error { return limitError(base, d > sc.maxDepth) }
+
+// limitError is the error of the scan's or the rewrite's message at p
+// past the depth limit (deep) or the element limit.
+func limitError(p int, deep bool) error {
 	msg := errWireElems.Error()
-	if d > sc.maxDepth {
+	if deep {
 		msg = errWireDepth.Error()
 	}
 	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
-	e.Pos = codecerr.AtByte(base)
+	e.Pos = codecerr.AtByte(p)
 	return e
 }
 
