@@ -152,7 +152,7 @@ func malformed(b []byte, p, end int) error {
 	switch {
 	case n < 0:
 	case num < protowire.MinValidNumber || num > protowire.MaxValidNumber:
-		return malformedAt(p, "invalid field number")
+		return malformedAt(p, errFieldNumber.Error())
 	case typ == protowire.BytesType:
 		if _, m := protowire.ConsumeVarint(b[p+n:]); m >= 0 {
 			return malformedAt(p, "truncated length-delimited field")
