@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"time"
 
 	"megaco/internal/udpbatch"
@@ -11,17 +10,13 @@ import (
 // copied (the call that owns the bytes may end before they go out) and
 // sent with one system call when the batch ends.
 type answerQueue struct {
-	w    *udpbatch.Writer
-	data []byte
-	ends []int    // where each answer ends in data
-	tids []wireID // the transaction each answers
-	out  []udpbatch.Out
+	w   *udpbatch.Writer
+	b   sendBatch
+	out []udpbatch.Out
 }
 
 func (q *answerQueue) queue(tid wireID, b []byte) {
-	q.data = append(q.data, b...)
-	q.ends = append(q.ends, len(q.data))
-	q.tids = append(q.tids, tid)
+	q.b.add(b, queuedMsg{tid: tid, answer: true})
 }
 
 // answerRequest checks request data of transaction tid (tx, answered by
@@ -56,26 +51,11 @@ func endInLoop(tx *wireTx, cause Cause) {
 // transaction as a transport failure, as a failed send by the call would.
 func (s *wireSide) flushAnswers() {
 	q := &s.answers
-	n := len(q.ends)
-	if n == 0 {
+	if len(q.b.ends) == 0 {
 		return
 	}
-	q.out = q.out[:0]
-	start := 0
-	for _, end := range q.ends {
-		q.out = append(q.out, udpbatch.Out{B: q.data[start:end], To: s.target})
-		start = end
-	}
-	for sent := 0; sent < n; {
-		k, err := q.w.Write(q.out[sent:])
-		if err != nil {
-			s.w.failSend(q.tids[sent], true, fmt.Errorf("send: %w", err))
-			k = 1
-		}
-		sent += k
-	}
-	clear(q.out)
-	q.data, q.ends, q.tids = q.data[:0], q.ends[:0], q.tids[:0]
+	s.writeBatch(q.w, &q.b, &q.out)
+	q.b.reset()
 }
 
 // arm gives transaction tid (tx) what the read loops and the request

@@ -56,6 +56,29 @@ func (r *lossyRelay) forward(in, out *net.UDPConn, dst string) {
 	}
 }
 
+// start relays between the two sides of cfg, each side's target now
+// the relay's socket facing it, until the test ends.
+func (r *lossyRelay) start(t *testing.T, cfg *Config) {
+	mgc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mg, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		mgc.Close()
+		t.Fatal(err)
+	}
+	r.wg.Add(2)
+	go r.forward(mgc, mg, cfg.Wire.MGListen)
+	go r.forward(mg, mgc, cfg.Wire.MGCListen)
+	t.Cleanup(func() {
+		mgc.Close()
+		mg.Close()
+		r.wg.Wait()
+	})
+	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = mgc.LocalAddr().String(), mg.LocalAddr().String()
+}
+
 // TestWireRetransmission runs calls through a relay that loses each
 // request and each reply once: every call succeeds by Annex D.1's
 // retransmissions, the answering side answering a retransmitted request
@@ -68,24 +91,8 @@ func TestWireRetransmission(t *testing.T) {
 	cfg := wireConfig(t, "udp", 10, time.Second)
 	cfg.Codecs = Codecs{MGC: "ber", MG: "ber"}
 	cfg.Wire.RetransmitInitial, cfg.Wire.RetransmitMax = 50*time.Millisecond, 200*time.Millisecond
-	mgc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mg, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &lossyRelay{seen: map[string]bool{}}
-	r.wg.Add(2)
-	go r.forward(mgc, mg, cfg.Wire.MGListen)
-	go r.forward(mg, mgc, cfg.Wire.MGCListen)
-	defer func() {
-		mgc.Close()
-		mg.Close()
-		r.wg.Wait()
-	}()
-	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = mgc.LocalAddr().String(), mg.LocalAddr().String()
+	r.start(t, &cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, sum := runLoad(t, ctx, cfg)
@@ -109,28 +116,12 @@ func TestWireRequestMismatch(t *testing.T) {
 	}
 	cfg := wireConfig(t, "udp", 10, time.Second)
 	cfg.Codecs = Codecs{MGC: "compact", MG: "compact"}
-	mgc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mg, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &lossyRelay{change: func(b []byte) {
 		if i := bytes.Index(b, []byte("]:55555")); i >= 0 && bytes.Contains(b, []byte("T=")) {
 			b[i+6] = '4'
 		}
 	}}
-	r.wg.Add(2)
-	go r.forward(mgc, mg, cfg.Wire.MGListen)
-	go r.forward(mg, mgc, cfg.Wire.MGCListen)
-	defer func() {
-		mgc.Close()
-		mg.Close()
-		r.wg.Wait()
-	}()
-	cfg.Wire.MGCTarget, cfg.Wire.MGTarget = mgc.LocalAddr().String(), mg.LocalAddr().String()
+	r.start(t, &cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, sum := runLoad(t, ctx, cfg)

@@ -25,8 +25,9 @@ type requestQueue struct {
 	out   []udpbatch.Out
 }
 
-// sendBatch is requests queued: their bytes end to end, and for each the
-// transaction and message it is, to fail them should the send fail.
+// sendBatch is requests (or a read loop's answers) queued: their bytes
+// end to end, and for each the transaction and message it is, to fail
+// them should the send fail.
 type sendBatch struct {
 	data []byte
 	ends []int
@@ -35,7 +36,8 @@ type sendBatch struct {
 
 type queuedMsg struct {
 	tid     wireID
-	retrans bool
+	retrans bool // a request sent again
+	answer  bool // a read loop's answer, not a request
 }
 
 func (b *sendBatch) add(msg []byte, m queuedMsg) {
@@ -54,7 +56,7 @@ func (b *sendBatch) reset() {
 func (s *wireSide) sendRequest(msg []byte, tid wireID, retrans bool) {
 	q := &s.requests
 	q.mu.Lock()
-	q.cur.add(msg, queuedMsg{tid, retrans})
+	q.cur.add(msg, queuedMsg{tid: tid, retrans: retrans})
 	if q.flushing {
 		q.mu.Unlock()
 		return
@@ -84,36 +86,43 @@ func (s *wireSide) sendBatch(b *sendBatch) {
 		w, err := udpbatch.NewWriter(s.udp)
 		if err != nil {
 			for _, m := range b.msgs {
-				s.requestFailed(m, err)
+				s.sendFailed(m, err)
 			}
 			return
 		}
 		q.w = w
 	}
-	q.out = q.out[:0]
+	s.writeBatch(q.w, b, &q.out)
+}
+
+// writeBatch writes b to the side's target with w, out the memory of the
+// datagram list; a message whose write fails ends its transaction.
+func (s *wireSide) writeBatch(w *udpbatch.Writer, b *sendBatch, out *[]udpbatch.Out) {
+	o := (*out)[:0]
 	start := 0
 	for _, end := range b.ends {
-		q.out = append(q.out, udpbatch.Out{B: b.data[start:end], To: s.target})
+		o = append(o, udpbatch.Out{B: b.data[start:end], To: s.target})
 		start = end
 	}
-	for sent := 0; sent < len(q.out); {
-		k, err := q.w.Write(q.out[sent:])
+	for sent := 0; sent < len(o); {
+		k, err := w.Write(o[sent:])
 		if err != nil {
-			s.requestFailed(b.msgs[sent], err)
+			s.sendFailed(b.msgs[sent], err)
 			k = 1
 		}
 		sent += k
 	}
-	clear(q.out)
+	clear(o) // no reference to data outlives the batch
+	*out = o
 }
 
-// requestFailed ends the transaction of m, whose send failed with err.
-func (s *wireSide) requestFailed(m queuedMsg, err error) {
+// sendFailed ends the transaction of m, whose send failed with err.
+func (s *wireSide) sendFailed(m queuedMsg, err error) {
 	what := "send"
 	if m.retrans {
 		what = "retransmission"
 	}
-	s.w.failSend(m.tid, false, fmt.Errorf("%s: %w", what, err))
+	s.w.failSend(m.tid, m.answer, fmt.Errorf("%s: %w", what, err))
 }
 
 // failSend ends transaction tid as a transport failure of its request

@@ -152,7 +152,7 @@ func malformed(b []byte, p, end int) error {
 	switch {
 	case n < 0:
 	case num < protowire.MinValidNumber || num > protowire.MaxValidNumber:
-		return malformedAt(p, "invalid field number")
+		return malformedAt(p, errFieldNumber.Error())
 	case typ == protowire.BytesType:
 		if _, m := protowire.ConsumeVarint(b[p+n:]); m >= 0 {
 			return malformedAt(p, "truncated length-delimited field")
@@ -193,16 +193,21 @@ func (sc *scanner) enter(start, d int) error {
 	return nil
 }
 
-// tooLarge is the error of a message past the depth or element limit.
+// tooLarge is the error of a message at base, of depth d, past the depth
+// or element limit. (A method of its own keeps enter's call small.)
 //
 //go:noinline
-func (sc *scanner) tooLarge(base, d int) error {
+func (sc *scanner) tooLarge(base, d int) error { return limitError(base, d > sc.maxDepth) }
+
+// limitError is the error of the scan's or the rewrite's message at p
+// past the depth limit (deep) or the element limit.
+func limitError(p int, deep bool) error {
 	msg := errWireElems.Error()
-	if d > sc.maxDepth {
+	if deep {
 		msg = errWireDepth.Error()
 	}
 	e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
-	e.Pos = codecerr.AtByte(base)
+	e.Pos = codecerr.AtByte(p)
 	return e
 }
 
@@ -452,8 +457,6 @@ func (sc *scanner) transactionRequest(start, end, d int) error {
 	return nil
 }
 
-// transactionPending reads a TransactionPending or a SegmentReply (its
-// ID the same field).
 func (sc *scanner) transactionPending(start, end, d int) error {
 	if err := sc.enter(start, d); err != nil {
 		return err
@@ -545,18 +548,6 @@ func (sc *scanner) transactionResult(start, end, d int) error {
 		}
 	}
 	return nil
-}
-
-// The list fields the scan reads as wrapped (a wrapper message holding
-// the items in its field 1) or repeated (one item per field), as the
-// generator lays them out; a change there fails every test at once (the
-// check is constant, compiled away while it holds).
-func init() {
-	if !wrappedMessageMessageBodyTransactions || !wrappedTransactionTransactionResponseAck ||
-		!wrappedTransactionReplyTransactionResultActionReplies || wrappedTransactionRequestActions ||
-		wrappedActionRequestCommandRequests || wrappedActionReplyCommandReply {
-		panic("native: the scanner's lists are not laid out as it reads them")
-	}
 }
 
 // transactionAck reads one acknowledged range: its lastAck, optional, is

@@ -297,13 +297,7 @@ func (w *walker) nested(it *fieldIter, k msgKind) error {
 func (w *walker) enter(it *fieldIter) (int, error) {
 	w.depth++
 	if w.elems++; w.depth > w.lim.MaxDepth || w.elems > w.lim.MaxElements {
-		msg := errWireElems.Error()
-		if w.depth > w.lim.MaxDepth {
-			msg = errWireDepth.Error()
-		}
-		e := codecerr.New(codecName, codecerr.Decode, codecerr.TooLarge, msg)
-		e.Pos = codecerr.AtByte(it.f.off())
-		return 0, e
+		return 0, limitError(it.f.off(), w.depth > w.lim.MaxDepth)
 	}
 	var start int
 	w.out, start = wireBegin(w.out, it.num())
