@@ -688,7 +688,9 @@ func lexLookup(w []byte) int {
 		if e.tok == 0 {
 			return 0
 		}
-		if lexKeys[h] == k && len(e.word) == n && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
+		// Equal keys of words of up to eight alphanumeric bytes (none
+		// of them 0) mean equal words; lexEqualFold checks the length.
+		if lexKeys[h] == k && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
 			return e.tok
 		}
 	}
