@@ -124,7 +124,9 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 		}
 	}
 	if cl := charClass[c]; cl&chToken != 0 {
-		k, s = sc.word(start, cl, mode == lexMID)
+		if k, s = sc.word(start, cl, mode == lexMID); k == versionHeader {
+			d.header(s) // after an error (fail), lexError
+		}
 		goto done
 	}
 	sc.pos++
@@ -170,9 +172,6 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 	}
 done:
 	sc.last = sc.last<<16 | uint64(uint16(k))
-	if k == versionHeader {
-		d.header(s) // after an error (fail), lexError
-	}
 	d.ntok++
 	lval.tok = s
 	return lrInternal(k)
