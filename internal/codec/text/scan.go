@@ -722,14 +722,16 @@ func lexLookup(w []byte) int {
 	}
 	k := lexKey(w)
 	for h := lexSlot(k, n); ; h = (h + 1) % uint32(len(lexKeywords)) {
-		e := &lexKeywords[h]
-		if e.tok == 0 {
-			return 0
-		}
 		// Equal keys of words of up to eight alphanumeric bytes (none
 		// of them 0) mean equal words; lexEqualFold checks the length.
+		// An empty slot's key is 0, which no word's is: a hit needs no
+		// test for emptiness first.
+		e := &lexKeywords[h]
 		if lexKeys[h] == k && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
 			return e.tok
+		}
+		if e.tok == 0 {
+			return 0
 		}
 	}
 }
