@@ -171,27 +171,10 @@ func (d *decoder) decode(data []byte, name string, opts Options, m *model.Megaco
 func bld(l yyLexer) *decoder { return l.(*decoder) }
 
 // Lex hands the parser the next token, as goyacc's internal token number:
-// the yyLexer interface needs it, but the parser's loop calls yylexTok.
+// the yyLexer interface needs it, but the parser's loop calls yylexTok
+// (scan.go).
 func (d *decoder) Lex(lval *yySymType) int {
 	return yylexTok(d, lval)
-}
-
-// yylexTok reads the parser's next token: the parser's loop (the lean
-// driver internal/yypatch puts in place of goyacc's) calls it where
-// goyacc's calls yylex1. It maps the
-// scanner's kind with one table look-up where yylex1 tests ranges, and it
-// does Lex's work itself: one call less per token (the compiler inlines
-// nothing into a function as big as Parse). About 2% of a decode's
-// instructions.
-func yylexTok(l yyLexer, lval *yySymType) int {
-	d := l.(*decoder)
-	k, s := d.sc.next() // after an error (fail), lexError
-	if k == versionHeader {
-		d.header(s)
-	}
-	d.ntok++
-	lval.tok = s
-	return lrInternal(k)
 }
 
 // header reads the version of a MEGACO/N header.

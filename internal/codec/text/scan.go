@@ -69,13 +69,16 @@ type scanner struct {
 }
 
 // next returns the next token's kind (a grammar token, a character for
-// punctuation, 0 at the end) and its span.
-// It is small enough to be inlined into the parser's Lex: one call less
-// per token.
+// punctuation, 0 at the end) and its span. The parser reads its tokens
+// through yylexTok, the scanner's one reading function; next runs that for
+// the scanner alone (the replay of an error message's tokens, tests) in a
+// decoder of its own.
 func (sc *scanner) next() (int, span) {
-	kind, s := sc.token()
-	sc.last = sc.last<<16 | uint64(uint16(kind))
-	return kind, s
+	d := decoder{sc: *sc, src: sc.src}
+	var lval yySymType
+	yylexTok(&d, &lval)
+	*sc = d.sc
+	return sc.lastKind(0), lval.tok
 }
 
 // lastKind returns the kind of the token n tokens back (0: the last one).
@@ -83,72 +86,107 @@ func (sc *scanner) next() (int, span) {
 // 57343 on.
 func (sc *scanner) lastKind(n int) int { return int(uint16(sc.last >> (16 * n))) }
 
-// token reads one token.
-func (sc *scanner) token() (int, span) {
+// yylexTok reads the parser's next token and returns it as goyacc's
+// internal token number, the span in lval: the parser's loop (the lean
+// driver internal/yypatch puts in place of goyacc's) calls it where
+// goyacc's calls yylex1. It is the scanner's token reader itself, not a
+// wrapper around one: the compiler inlines nothing into a function as big
+// as Parse, and a call less per token is about 3% of a decode.
+func yylexTok(l yyLexer, lval *yySymType) int {
+	d := l.(*decoder)
+	sc := &d.sc
+	var (
+		k     int
+		s     span
+		start int
+		c     byte
+	)
 	mode := sc.mode
-	if mode >= lexOctets {
-		return sc.rawToken(mode)
-	}
 	src := sc.src
-	sc.skipLWSP()
-	start := sc.pos
-	if start >= len(src) {
-		return 0, span{int32(start), int32(start)}
+	if mode >= lexOctets {
+		k, s = sc.rawToken(mode)
+		goto done
 	}
-	c := src[start]
+	sc.skipLWSP()
+	start = sc.pos
+	if start >= len(src) {
+		s = span{int32(start), int32(start)}
+		goto done
+	}
+	c = src[start]
 	if mode != lexPlain {
 		sc.mode = lexPlain
 		if mode == lexTimerComma && c == ',' {
 			sc.pos++
 			sc.mode = lexTimers
-			return ',', span{int32(start), int32(start + 1)}
+			k, s = ',', span{int32(start), int32(start + 1)}
+			goto done
 		}
 	}
 	if cl := charClass[c]; cl&chToken != 0 {
-		return sc.word(start, cl, mode == lexMID)
+		if k, s = sc.word(start, cl, mode == lexMID); k == versionHeader {
+			d.header(s) // after an error (fail), lexError
+		}
+		goto done
 	}
 	sc.pos++
-	s := span{int32(start), int32(start + 1)}
+	s = span{int32(start), int32(start + 1)}
 	switch c {
 	case '{':
 		if !sc.open() {
-			return sc.tooDeep(s)
+			k, s = sc.tooDeep(s)
+			break
 		}
 		sc.afterOpenBrace()
-		return '{', s
+		k = '{'
 	case '[':
 		if mode == lexMID {
-			return sc.address(start, ']', ipv4Token)
+			k, s = sc.address(start, ']', ipv4Token)
+			break
 		}
 		if !sc.open() {
-			return sc.tooDeep(s)
+			k, s = sc.tooDeep(s)
+			break
 		}
-		return '[', s
+		k = '['
 	case '}', ']':
 		sc.depth--
-		return int(c), s
+		k = int(c)
 	case '<':
 		if mode == lexMID {
-			return sc.address(start, '>', domainToken)
+			k, s = sc.address(start, '>', domainToken)
+			break
 		}
-		return '<', s
+		k = '<'
 	case '=':
-		if k := sc.lastKind(0); k == mgcIdToken || k == serviceChangeAddressToken {
+		if lk := sc.lastKind(0); lk == mgcIdToken || lk == serviceChangeAddressToken {
 			sc.mode = lexMID
 		}
-		return '=', s
+		k = '='
 	case ',', ':', '>', '#':
-		return int(c), s
+		k = int(c)
 	case '"':
-		for i := start + 1; i < len(src); i++ {
-			if src[i] == '"' {
-				sc.pos = i + 1
-				return quotedString, span{int32(start + 1), int32(i)}
-			}
-		}
-		return sc.fail(s, "quoted string not closed")
+		k, s = sc.quoted(start)
+	default:
+		k, s = sc.fail(s, "unexpected character "+lexQuoteByte(c))
 	}
-	return sc.fail(s, "unexpected character "+lexQuoteByte(c))
+done:
+	sc.last = sc.last<<16 | uint64(uint16(k))
+	d.ntok++
+	lval.tok = s
+	return lrInternal(k)
+}
+
+// quoted reads a quoted string from its opening quote at start.
+func (sc *scanner) quoted(start int) (int, span) {
+	src := sc.src
+	for i := start + 1; i < len(src); i++ {
+		if src[i] == '"' {
+			sc.pos = i + 1
+			return quotedString, span{int32(start + 1), int32(i)}
+		}
+	}
+	return sc.fail(span{int32(start), int32(start + 1)}, "quoted string not closed")
 }
 
 // rawToken reads a token in the modes that do not skip white space first.
@@ -684,12 +722,16 @@ func lexLookup(w []byte) int {
 	}
 	k := lexKey(w)
 	for h := lexSlot(k, n); ; h = (h + 1) % uint32(len(lexKeywords)) {
+		// Equal keys of words of up to eight alphanumeric bytes (none
+		// of them 0) mean equal words; lexEqualFold checks the length.
+		// An empty slot's key is 0, which no word's is: a hit needs no
+		// test for emptiness first.
 		e := &lexKeywords[h]
+		if lexKeys[h] == k && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
+			return e.tok
+		}
 		if e.tok == 0 {
 			return 0
-		}
-		if lexKeys[h] == k && len(e.word) == n && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
-			return e.tok
 		}
 	}
 }
