@@ -50,7 +50,7 @@ func (w *walker) walk(k msgKind, start, end int) error {
 	case kMessage:
 		return walkMessage(w, start, end)
 	case kMessageBody:
-		return walkMessageBody(w, start, end)
+		return walkList(w, numMessageMessageBodyTransactions, wrappedMessageMessageBodyTransactions, kTransaction, start, end)
 	case kTransaction:
 		return walkTransaction(w, start, end)
 	case kTransactionRequest, kTransactionPending, kSegmentReply:
@@ -58,7 +58,7 @@ func (w *walker) walk(k msgKind, start, end int) error {
 	case kTransactionReply:
 		return walkTransactionReply(w, start, end)
 	case kTransactionResult:
-		return walkTransactionResult(w, start, end)
+		return walkList(w, numTransactionReplyTransactionResultActionReplies, wrappedTransactionReplyTransactionResultActionReplies, kActionReply, start, end)
 	case kTransactionAck:
 		return walkTransactionAck(w, start, end)
 	case kActionRequest:
@@ -114,11 +114,14 @@ func walkMessage(w *walker, start, end int) error {
 	return it.err
 }
 
-func walkMessageBody(w *walker, start, end int) error {
+// walkList walks a message whose one field on the path is the list
+// num of items of kind k (a message body's transactions, a transaction
+// result's action replies), copying the rest.
+func walkList(w *walker, num protowire.Number, wrapped bool, k msgKind, start, end int) error {
 	it := w.iter(start, end)
 	for it.next() {
-		if it.is(numMessageMessageBodyTransactions) {
-			if err := w.items(&it, wrappedMessageMessageBodyTransactions, kTransaction); err != nil {
+		if it.is(num) {
+			if err := w.items(&it, wrapped, k); err != nil {
 				return err
 			}
 			continue
@@ -195,20 +198,6 @@ func walkTransactionReply(w *walker, start, end int) error {
 		w.copy(&it)
 	}
 	w.idEnd(numTransactionReplyTransactionId, txSite, seen)
-	return it.err
-}
-
-func walkTransactionResult(w *walker, start, end int) error {
-	it := w.iter(start, end)
-	for it.next() {
-		if it.is(numTransactionReplyTransactionResultActionReplies) {
-			if err := w.items(&it, wrappedTransactionReplyTransactionResultActionReplies, kActionReply); err != nil {
-				return err
-			}
-			continue
-		}
-		w.copy(&it)
-	}
 	return it.err
 }
 
