@@ -722,12 +722,14 @@ func lexLookup(w []byte) int {
 	}
 	k := lexKey(w)
 	for h := lexSlot(k, n); ; h = (h + 1) % uint32(len(lexKeywords)) {
-		// Equal keys of words of up to eight alphanumeric bytes (none
-		// of them 0) mean equal words; lexEqualFold checks the length.
-		// An empty slot's key is 0, which no word's is: a hit needs no
-		// test for emptiness first.
+		// Equal keys of words of under eight alphanumeric bytes (none
+		// of them 0) mean equal words. An eight-byte word has the key
+		// of every longer keyword it begins, so from eight bytes on
+		// lexEqualFold checks the rest and the length. An empty slot's
+		// key is 0, which no word's is: a hit needs no test for
+		// emptiness first.
 		e := &lexKeywords[h]
-		if lexKeys[h] == k && (n <= 8 || lexEqualFold(w[8:], e.word[8:])) {
+		if lexKeys[h] == k && (n < 8 || lexEqualFold(w[8:], e.word[8:])) {
 			return e.tok
 		}
 		if e.tok == 0 {

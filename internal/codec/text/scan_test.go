@@ -128,6 +128,19 @@ func TestScanKeywords(t *testing.T) {
 	if n < 200 {
 		t.Errorf("only %d spellings", n)
 	}
+	// The first eight bytes of a longer keyword have its key, but are
+	// not that keyword (unless they spell it too).
+	spelled := map[string]bool{}
+	for _, k := range lexKeywordSpellings {
+		spelled[strings.ToLower(k.long)], spelled[strings.ToLower(k.short)] = true, true
+	}
+	for _, e := range lexKeywords {
+		if w := e.word[:min(8, len(e.word))]; len(e.word) > 8 && !spelled[w] {
+			if got := lexLookup([]byte(w)); got != 0 {
+				t.Errorf("%q reads as token %d (%q's)", w, got, e.word)
+			}
+		}
+	}
 }
 
 // TestScanDepth: braces and brackets nest up to the limit.
