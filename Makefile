@@ -36,6 +36,8 @@ test:
 	@test -z "$$(gofmt -l cmd internal)" || { echo "gofmt needed:"; gofmt -l cmd internal; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	@echo "shared by goroutines, under the race detector:"
+	$(GO) test -count=1 -race -run 'Shared|Concurrent' ./internal/codec/text ./internal/load
 	@echo "interop with OTP's golden corpus:"
 	@$(GO) test -count=1 -v -run 'CorpusRoundTrip|CrossCodec|IndefiniteLength|TranscodeBinary|Golden|Corpus|Interop' ./internal/codec/... ./cmd/megaco \
 		| grep -E '[0-9]+/[0-9]+' | sed -E 's/^ +[a-z_]+\.go:[0-9]+: /  /'

@@ -43,10 +43,11 @@ func Rewrite(name string, dst, data []byte, ch *scan.Changes, lim limits.Limits)
 	return d.Rewrite(dst, data, ch, lim)
 }
 
-// NewRewriter returns a Rewrite for the codec called name for one caller
-// (not safe for concurrent use), with memory of its own where the codec
-// has some to keep (Descriptor.NewRewriter): a caller that rewrites the
-// same messages many times, such as a load generator, keeps one.
+// NewRewriter returns a Rewrite for the codec called name with memory of
+// its own where the codec has some to keep (Descriptor.NewRewriter): the
+// callers that rewrite the same messages many times, such as a load
+// generator's calls of one pattern, share one. It is safe for concurrent
+// use.
 func NewRewriter(name string) (Rewriter, error) {
 	d, ok := Describe(name)
 	switch {

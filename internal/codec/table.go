@@ -54,8 +54,9 @@ type Descriptor struct {
 	// where not done yet, and Rewrite says so.
 	Rewrite Rewriter
 	// NewRewriter, where not nil, makes a Rewrite with memory of its own
-	// for one caller (text: templates of the messages it has seen), much
-	// quicker on messages it sees again; see NewRewriter.
+	// (text: templates of the messages it has seen), much quicker on
+	// messages it sees again, and safe for concurrent use; see
+	// NewRewriter.
 	NewRewriter func() Rewriter
 }
 

@@ -77,13 +77,17 @@ func NewBuilder(f *Flow, c Codecs) (*Builder, error) {
 	return b, nil
 }
 
-// clone shares what is read-only and checked.
+// clone shares what is read-only and checked, and forks b's patchers, so
+// what one clone's calls teach them serves all (patcher).
 func (b *Builder) clone() *Builder {
 	nb := *b
 	nb.vary = varier{}
 	nb.ids = newCallIDs(b.flow, b.opts.Layout)
 	if b.base != nil {
-		nb.patchers = nb.newPatchers()
+		nb.patchers = make([][2]*patcher, len(b.patchers))
+		for i, ps := range b.patchers {
+			nb.patchers[i] = [2]*patcher{ps[0].fork(), ps[1].fork()}
+		}
 	}
 	return &nb
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"sync"
 	"testing"
 
 	"megaco/internal/codec"
@@ -55,20 +56,45 @@ func TestBuildRewriteMatchesDecoded(t *testing.T) {
 	}
 }
 
-func checkBuilds(t *testing.T, b *Builder, cs Codecs) {
+// prepared is a prepared Builder of the call flow in codecs cs.
+func prepared(t testing.TB, cs Codecs) *Builder {
 	t.Helper()
+	f, err := LoadFlow()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuilder(f, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkBuilds compares Build with BuildDecoded on calls ns (callNumbers
+// if none).
+func checkBuilds(t *testing.T, b *Builder, cs Codecs, ns ...uint64) {
+	t.Helper()
+	if len(ns) == 0 {
+		ns = callNumbers
+	}
 	var got, want CallMsgs
-	for _, n := range callNumbers {
+	for _, n := range ns {
 		if err := b.Build(n, &got); err != nil {
-			t.Fatalf("%v call %d: %v", cs, n, err)
+			t.Errorf("%v call %d: %v", cs, n, err)
+			return
 		}
 		if err := b.BuildDecoded(n, &want); err != nil {
-			t.Fatalf("%v call %d the long way: %v", cs, n, err)
+			t.Errorf("%v call %d the long way: %v", cs, n, err)
+			return
 		}
 		for i, st := range b.flow.Steps {
 			if !bytes.Equal(got.In[i], want.In[i]) || !bytes.Equal(got.Want[i], want.Want[i]) {
-				t.Fatalf("%v call %d %s: rewritten\n in %x\nout %x\nthe long way\n in %x\nout %x",
+				t.Errorf("%v call %d %s: rewritten\n in %x\nout %x\nthe long way\n in %x\nout %x",
 					cs, n, st.Name, got.In[i], got.Want[i], want.In[i], want.Want[i])
+				return
 			}
 		}
 	}
@@ -78,18 +104,8 @@ func checkBuilds(t *testing.T, b *Builder, cs Codecs) {
 // by rewriting (rewrite), per codec pair: run both in one go for their
 // ratio.
 func BenchmarkBuild(b *testing.B) {
-	f, err := LoadFlow()
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, cs := range []Codecs{DefaultCodecs, {MGC: "ber", MG: "ber"}, {MGC: "native", MG: "pretty"}} {
-		bd, err := NewBuilder(f, cs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := bd.Prepare(); err != nil {
-			b.Fatal(err)
-		}
+		bd := prepared(b, cs)
 		for _, way := range []struct {
 			name  string
 			build func(uint64, *CallMsgs) error
@@ -103,6 +119,65 @@ func BenchmarkBuild(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// A Builder cloned when another has made a call starts from what that
+// call taught their patchers: its first call with IDs of the same lengths
+// is patched on every side that patches, not rewritten, and gives the
+// long way's bytes.
+func TestCloneLearnsFromOthers(t *testing.T) {
+	for _, cs := range []Codecs{DefaultCodecs, {MGC: "pretty", MG: "per"}, {MGC: "native", MG: "ber"}} {
+		b := prepared(t, cs)
+		checkBuilds(t, b.clone(), cs, 1000)
+		c := b.clone()
+		checkBuilds(t, c, cs, 1001)
+		want, got := 0, 0
+		for i, ps := range c.patchers {
+			for k, p := range ps {
+				if p.cur == nil || (k == 1 && c.sameBase[i]) {
+					continue
+				}
+				want++
+				got += p.patched
+			}
+		}
+		if want == 0 || got != want {
+			t.Errorf("%v: the second clone's first call patched %d sides of %d that patch", cs, got, want)
+		}
+	}
+}
+
+// Builders cloned and used at once, as a run's calls use them, each give
+// the long way's bytes; their shared rewriters and patchers' shared
+// parts are not written by two at once (run with -race: make test does).
+func TestClonesConcurrent(t *testing.T) {
+	cs := Codecs{MGC: "pretty", MG: "compact"}
+	b := prepared(t, cs)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := b.clone()
+			for n := range uint64(8) {
+				checkBuilds(t, c, cs, 256+n*1000+uint64(w), 65536+n*4096+uint64(w))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// BenchmarkCloneFirstCall is what a call costs a run when every Builder
+// is in use: a new one cloned from the prepared one, and its first call.
+func BenchmarkCloneFirstCall(b *testing.B) {
+	bd := prepared(b, DefaultCodecs)
+	var cm CallMsgs
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := bd.clone().Build(uint64(1000+i), &cm); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -16,32 +17,77 @@ import (
 // A patcher makes one side of one step for each call, faster than a
 // rewrite: a call's output differs from another's only in the IDs'
 // values as long as every new ID encodes to as many bytes (the calls
-// from 256 to 65535 all do, say). So it keeps the last rewrite's output
-// and where its IDs stand, and for a call whose IDs have the same
-// lengths writes them over a copy; only a call with other lengths is
-// rewritten (its codec.NewRewriter), and scanned to find its IDs.
+// from 256 to 65535 all do, say). So it keeps, for each signature (the
+// lengths of the call's IDs), a lesson: one rewrite's output and where
+// its IDs stand; a call whose signature has a lesson is that output with
+// the call's IDs written over a copy. Only a call with a new signature
+// is rewritten (its codec.NewRewriter) and scanned to find its IDs.
 //
 // It writes a number as the codec writes it when that has the same
 // length (big-endian octets: BER and PER INTEGERs; a varint: native;
 // decimal digits: text), which it checks on the first output: a codec
 // whose IDs are not such bytes where its scanner says (a compressed
 // encoding) is always rewritten.
+//
+// The patchers of one step side in a run's Builders are forks of one
+// (fork): they share the lessons and the rewriter, so what one call
+// learnt serves every call after it, in whichever Builder.
 type patcher struct {
 	name string
 	// rewrite is the codec's, with memory of its own where the codec
 	// keeps some (codec.NewRewriter: text's templates of the bases).
 	rewrite codec.Rewriter
 	sites   []idSite // the base's IDs, in the order a scan reports them
-	put     putFunc  // nil: rewrite every call
-	tried   bool     // put was looked for
+	lessons *lessons
+	cur     *lesson // the last call's
 
-	out, scratch []byte
-	sig, newSig  []uint8     // the lengths of out's IDs, of the call's
-	spans        []scan.Span // where out's IDs stand
-	vals         []uint32    // the call's new numbers, in site order
-	terms        []byte      // the call's new termination IDs, one after the other
-	s            scan.Summary
-	patched      int // calls made by patching (for the tests)
+	scratch []byte
+	newSig  []uint8  // the lengths of the call's IDs
+	vals    []uint32 // the call's new numbers, in site order
+	terms   []byte   // the call's new termination IDs, one after the other
+	s       scan.Summary
+	patched int // calls made by patching (for the tests)
+}
+
+// A lesson is what one rewrite taught: read-only once made.
+type lesson struct {
+	sig   []uint8     // the lengths of out's IDs
+	out   []byte      // a call's output
+	spans []scan.Span // where out's IDs stand
+	put   putFunc     // how the codec writes a number there
+}
+
+// lessons are a step side's lessons by signature, for every fork of its
+// patcher at once. never says the codec's output cannot be patched (see
+// patcher): every call is rewritten.
+type lessons struct {
+	mu    sync.Mutex
+	bySig map[string]*lesson
+	never bool
+}
+
+// maxLessons bounds a step side's lessons: a run's call numbers give a
+// few signatures (the IDs' lengths change at powers of 2 and 10), but
+// the numbers are the user's to choose.
+const maxLessons = 64
+
+func (ls *lessons) get(sig []uint8) (l *lesson, never bool) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.bySig[string(sig)], ls.never
+}
+
+func (ls *lessons) add(l *lesson) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if l == nil {
+		ls.never = true
+		return
+	}
+	if ls.bySig == nil || len(ls.bySig) >= maxLessons {
+		ls.bySig = make(map[string]*lesson)
+	}
+	ls.bySig[string(l.sig)] = l
 }
 
 type siteKind uint8
@@ -64,7 +110,7 @@ type idSite struct {
 type putFunc func(b []byte, v uint32) bool
 
 func newPatcher(name string, base []byte, lim limits.Limits) *patcher {
-	p := &patcher{name: name}
+	p := &patcher{name: name, lessons: new(lessons)}
 	var err error
 	if p.rewrite, err = codec.NewRewriter(name); err != nil {
 		p.rewrite = func(dst, data []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
@@ -72,12 +118,12 @@ func newPatcher(name string, base []byte, lim limits.Limits) *patcher {
 		}
 	}
 	if codec.Scan(name, base, &p.s, lim) != nil {
-		p.tried = true // no sites: rewrite every call
+		p.lessons.never = true // no sites: rewrite every call
 		return p
 	}
 	for _, t := range p.s.Transactions {
 		if t.Kind == scan.ResponseAck {
-			p.tried = true // a lastAck is no site: rewrite every call
+			p.lessons.never = true // a lastAck is no site: rewrite every call
 			return p
 		}
 		p.sites = append(p.sites, idSite{kind: siteTx, old: t.ID})
@@ -93,25 +139,35 @@ func newPatcher(name string, base []byte, lim limits.Limits) *patcher {
 	return p
 }
 
+// fork returns a patcher for another Builder, sharing what p has and
+// will learn: its sites (read-only), its rewriter and its lessons (both
+// safe for concurrent use).
+func (p *patcher) fork() *patcher {
+	return &patcher{name: p.name, rewrite: p.rewrite, sites: p.sites, lessons: p.lessons}
+}
+
 // build appends to dst base with ch's changes.
 func (p *patcher) build(dst, base []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
-	if p.tried && p.put == nil {
-		return p.rewrite(dst, base, ch, lim)
-	}
 	p.values(ch)
-	if p.out != nil && slices.Equal(p.sig, p.newSig) {
+	if l := p.cur; l == nil || !slices.Equal(l.sig, p.newSig) {
+		var never bool
+		if p.cur, never = p.lessons.get(p.newSig); never {
+			return p.rewrite(dst, base, ch, lim)
+		}
+	}
+	if l := p.cur; l != nil {
 		at := len(dst)
-		dst = append(dst, p.out...)
-		p.patch(dst[at:])
+		dst = append(dst, l.out...)
+		p.patch(dst[at:], l)
 		p.patched++
 		return dst, nil
 	}
-	out, err := p.rewrite(p.out[:0], base, ch, lim)
+	out, err := p.rewrite(nil, base, ch, lim)
 	if err != nil {
 		return dst, err
 	}
-	p.out = out
-	p.learn(lim)
+	p.cur = p.learn(out, lim)
+	p.lessons.add(p.cur)
 	return append(dst, out...), nil
 }
 
@@ -150,80 +206,79 @@ func decimalDigits(v uint32) uint8 {
 	return n
 }
 
-// patch writes the call's IDs over b, a copy of p.out.
-func (p *patcher) patch(b []byte) {
+// patch writes the call's IDs over b, a copy of l.out.
+func (p *patcher) patch(b []byte, l *lesson) {
 	vals, terms := p.vals, p.terms
 	for i, s := range p.sites {
-		sp := b[p.spans[i].Off:p.spans[i].End()]
+		sp := b[l.spans[i].Off:l.spans[i].End()]
 		if s.kind == siteTerm {
 			terms = terms[copy(sp, terms):]
 			continue
 		}
-		p.put(sp, vals[0])
+		l.put(sp, vals[0])
 		vals = vals[1:]
 	}
 }
 
-// learn finds the IDs in p.out (just rewritten with the call's IDs) and
-// how the codec writes a number there; when it cannot tell, the patcher
-// rewrites every call from then on.
-func (p *patcher) learn(lim limits.Limits) {
-	p.sig = append(p.sig[:0], p.newSig...)
-	p.tried = true
-	if p.findSpans(lim) {
-		// The last way first: a short value may not tell a varint from
-		// big-endian octets, a longer one does.
-		// Big-endian octets are BER's and PER's INTEGER contents, which
-		// the BER rewriter writes in place the same way.
-		for _, put := range []putFunc{p.put, ber.PutUint, putVarint, putDecimal} {
-			if put != nil && p.check(put) {
-				p.put = put
-				return
-			}
+// learn finds the IDs in out (just rewritten with the call's IDs) and
+// how the codec writes a number there; nil when it cannot tell.
+func (p *patcher) learn(out []byte, lim limits.Limits) *lesson {
+	l := &lesson{sig: slices.Clone(p.newSig), out: out}
+	if !p.findSpans(l, lim) {
+		return nil
+	}
+	// A short value may not tell a varint from big-endian octets; any
+	// of the ways that gives out back writes every value of this
+	// signature so. Big-endian octets are BER's and PER's INTEGER
+	// contents, which the BER rewriter writes in place the same way.
+	for _, put := range []putFunc{ber.PutUint, putVarint, putDecimal} {
+		if p.check(l, put) {
+			l.put = put
+			return l
 		}
 	}
-	p.put, p.out = nil, nil
+	return nil
 }
 
-// findSpans scans p.out for the sites' places: the same IDs in the same
+// findSpans scans l.out for the sites' places: the same IDs in the same
 // order as in the base, with the call's values.
-func (p *patcher) findSpans(lim limits.Limits) bool {
-	if codec.Scan(p.name, p.out, &p.s, lim) != nil {
+func (p *patcher) findSpans(l *lesson, lim limits.Limits) bool {
+	if codec.Scan(p.name, l.out, &p.s, lim) != nil {
 		return false
 	}
-	p.spans = p.spans[:0]
 	for _, t := range p.s.Transactions {
-		p.spans = append(p.spans, t.IDSpan)
+		l.spans = append(l.spans, t.IDSpan)
 	}
 	for _, a := range p.s.Actions {
 		if !scan.Special(a.ContextID) {
-			p.spans = append(p.spans, a.Span)
+			l.spans = append(l.spans, a.Span)
 		}
 	}
 	for _, t := range p.s.Terminations {
-		p.spans = append(p.spans, t.Span)
+		l.spans = append(l.spans, t.Span)
 	}
-	if len(p.spans) != len(p.sites) {
+	if len(l.spans) != len(p.sites) {
 		return false
 	}
-	for _, sp := range p.spans {
-		if sp.Off < 0 || sp.End() > len(p.out) || sp.Len == 0 {
+	for _, sp := range l.spans {
+		if sp.Off < 0 || sp.End() > len(l.out) || sp.Len == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// check reports whether put (and copying the terminations), writing the call's IDs over a copy of
-// p.out whose IDs are blanked, gives p.out again.
-func (p *patcher) check(put putFunc) bool {
-	p.scratch = append(p.scratch[:0], p.out...)
-	for _, sp := range p.spans {
+// check reports whether put (and copying the terminations), writing the
+// call's IDs over a copy of l.out whose IDs are blanked, gives l.out
+// again.
+func (p *patcher) check(l *lesson, put putFunc) bool {
+	p.scratch = append(p.scratch[:0], l.out...)
+	for _, sp := range l.spans {
 		clear(p.scratch[sp.Off:sp.End()])
 	}
 	vals, terms := p.vals, p.terms
 	for i, s := range p.sites {
-		sp := p.scratch[p.spans[i].Off:p.spans[i].End()]
+		sp := p.scratch[l.spans[i].Off:l.spans[i].End()]
 		if s.kind == siteTerm {
 			if len(terms) < len(sp) {
 				return false
@@ -236,7 +291,7 @@ func (p *patcher) check(put putFunc) bool {
 		}
 		vals = vals[1:]
 	}
-	return bytes.Equal(p.scratch, p.out)
+	return bytes.Equal(p.scratch, l.out)
 }
 
 func putVarint(b []byte, v uint32) bool {

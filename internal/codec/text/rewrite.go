@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+	"sync"
 
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
@@ -36,10 +37,11 @@ func checkRewrite(data []byte, style Style, lim limits.Limits) error {
 }
 
 // A Rewriter is Rewrite in one style with memory of the messages it has
-// seen, for one caller (it is not safe for concurrent use: keep one per
-// goroutine). Its memory is bounded: templateMax templates of at most
-// templateBytes in all, and templateSeen hashes of messages seen once;
-// past a bound it starts over.
+// seen. It is safe for concurrent use, so the callers that rewrite the
+// same messages (a load generator's calls of one pattern) share one and
+// what one of them taught it serves all. Its memory is bounded:
+// templateMax templates of at most templateBytes in all, and
+// templateSeen hashes of messages seen once; past a bound it starts over.
 //
 // The encoder does not write back what it read: it normalises spacing,
 // keyword spellings and case. So the bytes to change are those of the
@@ -53,6 +55,9 @@ func checkRewrite(data []byte, style Style, lim limits.Limits) error {
 // hash more.
 type Rewriter struct {
 	style Style
+	// mu guards the memory below; a template, once made, is read-only,
+	// so it is applied outside the lock.
+	mu    sync.Mutex
 	seed  maphash.Seed
 	byKey map[uint64]*template
 	size  int
@@ -72,18 +77,32 @@ func (r *Rewriter) Rewrite(dst, data []byte, ch *scan.Changes, lim limits.Limits
 	if err := checkRewrite(data, r.style, lim); err != nil {
 		return dst, err
 	}
-	if r.seed == (maphash.Seed{}) { // a Rewriter not made by NewRewriter
-		r.seed = maphash.MakeSeed()
-	}
-	h := maphash.Bytes(r.seed, data)
-	if t := r.find(h, lim, data); t != nil {
+	t, h, again := r.lookup(data, lim)
+	if t != nil {
 		if out, ok := t.apply(dst, ch); ok {
 			return out, nil
 		}
-	} else if r.seenBefore(h) {
+	} else if again {
+		// Made outside the lock: two callers may both make it, and the
+		// second one's replaces the first's, which is the same.
 		r.add(h, newTemplate(data, r.style, lim))
 	}
 	return rewriteSlow(dst, data, ch, r.style, lim)
+}
+
+// lookup returns data's template under lim, or else data's hash and
+// whether data was seen before (which it records).
+func (r *Rewriter) lookup(data []byte, lim limits.Limits) (t *template, h uint64, again bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seed == (maphash.Seed{}) { // a Rewriter not made by NewRewriter
+		r.seed = maphash.MakeSeed()
+	}
+	h = maphash.Bytes(r.seed, data)
+	if t = r.find(h, lim, data); t != nil {
+		return t, h, true
+	}
+	return nil, h, r.seenBefore(h)
 }
 
 // rewriteSlow is decode -> change -> encode.
@@ -206,7 +225,7 @@ const (
 	templateSeen  = 4096
 )
 
-// find returns the template of data under lim, or nil.
+// find returns the template of data under lim, or nil; r.mu held.
 func (r *Rewriter) find(h uint64, lim limits.Limits, data []byte) *template {
 	t := r.byKey[h]
 	if t == nil || t.lim != lim || !bytes.Equal(t.in, data) {
@@ -215,7 +234,8 @@ func (r *Rewriter) find(h uint64, lim limits.Limits, data []byte) *template {
 	return t
 }
 
-// seenBefore records h and tells whether it was recorded before.
+// seenBefore records h and tells whether it was recorded before; r.mu
+// held.
 func (r *Rewriter) seenBefore(h uint64) bool {
 	if _, ok := r.seen[h]; ok {
 		return true
@@ -231,6 +251,8 @@ func (r *Rewriter) add(h uint64, t *template) {
 	if t == nil {
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	n := len(t.in) + len(t.out)
 	if r.byKey == nil || len(r.byKey) >= templateMax || r.size+n > templateBytes {
 		r.byKey, r.size = make(map[uint64]*template), 0

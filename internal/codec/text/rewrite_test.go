@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 	"testing"
 
@@ -166,6 +167,54 @@ func TestRewriterOwnMemory(t *testing.T) {
 		if got, err := zero.Rewrite(nil, msg, nil, limits.Limits{}); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("the zero Rewriter: %q, %v; want %q", got, err, want)
 		}
+	}
+}
+
+// One Rewriter shared by several goroutines gives each the bytes of
+// decode -> change -> encode, and what one taught it (a template) serves
+// the others. (Run with -race as well: make test does.)
+func TestRewriterShared(t *testing.T) {
+	cases := scanCases(t)[:24]
+	plus := &scan.Changes{TransactionIDs: func(v uint32) uint32 { return v + 1 }}
+	want := make([][]byte, len(cases))
+	distinct := map[string]bool{}
+	for i, c := range cases {
+		distinct[string(c.data)] = true
+		var err error
+		if want[i], err = decodeChangeEncode(c.data, plus, Compact); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRewriter(Compact)
+	const workers = 4
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for pass := range 3 {
+				for k := range cases {
+					i := (k + w*len(cases)/workers) % len(cases) // each its own order
+					got, err := r.Rewrite(nil, cases[i].data, plus, limits.Limits{})
+					if err == nil && !bytes.Equal(got, want[i]) {
+						err = fmt.Errorf("%s pass %d: %q, want %q", cases[i].name, pass, got, want[i])
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.byKey) != len(distinct) {
+		t.Errorf("%d templates after every message was seen more than twice; want %d", len(r.byKey), len(distinct))
 	}
 }
 
