@@ -40,6 +40,7 @@ type patcher struct {
 	sites   []idSite // the base's IDs, in the order a scan reports them
 	lessons *lessons
 	cur     *lesson // the last call's
+	never   bool    // lessons.never, once seen
 
 	scratch []byte
 	newSig  []uint8  // the lengths of the call's IDs
@@ -148,10 +149,12 @@ func (p *patcher) fork() *patcher {
 
 // build appends to dst base with ch's changes.
 func (p *patcher) build(dst, base []byte, ch *scan.Changes, lim limits.Limits) ([]byte, error) {
+	if p.never {
+		return p.rewrite(dst, base, ch, lim)
+	}
 	p.values(ch)
 	if l := p.cur; l == nil || !slices.Equal(l.sig, p.newSig) {
-		var never bool
-		if p.cur, never = p.lessons.get(p.newSig); never {
+		if p.cur, p.never = p.lessons.get(p.newSig); p.never {
 			return p.rewrite(dst, base, ch, lim)
 		}
 	}
