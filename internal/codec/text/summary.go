@@ -1036,23 +1036,22 @@ func skimKeyword(w []byte) int {
 			k = lexKeyword{"context", ctxToken}
 		}
 	case 8:
-		k = lexKeyword{"subtract", subtractToken}
+		return skimLong(w, &skimSubtract)
 	case 10:
-		k = lexKeyword{"auditvalue", auditValueToken}
+		return skimLong(w, &skimAuditvalue)
 	case 11:
-		k = lexKeyword{"transaction", transToken}
+		return skimLong(w, &skimTransaction)
 	case 13:
-		k = lexKeyword{"servicechange", serviceChangeToken}
+		return skimLong(w, &skimServicechange)
 	case 14:
 		if w[0]|0x20 == 'i' {
-			k = lexKeyword{"immackrequired", immAckRequiredToken}
-		} else {
-			k = lexKeyword{"authentication", authToken}
+			return skimLong(w, &skimImmackrequired)
 		}
+		return skimLong(w, &skimAuthentication)
 	case 15:
-		k = lexKeyword{"auditcapability", auditCapToken}
+		return skimLong(w, &skimAuditcapability)
 	case 22:
-		k = lexKeyword{"transactionresponseack", responseAckToken}
+		return skimLong(w, &skimTransactionresponseack)
 	default:
 		return 0
 	}
@@ -1061,3 +1060,46 @@ func skimKeyword(w []byte) int {
 	}
 	return 0
 }
+
+// skimLong returns k's token if w (as long as its word, eight bytes or
+// more) spells it in any case, 0 if not: eight bytes a step. An OR with
+// 0x20 turns an upper-case letter into its lower case, and no other byte
+// into a letter.
+func skimLong(w []byte, k *skimWord) int {
+	const fold = 0x2020202020202020
+	n := len(w)
+	if n < 8 || binary.LittleEndian.Uint64(w)|fold != k.first || binary.LittleEndian.Uint64(w[n-8:])|fold != k.last ||
+		n > 16 && binary.LittleEndian.Uint64(w[8:])|fold != k.mid {
+		return 0
+	}
+	return k.tok
+}
+
+// skimWord is a keyword of eight or more letters for skimLong: its
+// first and last eight bytes in lower case, and bytes 8-15 of one longer
+// than sixteen, as words.
+type skimWord struct {
+	tok              int
+	first, last, mid uint64
+}
+
+func newSkimWord(word string, tok int) skimWord {
+	b, n := []byte(word), len(word)
+	k := skimWord{tok: tok, first: binary.LittleEndian.Uint64(b), last: binary.LittleEndian.Uint64(b[n-8:])}
+	if n > 16 {
+		k.mid = binary.LittleEndian.Uint64(b[8:])
+	}
+	return k
+}
+
+// The keywords of eight or more letters skimKeyword knows.
+var (
+	skimSubtract               = newSkimWord("subtract", subtractToken)
+	skimAuditvalue             = newSkimWord("auditvalue", auditValueToken)
+	skimTransaction            = newSkimWord("transaction", transToken)
+	skimServicechange          = newSkimWord("servicechange", serviceChangeToken)
+	skimImmackrequired         = newSkimWord("immackrequired", immAckRequiredToken)
+	skimAuthentication         = newSkimWord("authentication", authToken)
+	skimAuditcapability        = newSkimWord("auditcapability", auditCapToken)
+	skimTransactionresponseack = newSkimWord("transactionresponseack", responseAckToken)
+)

@@ -366,6 +366,18 @@ func TestSkimKeywords(t *testing.T) {
 			if got := skimKeyword([]byte(w)); got != want {
 				t.Errorf("skimKeyword(%q) = %d, want %d", w, got, want)
 			}
+			// One byte changed anywhere (to another letter, or
+			// to what an OR with 0x20 takes for one) makes it
+			// no keyword, unless it spells another.
+			for i := range w {
+				for _, c := range []byte{w[i] ^ 1, w[i] &^ 0x20 &^ 0x40} {
+					b := []byte(w)
+					b[i] = c
+					if got := skimKeyword(b); got != 0 && lexLookup(b) != got {
+						t.Errorf("skimKeyword(%q) = %d, want 0", b, got)
+					}
+				}
+			}
 		}
 	}
 }
