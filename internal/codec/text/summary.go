@@ -1008,33 +1008,32 @@ func skimKeyword(w []byte) int {
 		}
 		return 0
 	}
-	var k lexKeyword
 	switch len(w) {
 	case 3:
-		k = lexKeyword{"add", addToken}
+		if lexEqualFold(w, "add") {
+			return addToken
+		}
+		return 0
 	case 4:
-		k = lexKeyword{"move", moveToken}
+		return skimMid(w, &skimMove)
 	case 5:
 		if w[0]|0x20 == 'r' {
-			k = lexKeyword{"reply", replyToken}
-		} else {
-			k = lexKeyword{"error", errorToken}
+			return skimMid(w, &skimReply)
 		}
+		return skimMid(w, &skimError)
 	case 6:
 		if w[0]|0x20 == 'm' {
-			k = lexKeyword{"modify", modifyToken}
-		} else {
-			k = lexKeyword{"notify", notifyToken}
+			return skimMid(w, &skimModify)
 		}
+		return skimMid(w, &skimNotify)
 	case 7:
 		switch w[0] | 0x20 {
 		case 'p':
-			k = lexKeyword{"pending", pendingToken}
+			return skimMid(w, &skimPending)
 		case 's':
-			k = lexKeyword{"segment", messageSegmentToken}
-		default:
-			k = lexKeyword{"context", ctxToken}
+			return skimMid(w, &skimSegment)
 		}
+		return skimMid(w, &skimContext)
 	case 8:
 		return skimLong(w, &skimSubtract)
 	case 10:
@@ -1052,13 +1051,18 @@ func skimKeyword(w []byte) int {
 		return skimLong(w, &skimAuditcapability)
 	case 22:
 		return skimLong(w, &skimTransactionresponseack)
-	default:
-		return 0
-	}
-	if lexEqualFold(w, k.word) {
-		return k.tok
 	}
 	return 0
+}
+
+// skimMid is skimLong for a word of four to seven bytes: four a step.
+func skimMid(w []byte, k *skimWord) int {
+	const fold = 0x20202020
+	n := len(w)
+	if n < 4 || uint64(binary.LittleEndian.Uint32(w)|fold) != k.first || uint64(binary.LittleEndian.Uint32(w[n-4:])|fold) != k.last {
+		return 0
+	}
+	return k.tok
 }
 
 // skimLong returns k's token if w (as long as its word, eight bytes or
@@ -1075,9 +1079,9 @@ func skimLong(w []byte, k *skimWord) int {
 	return k.tok
 }
 
-// skimWord is a keyword of eight or more letters for skimLong: its
-// first and last eight bytes in lower case, and bytes 8-15 of one longer
-// than sixteen, as words.
+// skimWord is a keyword of four or more letters for skimMid or skimLong:
+// its first and last eight bytes in lower case (four if shorter than
+// eight), and bytes 8-15 of one longer than sixteen, as words.
 type skimWord struct {
 	tok              int
 	first, last, mid uint64
@@ -1085,6 +1089,9 @@ type skimWord struct {
 
 func newSkimWord(word string, tok int) skimWord {
 	b, n := []byte(word), len(word)
+	if n < 8 {
+		return skimWord{tok: tok, first: uint64(binary.LittleEndian.Uint32(b)), last: uint64(binary.LittleEndian.Uint32(b[n-4:]))}
+	}
 	k := skimWord{tok: tok, first: binary.LittleEndian.Uint64(b), last: binary.LittleEndian.Uint64(b[n-8:])}
 	if n > 16 {
 		k.mid = binary.LittleEndian.Uint64(b[8:])
@@ -1092,8 +1099,16 @@ func newSkimWord(word string, tok int) skimWord {
 	return k
 }
 
-// The keywords of eight or more letters skimKeyword knows.
+// The keywords of four or more letters skimKeyword knows.
 var (
+	skimMove                   = newSkimWord("move", moveToken)
+	skimReply                  = newSkimWord("reply", replyToken)
+	skimError                  = newSkimWord("error", errorToken)
+	skimModify                 = newSkimWord("modify", modifyToken)
+	skimNotify                 = newSkimWord("notify", notifyToken)
+	skimPending                = newSkimWord("pending", pendingToken)
+	skimSegment                = newSkimWord("segment", messageSegmentToken)
+	skimContext                = newSkimWord("context", ctxToken)
 	skimSubtract               = newSkimWord("subtract", subtractToken)
 	skimAuditvalue             = newSkimWord("auditvalue", auditValueToken)
 	skimTransaction            = newSkimWord("transaction", transToken)
