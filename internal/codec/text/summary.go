@@ -2,7 +2,6 @@ package text
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -265,24 +264,14 @@ func (k *skimmer) keyword() (tok, at int) {
 	return skimKeyword(k.src[start:end]), start
 }
 
-// number reads a decimal number of at most max after blanks.
+// number reads a decimal number of at most max after blanks. Most have
+// a few digits: a byte a step is quicker than eight at once.
 func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	k.blank()
 	src, start := k.src, k.pos
-	if start+8 <= len(src) {
-		// Most numbers have fewer than eight digits: read at once.
-		if n, v := digits8(binary.LittleEndian.Uint64(src[start:])); n > 0 && n < 8 {
-			if v > max {
-				return 0, scan.Span{}, k.fail(start, what+" out of range")
-			}
-			k.pos = start + n
-			return v, scan.Span{Off: start, Len: n}, true
-		}
-	}
-	end := min(len(src), start+DefaultMaxNumberLength)
-	var v uint64
 	i := start
-	for i < end {
+	var v uint64
+	for i < len(src) {
 		d := src[i] - '0'
 		if d > 9 {
 			break
@@ -290,37 +279,31 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 		v = v*10 + uint64(d)
 		i++
 	}
-	switch {
-	case i == start:
-		return 0, scan.Span{}, k.fail(start, "expected "+what+k.found())
-	case i == end && end < len(src) && skimClass[src[end]]&skDigit != 0:
-		return 0, scan.Span{}, k.fail(start, what+" has too many digits")
-	case v > max:
-		return 0, scan.Span{}, k.fail(start, what+" out of range")
+	// Ten digits or fewer cannot overflow v.
+	if n := i - start; n == 0 || n > 10 || v > max {
+		return k.longNumber(start, i, max, what)
 	}
 	k.pos = i
 	return v, scan.Span{Off: start, Len: i - start}, true
 }
 
-// digits8 returns how many of the eight bytes of x (the first in the low
-// byte) are decimal digits before the first that is not (8 if all are),
-// and, if fewer than eight, their value.
-func digits8(x uint64) (n int, v uint64) {
-	d := x - 0x3030303030303030
-	// A digit's byte is now 0-9, and adding 0x76 leaves its high bit
-	// clear; any other byte sets it in one or the other. (Borrows and
-	// carries reach only the bytes above the first such.)
-	n = bits.TrailingZeros64((d|(d+0x7676767676767676))&0x8080808080808080) >> 3
-	if n == 0 || n == 8 {
-		return n, 0
+// longNumber is number for the digits src[start:end] it did not take: none,
+// too many, over ten (leading zeros may make them so) or over max.
+func (k *skimmer) longNumber(start, end int, max uint64, what string) (uint64, scan.Span, bool) {
+	switch {
+	case start == end:
+		return 0, scan.Span{}, k.fail(start, "expected "+what+k.found())
+	case end-start > DefaultMaxNumberLength:
+		return 0, scan.Span{}, k.fail(start, what+" has too many digits")
 	}
-	// The digits to the top bytes, zeros (leading digits) below; then
-	// pairs, fours and eights of digits are summed in place.
-	d <<= 64 - 8*uint(n)
-	d = (d&0x0F000F000F000F00)>>8 + (d&0x000F000F000F000F)*10
-	d = (d&0x00FF000000FF0000)>>16 + (d&0x000000FF000000FF)*100
-	d = (d&0x0000FFFF00000000)>>32 + (d&0x000000000000FFFF)*10000
-	return n, d
+	var v uint64
+	for _, c := range k.src[start:end] {
+		if v = v*10 + uint64(c-'0'); v > max {
+			return 0, scan.Span{}, k.fail(start, what+" out of range")
+		}
+	}
+	k.pos = end
+	return v, scan.Span{Off: start, Len: end - start}, true
 }
 
 func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
