@@ -186,6 +186,19 @@ func (k *skimmer) eat(c byte) bool {
 	return false
 }
 
+// eatSpaced consumes " " and c if they come right away, as pretty text
+// writes " = " and " {": callers write "k.eat(c) || k.eatSpaced(c) ||
+// k.expect(c)" where pretty text has a space before c, to spare expect's
+// calls there.
+func (k *skimmer) eatSpaced(c byte) bool {
+	src, i := k.src, k.pos
+	if i+1 < len(src) && src[i] == ' ' && src[i+1] == c {
+		k.pos = i + 2
+		return true
+	}
+	return false
+}
+
 // punct consumes c (no blank) if it comes next, after blanks.
 //
 //go:noinline
@@ -224,7 +237,7 @@ func (k *skimmer) found() string {
 
 // open consumes a "{" and counts its depth.
 func (k *skimmer) open() bool {
-	if !(k.eat('{') || k.expect('{')) {
+	if !(k.eat('{') || k.eatSpaced('{') || k.expect('{')) {
 		return false
 	}
 	k.depth++
@@ -328,7 +341,7 @@ func (k *skimmer) message() bool {
 
 // authHeader steps over "= SPI : seq : data" after the AuthToken.
 func (k *skimmer) authHeader() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	for i := 0; i < 3; i++ {
@@ -517,7 +530,7 @@ func (k *skimmer) addTx(t scan.Transaction) (int, bool) {
 
 // request reads "= id { action, ... }" after TransToken.
 func (k *skimmer) request() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -545,7 +558,7 @@ func (k *skimmer) request() bool {
 
 // pending reads "= id { }" after PendingToken.
 func (k *skimmer) pending() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -608,7 +621,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 
 // segmentReply reads "= id / n [/ END]" after MessageSegmentToken.
 func (k *skimmer) segmentReply() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -626,7 +639,7 @@ func (k *skimmer) segmentReply() bool {
 // reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions) }"
 // after ReplyToken.
 func (k *skimmer) reply() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -693,7 +706,7 @@ func (k *skimmer) contextID() (uint32, scan.Span, bool) {
 // action reads "= id { item, ... }" after CtxToken: an action request's
 // or (reply set) an action reply's, whose braces v3 makes optional.
 func (k *skimmer) action(tx int, reply bool) bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.contextID()
@@ -788,7 +801,7 @@ func commandOf(w []byte) (kind scan.CommandKind, opt, wild bool) {
 func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild bool) bool {
 	k.s.Commands = append(k.s.Commands, scan.Command{Action: act, Kind: kind, Reply: reply, Optional: opt, Wildcard: wild})
 	cmd := len(k.s.Commands) - 1
-	if !k.count() || !(k.eat('=') || k.expect('=')) {
+	if !k.count() || !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	if reply && (kind == scan.AuditValue || kind == scan.AuditCapability) && k.contextAudit(tx, cmd) {
@@ -905,7 +918,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 
 // errorDescriptor reads "= code [{ "text" }]" after ErrorToken.
 func (k *skimmer) errorDescriptor(tx, cmd int) bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	code, sp, ok := k.number(0xFFFF, "an error code")
