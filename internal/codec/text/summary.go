@@ -361,11 +361,15 @@ func (k *skimmer) header(start, end int) bool {
 	var v []byte
 	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
 	// and digits.
-	if len(w) == 0 || !(w[0] == '!' || len(w) > 7 && w[6] == '/' && lexEqualFold(w[:6], "megaco")) {
+	switch {
+	case len(w) > 7 && w[6] == '/' && isMegaco(w):
+		v = w[7:]
+	case len(w) > 0 && w[0] == '!':
+		if i := lexIndexByte(w, '/'); i >= 0 {
+			v = w[i+1:]
+		}
+	default:
 		return k.fail(start, "expected the message header MEGACO/ or !/")
-	}
-	if i := lexIndexByte(w, '/'); i >= 0 {
-		v = w[i+1:]
 	}
 	if len(v) == 0 || !lexAllDigits(v) {
 		return k.fail(start, "expected the protocol version after '/'")
@@ -380,6 +384,14 @@ func (k *skimmer) header(start, end int) bool {
 	}
 	k.s.Version = n
 	return true
+}
+
+// isMegaco tells whether w begins with MEGACO in any case: four bytes
+// and two at once (an OR with 0x20 turns an upper-case letter into its
+// lower case, and no other byte into a letter).
+func isMegaco(w []byte) bool {
+	return len(w) >= 6 && binary.LittleEndian.Uint32(w)|0x20202020 == 'm'|'e'<<8|'g'<<16|'a'<<24 &&
+		binary.LittleEndian.Uint16(w[4:])|0x2020 == 'c'|'o'<<8
 }
 
 // mid reads the mId: [address], <domain> (either with :port), MTP{hex} or
