@@ -50,7 +50,7 @@ const (
 	skWild                      // '*' or '$' in a termination ID
 	skDigit                     // DIGIT
 	skBlank                     // white space, line ends, or ';' starting a comment
-	skBody                      // what skip stops at in a body: { } " ;
+	skBody                      // what skip stops at in a body: { } " ; =
 	skItemEnd                   // what it also stops at in an item: , [ ]
 	skRawHint                   // before a "{" (and blanks), may end Local or Remote: L E R
 	skToken                     // chToken: a word where parentheses are no braces, as a termination ID
@@ -75,7 +75,7 @@ var skimClass = func() (t [256]uint8) {
 	t['*'] |= skWild
 	t['$'] |= skWild
 	t[';'] |= skBlank
-	for _, c := range "{}\";" {
+	for _, c := range "{}\";=" {
 		t[c] |= skBody
 	}
 	for _, c := range ",[]" {

@@ -58,21 +58,16 @@ func (k *skimmer) skipItem() bool { return k.skip(skBody | skItemEnd) }
 // when stops has skItemEnd, a "," at this depth outside brackets; pos is
 // left there. It balances braces and steps over quoted strings, comments,
 // the SDP of Local and Remote descriptors and digit maps (in which braces
-// and quotes do not count). It does not stop at a "=": whether a "{"
-// opens an SDP or a digit map matters only if what follows it up to its
-// "}" holds a byte that would count otherwise, so rawBody looks back from
-// a "{" only when the next stop after it is no plain "}" (in compact text
-// most are).
+// and quotes do not count). It keeps no state per token: the position of
+// the last "=" that may start a digit map and of the last other byte it
+// stopped at is all rawBody needs.
 func (k *skimmer) skip(stops uint8) bool {
 	src, base := k.src, k.depth
 	depth := base
 	// A list in brackets at the item's own depth (a v3 termination ID
 	// list, a parameter's values) does not end at its commas.
 	brackets := 0
-	// floor is the last byte of the last string or comment stepped
-	// over: rawBody looks back no further. open is the last "{" if no
-	// stop that counts followed it yet, else -1.
-	floor, open := -1, -1
+	last, eq := k.pos-1, -1
 	for i := k.pos; ; i++ {
 		// The next stop, eight bytes a step (pretty text has long runs
 		// of other bytes), without a call per stop (they come close in
@@ -116,23 +111,8 @@ func (k *skimmer) skip(stops uint8) bool {
 		if i >= len(src) {
 			return k.fail(len(src), "expected '}', found the end of the message")
 		}
-		c := src[i]
-		if open >= 0 && (c != '}' || src[i-1] == '\\') && c != ',' && c != '[' && c != ']' {
-			// What the "{" at open opens matters now.
-			j := k.rawEnd(open, floor)
-			if j < 0 {
-				return false
-			}
-			open = -1
-			if j > 0 {
-				// Stop again at the "}" that ends it.
-				i = j - 1
-				continue
-			}
-		}
-		switch {
+		switch c := src[i]; {
 		case c == '}':
-			open = -1
 			if depth == base {
 				k.pos = i
 				return true
@@ -143,7 +123,38 @@ func (k *skimmer) skip(stops uint8) bool {
 			if depth > k.maxDepth {
 				return k.failKind(codecerr.TooLarge, i, "nesting deeper than the limit")
 			}
-			open = i
+			// Only a "=" since the last stop or Local or Remote just
+			// before can open an SDP or a digit map.
+			p := i - 1
+			for p > 0 && charClass[src[p]]&chBlank != 0 {
+				p--
+			}
+			if eq <= last && !(skimClass[src[p]]&skRawHint != 0 && endsLocalRemote(src, p)) {
+				break
+			}
+			if j := k.rawEnd(i, last, eq); j != 0 {
+				if j < 0 {
+					return false
+				}
+				// Stop again at the "}" that ends it.
+				i = j - 1
+			}
+		case c == '=':
+			// Only the "=" after DigitMap or DM may start one. Most
+			// words before a "=" end in another letter: one test
+			// spares the call. (The last letter of the word before
+			// it, blanks looked over: in pretty text every "=" has a
+			// blank before it.)
+			c, j := src[i-1], i
+			if charClass[c]&chBlank != 0 {
+				if j = backBlanks(src, i-1); j > 0 {
+					c = src[j-1]
+				}
+			}
+			if c |= 0x20; (c == 'm' || c == 'p') && isDigitMapWord(src, j) {
+				eq = i
+			}
+			continue
 		case c == ',':
 			if depth == base && brackets == 0 {
 				k.pos = i
@@ -161,17 +172,17 @@ func (k *skimmer) skip(stops uint8) bool {
 			if i = k.skipQuoteOrComment(i); i < 0 {
 				return false
 			}
-			floor = i
 		}
+		last = i
 	}
 }
 
 // rawEnd returns, if the "{" at i opens an SDP or a digit map (rawBody),
 // the offset of the "}" that ends it; 0 if it opens neither, -1 if it is
 // not closed.
-func (k *skimmer) rawEnd(i, floor int) int {
+func (k *skimmer) rawEnd(i, last, eq int) int {
 	src := k.src
-	switch rawBody(src, i, floor) {
+	switch rawBody(src, i, last, eq) {
 	case rawSDP:
 		j := skipSDP(src, i+1)
 		if j < 0 {
@@ -221,39 +232,17 @@ const (
 // rawBody tells what the "{" at i opens, as the decoder's scanner does:
 // the SDP after Local, L, Remote or R that follows a "{" or ",", or the
 // digit map after "DigitMap =" or "DigitMap = name" (a name that is no
-// keyword). It looks back for them no further than floor, the last byte
-// of the last string or comment skip stepped over (or -1).
-func rawBody(src []byte, i, floor int) int {
-	p := i - 1
-	for p > floor && charClass[src[p]]&chBlank != 0 {
-		p--
-	}
-	if p <= floor {
+// keyword). last is where skip last stopped before i other than at a
+// "=", eq where it last stopped at one after DigitMap or DM.
+func rawBody(src []byte, i, last, eq int) int {
+	j := backBlanks(src, i)
+	if j == 0 {
 		return rawNone
 	}
-	c := src[p]
-	if c == '=' {
-		if e := backBlanks(src, p); e > floor+1 && isDigitMapWord(src, e) {
-			return rawDigitMap
-		}
-		return rawNone
-	}
-	if charClass[c]&chWord == 0 {
-		return rawNone
-	}
-	if skimClass[c]&skRawHint != 0 && endsLocalRemote(src, p) && isSDPStart(src, p+1) {
+	if c := src[j-1] | 0x20; (c == 'l' || c == 'e' || c == 'r') && isSDPStart(src, j) {
 		return rawSDP
 	}
-	// "DigitMap = name {": the word, blanks, a "=" after DigitMap or DM.
-	w0 := backWord(src, p+1)
-	q := w0 - 1
-	for q > floor && charClass[src[q]]&chBlank != 0 {
-		q--
-	}
-	if q <= floor || src[q] != '=' {
-		return rawNone
-	}
-	if e := backBlanks(src, q); e > floor+1 && isDigitMapWord(src, e) && lexLookup(src[w0:p+1]) == 0 {
+	if eq > last && isDigitMapName(src[eq+1:j]) {
 		return rawDigitMap
 	}
 	return rawNone
@@ -284,6 +273,23 @@ func isLocalRemote(w []byte) bool {
 		return lexEqualFold(w, "remote")
 	}
 	return false
+}
+
+// isDigitMapName tells whether what stands between a digit map's "="
+// and its "{" (blanks trimmed at the end) is nothing or a name that is
+// no keyword.
+func isDigitMapName(w []byte) bool {
+	i := skimBlanks(w, 0)
+	if i == len(w) {
+		return true
+	}
+	w = w[i:]
+	for _, c := range w {
+		if charClass[c]&chWord == 0 {
+			return false
+		}
+	}
+	return lexLookup(w) == 0
 }
 
 // isDigitMapWord tells whether the word ending at end is DigitMap or DM.
