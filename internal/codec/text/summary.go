@@ -2,6 +2,7 @@ package text
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 
 	"megaco/internal/codec/codecerr"
@@ -409,14 +410,14 @@ func (k *skimmer) mid() bool {
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
 		other := uint8(0)
-		// Four digits or dots a step (an IPv4 address), then a byte
-		// a step.
-		for i+4 <= end {
-			w := src[i : i+4 : i+4]
-			if addrClass[w[0]]|addrClass[w[1]]|addrClass[w[2]]|addrClass[w[3]] != addrDigit {
+		// Digits and dots (an IPv4 address) eight a step, then a
+		// byte a step.
+		for i+8 <= end {
+			n := digitsOrDots(binary.LittleEndian.Uint64(src[i:]))
+			i += n
+			if n < 8 {
 				break
 			}
-			i += 4
 		}
 		for ; i < end; i++ {
 			a := addrClass[src[i]]
@@ -462,6 +463,21 @@ func (k *skimmer) mid() bool {
 	}
 	m.Span = scan.Span{Off: start, Len: k.pos - start}
 	return true
+}
+
+// digitsOrDots returns how many of the eight bytes of x (the first in the
+// low byte) are digits or dots before the first that is neither. A byte b
+// under 0x80 is one if b+0x52 carries into its high bit (b >= '.') and
+// b+0x46 does not (b <= '9'), and it is no '/'; no sum carries into the
+// next byte.
+func digitsOrDots(x uint64) int {
+	const low7 = 0x7F7F7F7F7F7F7F7F
+	ge := (x&low7 + 0x5252525252525252) &^ x
+	gt := x&low7 + 0x4646464646464646
+	s := x ^ 0x2F2F2F2F2F2F2F2F
+	slash := ^(s&low7 + low7 | s)
+	ok := ge &^ gt &^ slash & 0x8080808080808080
+	return bits.TrailingZeros64(^ok&0x8080808080808080) >> 3
 }
 
 // The classes of addrClass, for the characters of an mId address.

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -457,6 +458,27 @@ func TestScanNumbers(t *testing.T) {
 		}
 		if want, _ := strconv.ParseUint(c.id, 10, 32); c.ok && uint64(s.Transactions[0].ID) != want {
 			t.Errorf("%s: ID %d", c.id, s.Transactions[0].ID)
+		}
+	}
+}
+
+// digitsOrDots counts the digits and dots before any other byte, in
+// every place.
+func TestDigitsOrDots(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			b := []byte("12.45.78")
+			b[pos] = byte(c)
+			want := 8
+			for i, x := range b {
+				if !(x >= '0' && x <= '9' || x == '.') {
+					want = i
+					break
+				}
+			}
+			if got := digitsOrDots(binary.LittleEndian.Uint64(b)); got != want {
+				t.Fatalf("%q: %d, want %d", b, got, want)
+			}
 		}
 	}
 }
