@@ -33,8 +33,8 @@ func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) error {
 	s.Reset()
 	lim = lim.OrDefault()
-	if err := lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
-		return err
+	if len(data) > lim.MaxSize {
+		return lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data))
 	}
 	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
 		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
