@@ -204,8 +204,15 @@ func (k *skimmer) eatSpaced(c byte) bool {
 //
 //go:noinline
 func (k *skimmer) punct(c byte) bool {
-	if k.peek() == c {
-		k.pos++
+	// peek's blanks inline: in pretty text a line end and tabs come
+	// before most list ends.
+	src, i := k.src, k.pos
+	if i < len(src) && skimClass[src[i]]&skBlank != 0 {
+		i = skimBlanks(src, i)
+		k.pos = i
+	}
+	if i < len(src) && src[i] == c {
+		k.pos = i + 1
 		return true
 	}
 	return false
