@@ -33,8 +33,8 @@ func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) error {
 	s.Reset()
 	lim = lim.OrDefault()
-	if err := lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data)); err != nil {
-		return err
+	if len(data) > lim.MaxSize {
+		return lim.CheckSize(name, codecerr.AtLine(1, 1, 0), len(data))
 	}
 	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
 		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
@@ -187,12 +187,32 @@ func (k *skimmer) eat(c byte) bool {
 	return false
 }
 
+// eatSpaced consumes " " and c if they come right away, as pretty text
+// writes " = " and " {": callers write "k.eat(c) || k.eatSpaced(c) ||
+// k.expect(c)" where pretty text has a space before c, to spare expect's
+// calls there.
+func (k *skimmer) eatSpaced(c byte) bool {
+	src, i := k.src, k.pos
+	if i+1 < len(src) && src[i] == ' ' && src[i+1] == c {
+		k.pos = i + 2
+		return true
+	}
+	return false
+}
+
 // punct consumes c (no blank) if it comes next, after blanks.
 //
 //go:noinline
 func (k *skimmer) punct(c byte) bool {
-	if k.peek() == c {
-		k.pos++
+	// peek's blanks inline: in pretty text a line end and tabs come
+	// before most list ends.
+	src, i := k.src, k.pos
+	if i < len(src) && skimClass[src[i]]&skBlank != 0 {
+		i = skimBlanks(src, i)
+		k.pos = i
+	}
+	if i < len(src) && src[i] == c {
+		k.pos = i + 1
 		return true
 	}
 	return false
@@ -225,7 +245,7 @@ func (k *skimmer) found() string {
 
 // open consumes a "{" and counts its depth.
 func (k *skimmer) open() bool {
-	if !(k.eat('{') || k.expect('{')) {
+	if !(k.eat('{') || k.eatSpaced('{') || k.expect('{')) {
 		return false
 	}
 	k.depth++
@@ -265,24 +285,14 @@ func (k *skimmer) keyword() (tok, at int) {
 	return skimKeyword(k.src[start:end]), start
 }
 
-// number reads a decimal number of at most max after blanks.
+// number reads a decimal number of at most max after blanks. Most have
+// a few digits: a byte a step is quicker than eight at once.
 func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	k.blank()
 	src, start := k.src, k.pos
-	if start+8 <= len(src) {
-		// Most numbers have fewer than eight digits: read at once.
-		if n, v := digits8(binary.LittleEndian.Uint64(src[start:])); n > 0 && n < 8 {
-			if v > max {
-				return 0, scan.Span{}, k.fail(start, what+" out of range")
-			}
-			k.pos = start + n
-			return v, scan.Span{Off: start, Len: n}, true
-		}
-	}
-	end := min(len(src), start+DefaultMaxNumberLength)
-	var v uint64
 	i := start
-	for i < end {
+	var v uint64
+	for i < len(src) {
 		d := src[i] - '0'
 		if d > 9 {
 			break
@@ -290,37 +300,31 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 		v = v*10 + uint64(d)
 		i++
 	}
-	switch {
-	case i == start:
-		return 0, scan.Span{}, k.fail(start, "expected "+what+k.found())
-	case i == end && end < len(src) && skimClass[src[end]]&skDigit != 0:
-		return 0, scan.Span{}, k.fail(start, what+" has too many digits")
-	case v > max:
-		return 0, scan.Span{}, k.fail(start, what+" out of range")
+	// Ten digits or fewer cannot overflow v.
+	if n := i - start; n == 0 || n > 10 || v > max {
+		return k.longNumber(start, i, max, what)
 	}
 	k.pos = i
 	return v, scan.Span{Off: start, Len: i - start}, true
 }
 
-// digits8 returns how many of the eight bytes of x (the first in the low
-// byte) are decimal digits before the first that is not (8 if all are),
-// and, if fewer than eight, their value.
-func digits8(x uint64) (n int, v uint64) {
-	d := x - 0x3030303030303030
-	// A digit's byte is now 0-9, and adding 0x76 leaves its high bit
-	// clear; any other byte sets it in one or the other. (Borrows and
-	// carries reach only the bytes above the first such.)
-	n = bits.TrailingZeros64((d|(d+0x7676767676767676))&0x8080808080808080) >> 3
-	if n == 0 || n == 8 {
-		return n, 0
+// longNumber is number for the digits src[start:end] it did not take: none,
+// too many, over ten (leading zeros may make them so) or over max.
+func (k *skimmer) longNumber(start, end int, max uint64, what string) (uint64, scan.Span, bool) {
+	switch {
+	case start == end:
+		return 0, scan.Span{}, k.fail(start, "expected "+what+k.found())
+	case end-start > DefaultMaxNumberLength:
+		return 0, scan.Span{}, k.fail(start, what+" has too many digits")
 	}
-	// The digits to the top bytes, zeros (leading digits) below; then
-	// pairs, fours and eights of digits are summed in place.
-	d <<= 64 - 8*uint(n)
-	d = (d&0x0F000F000F000F00)>>8 + (d&0x000F000F000F000F)*10
-	d = (d&0x00FF000000FF0000)>>16 + (d&0x000000FF000000FF)*100
-	d = (d&0x0000FFFF00000000)>>32 + (d&0x000000000000FFFF)*10000
-	return n, d
+	var v uint64
+	for _, c := range k.src[start:end] {
+		if v = v*10 + uint64(c-'0'); v > max {
+			return 0, scan.Span{}, k.fail(start, what+" out of range")
+		}
+	}
+	k.pos = end
+	return v, scan.Span{Off: start, Len: end - start}, true
 }
 
 func (k *skimmer) transactionID() (uint32, scan.Span, bool) {
@@ -345,7 +349,7 @@ func (k *skimmer) message() bool {
 
 // authHeader steps over "= SPI : seq : data" after the AuthToken.
 func (k *skimmer) authHeader() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	for i := 0; i < 3; i++ {
@@ -365,11 +369,15 @@ func (k *skimmer) header(start, end int) bool {
 	var v []byte
 	// As the decoder's scanner: "!" or "MEGACO", anything up to a "/",
 	// and digits.
-	if len(w) == 0 || !(w[0] == '!' || len(w) > 7 && w[6] == '/' && lexEqualFold(w[:6], "megaco")) {
+	switch {
+	case len(w) > 7 && w[6] == '/' && isMegaco(w):
+		v = w[7:]
+	case len(w) > 0 && w[0] == '!':
+		if i := lexIndexByte(w, '/'); i >= 0 {
+			v = w[i+1:]
+		}
+	default:
 		return k.fail(start, "expected the message header MEGACO/ or !/")
-	}
-	if i := lexIndexByte(w, '/'); i >= 0 {
-		v = w[i+1:]
 	}
 	if len(v) == 0 || !lexAllDigits(v) {
 		return k.fail(start, "expected the protocol version after '/'")
@@ -384,6 +392,14 @@ func (k *skimmer) header(start, end int) bool {
 	}
 	k.s.Version = n
 	return true
+}
+
+// isMegaco tells whether w begins with MEGACO in any case: four bytes
+// and two at once (an OR with 0x20 turns an upper-case letter into its
+// lower case, and no other byte into a letter).
+func isMegaco(w []byte) bool {
+	return len(w) >= 6 && binary.LittleEndian.Uint32(w)|0x20202020 == 'm'|'e'<<8|'g'<<16|'a'<<24 &&
+		binary.LittleEndian.Uint16(w[4:])|0x2020 == 'c'|'o'<<8
 }
 
 // mid reads the mId: [address], <domain> (either with :port), MTP{hex} or
@@ -401,14 +417,14 @@ func (k *skimmer) mid() bool {
 		}
 		i, end := start+1, min(len(src), start+skimMaxAddress)
 		other := uint8(0)
-		// Four digits or dots a step (an IPv4 address), then a byte
-		// a step.
-		for i+4 <= end {
-			w := src[i : i+4 : i+4]
-			if addrClass[w[0]]|addrClass[w[1]]|addrClass[w[2]]|addrClass[w[3]] != addrDigit {
+		// Digits and dots (an IPv4 address) eight a step, then a
+		// byte a step.
+		for i+8 <= end {
+			n := digitsOrDots(binary.LittleEndian.Uint64(src[i:]))
+			i += n
+			if n < 8 {
 				break
 			}
-			i += 4
 		}
 		for ; i < end; i++ {
 			a := addrClass[src[i]]
@@ -454,6 +470,21 @@ func (k *skimmer) mid() bool {
 	}
 	m.Span = scan.Span{Off: start, Len: k.pos - start}
 	return true
+}
+
+// digitsOrDots returns how many of the eight bytes of x (the first in the
+// low byte) are digits or dots before the first that is neither. A byte b
+// under 0x80 is one if b+0x52 carries into its high bit (b >= '.') and
+// b+0x46 does not (b <= '9'), and it is no '/'; no sum carries into the
+// next byte.
+func digitsOrDots(x uint64) int {
+	const low7 = 0x7F7F7F7F7F7F7F7F
+	ge := (x&low7 + 0x5252525252525252) &^ x
+	gt := x&low7 + 0x4646464646464646
+	s := x ^ 0x2F2F2F2F2F2F2F2F
+	slash := ^(s&low7 + low7 | s)
+	ok := ge &^ gt &^ slash & 0x8080808080808080
+	return bits.TrailingZeros64(^ok&0x8080808080808080) >> 3
 }
 
 // The classes of addrClass, for the characters of an mId address.
@@ -534,7 +565,7 @@ func (k *skimmer) addTx(t scan.Transaction) (int, bool) {
 
 // request reads "= id { action, ... }" after TransToken.
 func (k *skimmer) request() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -562,7 +593,7 @@ func (k *skimmer) request() bool {
 
 // pending reads "= id { }" after PendingToken.
 func (k *skimmer) pending() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -625,7 +656,7 @@ func (k *skimmer) segment(t *scan.Transaction, required bool) bool {
 
 // segmentReply reads "= id / n [/ END]" after MessageSegmentToken.
 func (k *skimmer) segmentReply() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -643,7 +674,7 @@ func (k *skimmer) segmentReply() bool {
 // reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions) }"
 // after ReplyToken.
 func (k *skimmer) reply() bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.transactionID()
@@ -710,7 +741,7 @@ func (k *skimmer) contextID() (uint32, scan.Span, bool) {
 // action reads "= id { item, ... }" after CtxToken: an action request's
 // or (reply set) an action reply's, whose braces v3 makes optional.
 func (k *skimmer) action(tx int, reply bool) bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	id, sp, ok := k.contextID()
@@ -805,7 +836,7 @@ func commandOf(w []byte) (kind scan.CommandKind, opt, wild bool) {
 func (k *skimmer) command(tx, act int, kind scan.CommandKind, reply, opt, wild bool) bool {
 	k.s.Commands = append(k.s.Commands, scan.Command{Action: act, Kind: kind, Reply: reply, Optional: opt, Wildcard: wild})
 	cmd := len(k.s.Commands) - 1
-	if !k.count() || !(k.eat('=') || k.expect('=')) {
+	if !k.count() || !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	if reply && (kind == scan.AuditValue || kind == scan.AuditCapability) && k.contextAudit(tx, cmd) {
@@ -922,7 +953,7 @@ func (k *skimmer) items(tx, cmd int) bool {
 
 // errorDescriptor reads "= code [{ "text" }]" after ErrorToken.
 func (k *skimmer) errorDescriptor(tx, cmd int) bool {
-	if !(k.eat('=') || k.expect('=')) {
+	if !(k.eat('=') || k.eatSpaced('=') || k.expect('=')) {
 		return false
 	}
 	code, sp, ok := k.number(0xFFFF, "an error code")
@@ -1008,56 +1039,113 @@ func skimKeyword(w []byte) int {
 		}
 		return 0
 	}
-	var k lexKeyword
 	switch len(w) {
 	case 3:
-		k = lexKeyword{"add", addToken}
+		if lexEqualFold(w, "add") {
+			return addToken
+		}
+		return 0
 	case 4:
-		k = lexKeyword{"move", moveToken}
+		return skimMid(w, &skimMove)
 	case 5:
 		if w[0]|0x20 == 'r' {
-			k = lexKeyword{"reply", replyToken}
-		} else {
-			k = lexKeyword{"error", errorToken}
+			return skimMid(w, &skimReply)
 		}
+		return skimMid(w, &skimError)
 	case 6:
 		if w[0]|0x20 == 'm' {
-			k = lexKeyword{"modify", modifyToken}
-		} else {
-			k = lexKeyword{"notify", notifyToken}
+			return skimMid(w, &skimModify)
 		}
+		return skimMid(w, &skimNotify)
 	case 7:
 		switch w[0] | 0x20 {
 		case 'p':
-			k = lexKeyword{"pending", pendingToken}
+			return skimMid(w, &skimPending)
 		case 's':
-			k = lexKeyword{"segment", messageSegmentToken}
-		default:
-			k = lexKeyword{"context", ctxToken}
+			return skimMid(w, &skimSegment)
 		}
+		return skimMid(w, &skimContext)
 	case 8:
-		k = lexKeyword{"subtract", subtractToken}
+		return skimLong(w, &skimSubtract)
 	case 10:
-		k = lexKeyword{"auditvalue", auditValueToken}
+		return skimLong(w, &skimAuditvalue)
 	case 11:
-		k = lexKeyword{"transaction", transToken}
+		return skimLong(w, &skimTransaction)
 	case 13:
-		k = lexKeyword{"servicechange", serviceChangeToken}
+		return skimLong(w, &skimServicechange)
 	case 14:
 		if w[0]|0x20 == 'i' {
-			k = lexKeyword{"immackrequired", immAckRequiredToken}
-		} else {
-			k = lexKeyword{"authentication", authToken}
+			return skimLong(w, &skimImmackrequired)
 		}
+		return skimLong(w, &skimAuthentication)
 	case 15:
-		k = lexKeyword{"auditcapability", auditCapToken}
+		return skimLong(w, &skimAuditcapability)
 	case 22:
-		k = lexKeyword{"transactionresponseack", responseAckToken}
-	default:
-		return 0
-	}
-	if lexEqualFold(w, k.word) {
-		return k.tok
+		return skimLong(w, &skimTransactionresponseack)
 	}
 	return 0
 }
+
+// skimMid is skimLong for a word of four to seven bytes: four a step.
+func skimMid(w []byte, k *skimWord) int {
+	const fold = 0x20202020
+	n := len(w)
+	if n < 4 || uint64(binary.LittleEndian.Uint32(w)|fold) != k.first || uint64(binary.LittleEndian.Uint32(w[n-4:])|fold) != k.last {
+		return 0
+	}
+	return k.tok
+}
+
+// skimLong returns k's token if w (as long as its word, eight bytes or
+// more) spells it in any case, 0 if not: eight bytes a step. An OR with
+// 0x20 turns an upper-case letter into its lower case, and no other byte
+// into a letter.
+func skimLong(w []byte, k *skimWord) int {
+	const fold = 0x2020202020202020
+	n := len(w)
+	if n < 8 || binary.LittleEndian.Uint64(w)|fold != k.first || binary.LittleEndian.Uint64(w[n-8:])|fold != k.last ||
+		n > 16 && binary.LittleEndian.Uint64(w[8:])|fold != k.mid {
+		return 0
+	}
+	return k.tok
+}
+
+// skimWord is a keyword of four or more letters for skimMid or skimLong:
+// its first and last eight bytes in lower case (four if shorter than
+// eight), and bytes 8-15 of one longer than sixteen, as words.
+type skimWord struct {
+	tok              int
+	first, last, mid uint64
+}
+
+func newSkimWord(word string, tok int) skimWord {
+	b, n := []byte(word), len(word)
+	if n < 8 {
+		return skimWord{tok: tok, first: uint64(binary.LittleEndian.Uint32(b)), last: uint64(binary.LittleEndian.Uint32(b[n-4:]))}
+	}
+	k := skimWord{tok: tok, first: binary.LittleEndian.Uint64(b), last: binary.LittleEndian.Uint64(b[n-8:])}
+	if n > 16 {
+		k.mid = binary.LittleEndian.Uint64(b[8:])
+	}
+	return k
+}
+
+// The keywords of four or more letters skimKeyword knows.
+var (
+	skimMove                   = newSkimWord("move", moveToken)
+	skimReply                  = newSkimWord("reply", replyToken)
+	skimError                  = newSkimWord("error", errorToken)
+	skimModify                 = newSkimWord("modify", modifyToken)
+	skimNotify                 = newSkimWord("notify", notifyToken)
+	skimPending                = newSkimWord("pending", pendingToken)
+	skimSegment                = newSkimWord("segment", messageSegmentToken)
+	skimContext                = newSkimWord("context", ctxToken)
+	skimSubtract               = newSkimWord("subtract", subtractToken)
+	skimAuditvalue             = newSkimWord("auditvalue", auditValueToken)
+	skimTransaction            = newSkimWord("transaction", transToken)
+	skimServicechange          = newSkimWord("servicechange", serviceChangeToken)
+	skimImmackrequired         = newSkimWord("immackrequired", immAckRequiredToken)
+	skimAuthentication         = newSkimWord("authentication", authToken)
+	skimAuditcapability        = newSkimWord("auditcapability", auditCapToken)
+	skimTransactionresponseack = newSkimWord("transactionresponseack", responseAckToken)
+)

@@ -366,6 +366,18 @@ func TestSkimKeywords(t *testing.T) {
 			if got := skimKeyword([]byte(w)); got != want {
 				t.Errorf("skimKeyword(%q) = %d, want %d", w, got, want)
 			}
+			// One byte changed anywhere (to another letter, or
+			// to what an OR with 0x20 takes for one) makes it
+			// no keyword, unless it spells another.
+			for i := range w {
+				for _, c := range []byte{w[i] ^ 1, w[i] &^ 0x20 &^ 0x40} {
+					b := []byte(w)
+					b[i] = c
+					if got := skimKeyword(b); got != 0 && lexLookup(b) != got {
+						t.Errorf("skimKeyword(%q) = %d, want 0", b, got)
+					}
+				}
+			}
 		}
 	}
 }
@@ -427,40 +439,46 @@ func TestScanDepthSkips(t *testing.T) {
 	}
 }
 
-// TestDigits8 checks the eight-byte number reading against strconv, for
-// every count of digits and what may follow them.
-func TestDigits8(t *testing.T) {
-	for n := 0; n <= 8; n++ {
-		for _, tail := range []string{"", "}", " ", "/", ":", "\xb9", "\x00", "a"} {
-			num := strconv.FormatUint(uint64(987654321)%pow10(n), 10)
-			if n == 0 {
-				num = ""
-			} else {
-				num = strings.Repeat("0", n-len(num)) + num
-			}
-			b := []byte(num + tail + "99999999")[:8]
-			got, v := digits8(binary.LittleEndian.Uint64(b))
-			want := len(num)
-			if len(num)+len(tail) < 8 && tail == "" {
-				want = 8 // the 9s that pad it are digits too
-			}
-			if got != want {
-				t.Errorf("digits8(%q): %d digits, want %d", b, got, want)
-				continue
-			}
-			if got > 0 && got < 8 {
-				if w, _ := strconv.ParseUint(num, 10, 64); v != w {
-					t.Errorf("digits8(%q) = %d, want %d", b, v, w)
-				}
-			}
+// A number may have leading zeros up to the decoder's length limit; past
+// it, or over its maximum, it fails; the decoder agrees on which decode.
+func TestScanNumbers(t *testing.T) {
+	for _, c := range []struct {
+		id string
+		ok bool
+	}{
+		{"1", true}, {"4294967295", true}, {"4294967296", false}, {"00000000004294967295", true},
+		{"000000000004294967295", false}, {"18446744073709551617", false}, {"99999999999", false},
+	} {
+		msg := []byte("!/1 [1.2.3.4] K{" + c.id + "}")
+		var s scan.Summary
+		err := Scan(msg, &s, limits.Limits{})
+		if _, derr := Decode(msg, Options{}); (err == nil) != c.ok || (derr == nil) != c.ok {
+			t.Errorf("%s: scan %v, decode %v, want ok %v", c.id, err, derr, c.ok)
+			continue
+		}
+		if want, _ := strconv.ParseUint(c.id, 10, 32); c.ok && uint64(s.Transactions[0].ID) != want {
+			t.Errorf("%s: ID %d", c.id, s.Transactions[0].ID)
 		}
 	}
 }
 
-func pow10(n int) uint64 {
-	p := uint64(1)
-	for range n {
-		p *= 10
+// digitsOrDots counts the digits and dots before any other byte, in
+// every place.
+func TestDigitsOrDots(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			b := []byte("12.45.78")
+			b[pos] = byte(c)
+			want := 8
+			for i, x := range b {
+				if !(x >= '0' && x <= '9' || x == '.') {
+					want = i
+					break
+				}
+			}
+			if got := digitsOrDots(binary.LittleEndian.Uint64(b)); got != want {
+				t.Fatalf("%q: %d, want %d", b, got, want)
+			}
+		}
 	}
-	return p
 }
