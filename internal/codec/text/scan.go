@@ -131,6 +131,12 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 	}
 	sc.pos++
 	s = span{int32(start), int32(start + 1)}
+	if p := lexPunct[c]; p != 0 {
+		// most punctuation: one look-up rather than the switch's tests
+		sc.depth -= int(p - lexPunctPlain)
+		k = int(c)
+		goto done
+	}
 	switch c {
 	case '{':
 		if !sc.open() {
@@ -149,9 +155,6 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 			break
 		}
 		k = '['
-	case '}', ']':
-		sc.depth--
-		k = int(c)
 	case '<':
 		if mode == lexMID {
 			k, s = sc.address(start, '>', domainToken)
@@ -163,8 +166,6 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 			sc.mode = lexMID
 		}
 		k = '='
-	case ',', ':', '>', '#':
-		k = int(c)
 	case '"':
 		k, s = sc.quoted(start)
 	default:
@@ -176,6 +177,22 @@ done:
 	lval.tok = s
 	return lrInternal(k)
 }
+
+// lexPunct marks the punctuation that is its own token whatever comes
+// before it: lexPunctPlain, or lexPunctClose for a "}" or "]", which
+// closes one level of nesting.
+var lexPunct = func() (t [256]uint8) {
+	for _, c := range ",:>#" {
+		t[c] = lexPunctPlain
+	}
+	t['}'], t[']'] = lexPunctClose, lexPunctClose
+	return t
+}()
+
+const (
+	lexPunctPlain = 1
+	lexPunctClose = 2
+)
 
 // quoted reads a quoted string from its opening quote at start.
 func (sc *scanner) quoted(start int) (int, span) {
