@@ -1395,6 +1395,11 @@ func yyParse(yylex yyLexer) int {
 }
 
 func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
+	return yyrcvr.parse(yylex.(*decoder))
+}
+
+// parse is Parse with the lexer's concrete type (yypatch -lexer).
+func (yyrcvr *yyParserImpl) parse(yylex *decoder) int {
 	var yyDollar []yySymType
 	_ = yyDollar // silence set and not used
 	yyS := yyrcvr.stack[:]

@@ -89,11 +89,11 @@ func (sc *scanner) lastKind(n int) int { return int(uint16(sc.last >> (16 * n)))
 // yylexTok reads the parser's next token and returns it as goyacc's
 // internal token number, the span in lval: the parser's loop (the lean
 // driver internal/yypatch puts in place of goyacc's) calls it where
-// goyacc's calls yylex1. It is the scanner's token reader itself, not a
-// wrapper around one: the compiler inlines nothing into a function as big
-// as Parse, and a call less per token is about 3% of a decode.
-func yylexTok(l yyLexer, lval *yySymType) int {
-	d := l.(*decoder)
+// goyacc's calls yylex1, with the decoder itself (Parse asserts its
+// type once: yypatch -lexer). It is the scanner's token reader itself,
+// not a wrapper around one: the compiler inlines nothing into a function
+// as big as Parse, and a call less per token is about 3% of a decode.
+func yylexTok(d *decoder, lval *yySymType) int {
 	sc := &d.sc
 	var (
 		k     int

@@ -86,6 +86,18 @@ const leanDriver = `func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 		switch yyn {
 `
 
+// With -lexer, Parse asserts its lexer's concrete type once and hands it
+// to parse, the loop, so that the loop calls the lexer and the actions
+// their builder (bld) through the concrete type: no type assertion per
+// token and per action, and one register for the lexer rather than an
+// interface's two. It took the text decode's instructions down 1.6%.
+const (
+	parseHead         = "func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {\n"
+	concreteParseHead = "func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {\n\treturn yyrcvr.parse(yylex.(%s))\n}\n\n" +
+		"// parse is Parse with the lexer's concrete type (yypatch -lexer).\n" +
+		"func (yyrcvr *yyParserImpl) parse(yylex %s) int {\n"
+)
+
 // The end of Parse: goyacc's, and the lean driver's (the push of the
 // reduction's value, and the end of its loop).
 const (
