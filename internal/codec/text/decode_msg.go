@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"net/netip"
 	"strconv"
 
@@ -616,7 +617,10 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		if w[0] == '<' {
 			closer = '>'
 		}
-		end := s.pos + int32(lexIndexByte(w, closer))
+		// The scanner's token (address) has one closer, followed by at
+		// most a ":port": looked for from the end, it is a few bytes
+		// away.
+		end := s.pos + int32(bytes.LastIndexByte(w, closer))
 		if end+1 < s.end {
 			p = model.Some(d.num16(span{end + 2, s.end}, "port number"))
 		}
