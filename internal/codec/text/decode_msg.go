@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"net/netip"
 	"strconv"
 
@@ -616,7 +617,10 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		if w[0] == '<' {
 			closer = '>'
 		}
-		end := s.pos + int32(lexIndexByte(w, closer))
+		// The scanner's token (address) has one closer, followed by at
+		// most a ":port": looked for from the end, it is a few bytes
+		// away.
+		end := s.pos + int32(bytes.LastIndexByte(w, closer))
 		if end+1 < s.end {
 			p = model.Some(d.num16(span{end + 2, s.end}, "port number"))
 		}
@@ -668,28 +672,36 @@ func (d *decoder) ip4(s span) model.Octets {
 }
 
 // ip4Parts reads the four numbers of an IPv4 address into out: each one
-// to three digits and at most 255, with dots between them. One pass over
-// w, one test for the common case (a digit) per byte.
+// to three digits and at most 255, with dots between them. Each number
+// is read digit by digit without a loop, its end a dot (or the end of w
+// after the fourth).
 func ip4Parts(w []byte, out []byte) bool {
 	out = out[:4]
-	part, n, digits := 0, 0, 0
-	for _, c := range w {
-		if v := c - '0'; v <= 9 {
-			n = n*10 + int(v)
-			digits++
-			continue
+	i := 0
+	for part := range out {
+		if part > 0 {
+			if i >= len(w) || w[i] != '.' {
+				return false
+			}
+			i++
 		}
-		if c != '.' || part == 3 || digits == 0 || digits > 3 || n > 255 {
+		if i >= len(w) || w[i]-'0' > 9 {
+			return false
+		}
+		n := uint(w[i] - '0')
+		if i++; i < len(w) && w[i]-'0' <= 9 {
+			n = n*10 + uint(w[i]-'0')
+			if i++; i < len(w) && w[i]-'0' <= 9 {
+				n = n*10 + uint(w[i]-'0')
+				i++
+			}
+		}
+		if n > 255 {
 			return false
 		}
 		out[part] = byte(n)
-		part, n, digits = part+1, 0, 0
 	}
-	if part != 3 || digits == 0 || digits > 3 || n > 255 {
-		return false
-	}
-	out[3] = byte(n)
-	return true
+	return i == len(w)
 }
 
 func (d *decoder) ip6(s span) model.Octets {

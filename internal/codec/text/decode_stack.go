@@ -223,7 +223,10 @@ func decPush[T any](d *decoder, st *[]T, v T) {
 func decTake[T any](st *[]T, sl *slab.Slab[T], n int) []T {
 	s := *st
 	n = min(max(n, 0), len(s))
-	out := sl.Raw(n)
+	out := sl.Room(n) // inlined: most lists fit in the chunk
+	if out == nil {
+		out = sl.Raw(n)
+	}
 	if n == 1 {
 		// Most lists have one item: an assignment, not the runtime's
 		// general copy of values with pointers.
@@ -258,7 +261,11 @@ func (s *decSlabs) reset() {
 // decOne returns a pointer to one zeroed value from sl, zeroed by an
 // assignment rather than the runtime's clearing of memory with pointers.
 func decOne[T any](sl *slab.Slab[T]) *T {
-	p := &sl.Raw(1)[0]
+	r := sl.Room(1) // inlined: most values fit in the chunk
+	if r == nil {
+		r = sl.Raw(1)
+	}
+	p := &r[0]
 	var zero T
 	*p = zero
 	return p

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -586,6 +587,29 @@ func TestIP4Parts(t *testing.T) {
 		ok := ip4Parts([]byte(c.in), out)
 		if ok != (c.want != nil) || ok && string(out) != string(c.want) {
 			t.Errorf("%q: %v %v, want %v", c.in, out, ok, c.want)
+		}
+	}
+}
+
+// TestNumShortAndLong: num's short way (up to nine digits) and its
+// general one agree on values and errors, whatever the digit limit.
+func TestNumShortAndLong(t *testing.T) {
+	for _, maxDigits := range []int{3, 9, DefaultMaxNumberLength} {
+		for _, w := range []string{"", "0", "7", "15", "16", "255", "65535", "65536", "123456789", "0000000042",
+			"4294967295", "4294967296", "1x", "x1", "12345678x", "99999999999999999999999"} {
+			for _, max := range []uint64{15, 1<<16 - 1, 1<<32 - 1} {
+				d := decoder{src: []byte(w), maxDigits: maxDigits}
+				got := d.num(span{0, int32(len(w))}, max, "number")
+				slow := decoder{src: []byte(w), maxDigits: maxDigits}
+				want := slow.numSlow(span{0, int32(len(w))}, max, "number")
+				if got != want || (d.err == nil) != (slow.err == nil) || d.err != nil && d.err.Error() != slow.err.Error() {
+					t.Errorf("%q max %d, %d digits: %d %v, want %d %v", w, max, maxDigits, got, d.err, want, slow.err)
+				}
+				n, err := strconv.ParseUint(w, 10, 64)
+				if ok := err == nil && n <= max && len(w) <= maxDigits; ok != (d.err == nil) || ok && uint64(got) != n {
+					t.Errorf("%q max %d, %d digits: %d %v", w, max, maxDigits, got, d.err)
+				}
+			}
 		}
 	}
 }

@@ -25,6 +25,28 @@ func (d *decoder) bytes(s span) []byte { return d.src[s.pos:s.end] }
 
 // num reads a decimal number of at most max.
 func (d *decoder) num(s span, max uint64, what string) uint32 {
+	// Most numbers are short: up to nine digits n cannot overflow, and
+	// the loop needs no test of n per digit. Anything else (and every
+	// error) takes the general way below.
+	if w := d.bytes(s); len(w) <= 9 && len(w) <= d.maxDigits {
+		n := uint64(0)
+		for _, c := range w {
+			v := c - '0'
+			if v > 9 {
+				n = max + 1
+				break
+			}
+			n = n*10 + uint64(v)
+		}
+		if n <= max && len(w) > 0 {
+			return uint32(n)
+		}
+	}
+	return d.numSlow(s, max, what)
+}
+
+// numSlow is num for long numbers and errors.
+func (d *decoder) numSlow(s span, max uint64, what string) uint32 {
 	// One pass: n stops growing once past max (max*10+9 fits in 64 bits),
 	// and the checks after it come in the order of their messages.
 	w := d.bytes(s)

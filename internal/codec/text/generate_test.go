@@ -28,7 +28,7 @@ func TestParserDriverPatched(t *testing.T) {
 	if !bytes.Contains(src, []byte("\nconst yyDebug = 0\n")) {
 		t.Error("yyDebug is not a constant: run go generate ./internal/codec/text")
 	}
-	parse := src[bytes.Index(src, []byte("func (yyrcvr *yyParserImpl) Parse(")):]
+	parse := src[bytes.Index(src, []byte("func (yyrcvr *yyParserImpl) parse(yylex *decoder) int {")):]
 	parse = parse[:bytes.Index(parse, []byte("\n}\n"))]
 	for _, want := range []string{"yyLRStates[", "yyLRActions[", "yyLRGotos[", "= yylexTok(yylex", "yya = len(yyLRStates) - yya"} {
 		if !bytes.Contains(parse, []byte(want)) {

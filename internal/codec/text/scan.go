@@ -89,11 +89,11 @@ func (sc *scanner) lastKind(n int) int { return int(uint16(sc.last >> (16 * n)))
 // yylexTok reads the parser's next token and returns it as goyacc's
 // internal token number, the span in lval: the parser's loop (the lean
 // driver internal/yypatch puts in place of goyacc's) calls it where
-// goyacc's calls yylex1. It is the scanner's token reader itself, not a
-// wrapper around one: the compiler inlines nothing into a function as big
-// as Parse, and a call less per token is about 3% of a decode.
-func yylexTok(l yyLexer, lval *yySymType) int {
-	d := l.(*decoder)
+// goyacc's calls yylex1, with the decoder itself (Parse asserts its
+// type once: yypatch -lexer). It is the scanner's token reader itself,
+// not a wrapper around one: the compiler inlines nothing into a function
+// as big as Parse, and a call less per token is about 3% of a decode.
+func yylexTok(d *decoder, lval *yySymType) int {
 	sc := &d.sc
 	var (
 		k     int
@@ -131,6 +131,12 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 	}
 	sc.pos++
 	s = span{int32(start), int32(start + 1)}
+	if p := lexPunct[c]; p != 0 {
+		// most punctuation: one look-up rather than the switch's tests
+		sc.depth -= int(p - lexPunctPlain)
+		k = int(c)
+		goto done
+	}
 	switch c {
 	case '{':
 		if !sc.open() {
@@ -149,9 +155,6 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 			break
 		}
 		k = '['
-	case '}', ']':
-		sc.depth--
-		k = int(c)
 	case '<':
 		if mode == lexMID {
 			k, s = sc.address(start, '>', domainToken)
@@ -163,8 +166,6 @@ func yylexTok(l yyLexer, lval *yySymType) int {
 			sc.mode = lexMID
 		}
 		k = '='
-	case ',', ':', '>', '#':
-		k = int(c)
 	case '"':
 		k, s = sc.quoted(start)
 	default:
@@ -176,6 +177,22 @@ done:
 	lval.tok = s
 	return lrInternal(k)
 }
+
+// lexPunct marks the punctuation that is its own token whatever comes
+// before it: lexPunctPlain, or lexPunctClose for a "}" or "]", which
+// closes one level of nesting.
+var lexPunct = func() (t [256]uint8) {
+	for _, c := range ",:>#" {
+		t[c] = lexPunctPlain
+	}
+	t['}'], t[']'] = lexPunctClose, lexPunctClose
+	return t
+}()
+
+const (
+	lexPunctPlain = 1
+	lexPunctClose = 2
+)
 
 // quoted reads a quoted string from its opening quote at start.
 func (sc *scanner) quoted(start int) (int, span) {

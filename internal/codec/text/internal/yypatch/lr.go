@@ -239,6 +239,7 @@ func derive(t *tables) (*lean, error) {
 		}
 		l.nt = append(l.nt, newRow(lhs, vals))
 	}
+	fuseGotoReduce(l.nt, l.states, t.r2)
 	l.gotos = pack(l.nt, ns)
 	if len(l.actions) > 0xffff || len(l.gotos) > 0xffff {
 		return nil, errors.New("packed tables too long for 16-bit offsets")
@@ -247,26 +248,42 @@ func derive(t *tables) (*lean, error) {
 }
 
 // fuseShiftReduce turns a shift to a state that reduces without a token
-// into one action: the number of states plus the production. Only where
-// the production pops what was shifted (it is not empty): the state
-// shifted to is then never looked at.
+// into one action: the number of states plus the production.
 func fuseShiftReduce(states []row, lens []int) {
-	ns := len(states)
-	fused := func(a int) int {
-		if a > 0 && a < ns && states[a].noToken && states[a].dflt < 0 && -states[a].dflt < len(lens) && lens[-states[a].dflt] > 0 {
-			return ns - states[a].dflt
-		}
-		return a
-	}
 	for i := range states {
 		r := &states[i]
 		for j, v := range r.vals {
-			r.vals[j] = fused(v)
+			r.vals[j] = fused(states, lens, v)
 		}
 		if !r.noToken {
-			r.dflt = fused(r.dflt)
+			r.dflt = fused(states, lens, r.dflt)
 		}
 	}
+}
+
+// fuseGotoReduce does the same for the gotos of the nonterminals' rows:
+// a goto to a state that reduces without a token (a chain of reductions,
+// such as a list's first item) is that reduction at once.
+func fuseGotoReduce(nt, states []row, lens []int) {
+	for i := range nt {
+		r := &nt[i]
+		for j, v := range r.vals {
+			r.vals[j] = fused(states, lens, v)
+		}
+		r.dflt = fused(states, lens, r.dflt)
+	}
+}
+
+// fused is the action for going to state a: a itself, or if a reduces
+// without a token, the number of states plus the production. Only where
+// the production pops what went to a (it is not empty): the state is then
+// never looked at.
+func fused(states []row, lens []int, a int) int {
+	ns := len(states)
+	if a > 0 && a < ns && states[a].noToken && states[a].dflt < 0 && -states[a].dflt < len(lens) && lens[-states[a].dflt] > 0 {
+		return ns - states[a].dflt
+	}
+	return a
 }
 
 // source writes the tables as Go.
@@ -326,8 +343,12 @@ const leanTablesDoc = `
 //     syntax error, -len(yyLRProds) accept.
 //   - yyLRProds: per production, how many symbols it pops, its
 //     nonterminal, that nonterminal's row in yyLRGotos and the state it
-//     goes to when the uncovered state has no entry there.
-//   - yyLRGotos: rows per nonterminal, entries keyed by the nonterminal.
+//     goes to (or the reduction, as in yyLRGotos) when the uncovered
+//     state has no entry there.
+//   - yyLRGotos: rows per nonterminal, entries keyed by the nonterminal;
+//     a state, or if it is len(yyLRStates) or more, a reduction by that
+//     minus len(yyLRStates) at once (the state gone to would reduce
+//     without reading a token).
 
 const yyLRNoToken = 0xffff
 `

@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"os"
@@ -33,31 +34,34 @@ var edits = []edit{
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: yypatch file.go")
+	lexer := flag.String("lexer", "", "the lexer's concrete `type`, if Parse is to assert it once (see concreteLexer)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: yypatch [-lexer type] file.go")
 		os.Exit(2)
 	}
-	if err := patchFile(os.Args[1]); err != nil {
+	if err := patchFile(flag.Arg(0), *lexer); err != nil {
 		fmt.Fprintln(os.Stderr, "yypatch:", err)
 		os.Exit(1)
 	}
 }
 
-func patchFile(path string) error {
+func patchFile(path, lexer string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	out, err := patch(src)
+	out, err := patch(src, lexer)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return os.WriteFile(path, out, 0o644)
 }
 
-// patch returns src with every edit made and the lean driver's tables
-// added, gofmt'ed.
-func patch(src []byte) ([]byte, error) {
+// patch returns src with every edit made (and the lexer's type made
+// concrete, if lexer names it) and the lean driver's tables added,
+// gofmt'ed.
+func patch(src []byte, lexer string) ([]byte, error) {
 	t, err := readTables(src)
 	if err != nil {
 		return nil, err
@@ -71,6 +75,11 @@ func patch(src []byte) ([]byte, error) {
 	}
 	if err := checkActions(src); err != nil {
 		return nil, err
+	}
+	if lexer != "" {
+		if src, err = applyEdits(src, edit{parseHead, fmt.Sprintf(concreteParseHead, lexer, lexer), 1}); err != nil {
+			return nil, err
+		}
 	}
 	return format.Source(append(src, l.source()...))
 }
@@ -98,9 +107,13 @@ func checkActions(src []byte) error {
 	return nil
 }
 
-// applyEdits returns src with every edit made.
-func applyEdits(src []byte) ([]byte, error) {
-	for _, e := range edits {
+// applyEdits returns src with the edits made, by default every one of
+// edits.
+func applyEdits(src []byte, es ...edit) ([]byte, error) {
+	if es == nil {
+		es = edits
+	}
+	for _, e := range es {
 		if n := bytes.Count(src, []byte(e.old)); n != e.n {
 			return nil, fmt.Errorf("%d times %.80q, want %d: goyacc's output has changed", n, e.old, e.n)
 		}

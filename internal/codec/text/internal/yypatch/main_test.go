@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"os"
 	"strings"
@@ -96,5 +97,22 @@ func TestCheckActions(t *testing.T) {
 	bad := leanDriver + "\t\tcase 1:\n\t\t\tyyVAL.n = 1\n\t\t\tf(yyDollar[1].n)\n" + leanDriverEnd
 	if err := checkActions([]byte(bad)); err == nil {
 		t.Error("$1 read after $$ is set: no error")
+	}
+}
+
+// TestConcreteLexer: with -lexer, Parse asserts the lexer's type and
+// runs the loop in parse, which takes that type.
+func TestConcreteLexer(t *testing.T) {
+	out, err := applyEdits([]byte(goyaccOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err = applyEdits(out, edit{parseHead, fmt.Sprintf(concreteParseHead, "*lexer", "*lexer"), 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\treturn yyrcvr.parse(yylex.(*lexer))\n", "func (yyrcvr *yyParserImpl) parse(yylex *lexer) int {\n\tvar yyDollar"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("patched output lacks %q", want)
+		}
 	}
 }
