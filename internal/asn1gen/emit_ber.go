@@ -723,7 +723,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	// Every error returns where it happens: returning nil rather than
 	// err keeps err dead across the loop, out of the spilled registers.
 	w.WriteString("d.leave()\nreturn nil\n}\n\n")
-	return nil
+	return g.fastFunc(tf)
 }
 
 // component emits the decoding of component c (the i-th) of t from
@@ -864,7 +864,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
-		fmt.Fprintf(w, "if err = decode%s%s(d, %s, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), addr(hv), addr(target), fail)
+		return g.fastCall(v, r, hv, target, fail)
 	case KindSequenceOf, KindSetOf:
 		etags, err := v.Tags(r.Elem)
 		if err != nil {
