@@ -20,6 +20,8 @@ type berGen struct {
 	// slabs lists the Go types the decoders allocate, each from a slab in
 	// the decoder so that a reused decoder allocates nothing.
 	slabs map[string]string // field name -> qualified Go type
+	// fast holds, by decoder name, what hasFast found out.
+	fast map[string]*fastInfo
 }
 
 // slab returns the decoder field (of slab.Model) that allocates values
@@ -125,7 +127,7 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 }
 
 func newBerGen(f *Family) *berGen {
-	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
+	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}}
 }
 
 // begin writes the start of a generated codec file: the header, the
@@ -763,18 +765,10 @@ func (g *berGen) componentTarget(t *GoType, c *Component, i int) string {
 // filling header e but where the value needs the general code. It
 // reports false (and emits nothing) for any other component.
 func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec) (bool, error) {
-	r, err := v.Resolve(c.Type)
-	if err != nil || len(tags) != 1 {
+	if lean, err := g.isLean(v, t, c, tags); !lean || err != nil {
 		return false, err
 	}
-	fl := fieldOf(t, c.Name)
-	switch {
-	case r.Kind == KindNull && fl.Rep == RepFlag:
-	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
-	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
-	default:
-		return false, nil
-	}
+	r, _ := v.Resolve(c.Type)
 	w := &g.w
 	target := g.componentTarget(t, c, i)
 	ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
@@ -798,6 +792,23 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n", x, intFails(x, lo, hi))
 		g.expected("e", &tags[0], "off", "en")
 		fmt.Fprintf(w, "var err error\nif %s, err = d.integer(&e, %s, %s); err != nil {\nreturn %s\n}\n}\n%s = %s(%s)\n", x, lo, hi, fmt.Sprintf(ret, "err"), target, goT, x)
+	}
+	return true, nil
+}
+
+// isLean reports whether leanComponent reads component c of t, of tags.
+func (g *berGen) isLean(v *Version, t *GoType, c *Component, tags []TagSpec) (bool, error) {
+	r, err := v.Resolve(c.Type)
+	if err != nil || len(tags) != 1 {
+		return false, err
+	}
+	fl := fieldOf(t, c.Name)
+	switch {
+	case r.Kind == KindNull && fl.Rep == RepFlag:
+	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
+	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
+	default:
+		return false, nil
 	}
 	return true, nil
 }

@@ -5,116 +5,156 @@ import (
 	"fmt"
 )
 
-// The fast decoders of small SEQUENCEs (a TerminationID, a TimeNotation,
-// an IP4Address, a property): a SEQUENCE whose components, in the form
-// the encoder writes, are all primitives the generated code reads itself
-// (see leanComponent) or lists of OCTET STRINGs of up to one element is
-// read by a small function with no header, no nesting count and no loop.
-// It reports false for anything else (having perhaps set some fields),
-// and the caller then calls the type's full decoder, which reads the
-// element from its start and sets those fields again alike: the full
-// decoder reads the same components in the same order first. The full
-// decoder's call, entry and header checks cost a TerminationID more
-// than its two components.
+// The fast decoders of SEQUENCEs of a few simple components (a
+// TerminationID, a TimeNotation, an IP4Address, a property, an observed
+// event): a SEQUENCE whose components, in the form the encoder writes,
+// are all primitives the generated code reads itself (see
+// leanComponent), SEQUENCEs with a fast decoder, or lists of either of
+// up to one element, is read by a small function with no header, no
+// nesting count and no loop. It reports false for anything else (having
+// perhaps set some fields), and the caller then calls the type's full
+// decoder, which reads the element from its start and sets those fields
+// again alike: the full decoder reads the same components in the same
+// order first. The full decoder's call, entry and header checks cost a
+// TerminationID more than its two components.
 
-// fastKind is how the fast decoder of a SEQUENCE reads component c.
+// fastKind is how the fast decoder of a SEQUENCE reads a component.
 type fastKind int
 
 const (
 	fastNone   fastKind = iota // not read: an optional one, present only in the full decoder
 	fastLean                   // a primitive, as leanComponent
+	fastSeq                    // a SEQUENCE with a fast decoder
 	fastOctets                 // a list of OCTET STRINGs, empty or of one element
+	fastList                   // a list of SEQUENCEs with a fast decoder, empty or of one
 )
 
-// fastComponent tells how the fast decoder of t reads component c.
-func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, error) {
-	tags, err := decTags(v, t, c, "component")
-	if err != nil || len(tags) != 1 || tags[0].Number >= 31 {
-		return fastNone, err
-	}
-	r, err := v.Resolve(c.Type)
-	if err != nil {
-		return fastNone, err
-	}
-	fl := fieldOf(t, c.Name)
-	switch {
-	case r.Kind == KindNull && fl.Rep == RepFlag:
-		return fastLean, nil
-	case (r.Kind == KindOctetString || r.Kind == KindInteger) && (fl.Rep == RepValue || fl.Rep == RepOpt || fl.Rep == RepNil):
-		return fastLean, nil
-	case r.Kind == KindIA5String && r.Alphabet == "" && (fl.Rep == RepValue || fl.Rep == RepOpt):
-		return fastLean, nil
-	case r.Kind == KindSequenceOf && tags[0].Constructed && (fl.Rep == RepValue || fl.Rep == RepNil):
-		er, err := v.Resolve(r.Elem)
-		if err != nil {
-			return fastNone, err
-		}
-		etags, err := v.Tags(r.Elem)
-		if err == nil && er.Kind == KindOctetString && len(etags) == 1 && etags[0].Number < 31 {
-			return fastOctets, nil
-		}
-		return fastNone, err
-	}
-	return fastNone, nil
+// fastInfo is whether a type has a fast decoder, and the depth of the
+// SEQUENCEs it reads (1 for itself alone).
+type fastInfo struct {
+	ok     bool
+	height int
 }
 
-// hasFast reports whether SEQUENCE or SET type r of version v has a fast
-// decoder: it reads every mandatory component and all optional ones but
-// one at most (a property's extraInfo), which it then expects absent.
-// A type with more that it does not read would mostly be read twice.
-func (g *berGen) hasFast(v *Version, r *Type) (bool, error) {
-	t := g.f.Type(g.f.named[r])
-	if t == nil || (r.Kind != KindSequence && r.Kind != KindSet) {
-		return false, nil
+// fastComponent tells how the fast decoder of t reads component c, and
+// the depth of the SEQUENCEs in it.
+func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, int, error) {
+	tags, err := decTags(v, t, c, "component")
+	if err != nil || len(tags) != 1 || tags[0].Number >= 31 {
+		return fastNone, 0, err
 	}
-	read, left := 0, 0
+	fl := fieldOf(t, c.Name)
+	lean, err := g.isLean(v, t, c, tags)
+	if err != nil || lean {
+		if fl.Rep == RepPointer {
+			return fastNone, 0, err
+		}
+		return fastLean, 0, err
+	}
+	r, err := v.Resolve(c.Type)
+	if err != nil || !tags[0].Constructed {
+		return fastNone, 0, err
+	}
+	if r.Kind == KindSequence && (fl.Rep == RepValue || fl.Rep == RepPointer) {
+		fi, err := g.hasFast(v, r)
+		if err != nil || !fi.ok {
+			return fastNone, 0, err
+		}
+		return fastSeq, fi.height, nil
+	}
+	if r.Kind != KindSequenceOf || (fl.Rep != RepValue && fl.Rep != RepNil) {
+		return fastNone, 0, nil
+	}
+	er, err := v.Resolve(r.Elem)
+	if err != nil {
+		return fastNone, 0, err
+	}
+	etags, err := v.Tags(r.Elem)
+	if err != nil || len(etags) != 1 || etags[0].Number >= 31 {
+		return fastNone, 0, err
+	}
+	switch er.Kind {
+	case KindOctetString:
+		return fastOctets, 0, nil
+	case KindSequence:
+		fi, err := g.hasFast(v, er)
+		if err != nil || !fi.ok || !etags[0].Constructed {
+			return fastNone, 0, err
+		}
+		return fastList, fi.height, nil
+	}
+	return fastNone, 0, nil
+}
+
+// hasFast tells whether SEQUENCE type r of version v has a fast decoder:
+// one that reads every mandatory component and all optional ones but one
+// at most (a property's extraInfo), which it then expects absent. A type
+// with more that it does not read would mostly be read twice.
+func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
+	name := g.f.named[r]
+	t := g.f.Type(name)
+	if t == nil || r.Kind != KindSequence {
+		return &fastInfo{}, nil
+	}
+	key := name + g.funcSuffix(name, v.N)
+	if fi, ok := g.fast[key]; ok {
+		return fi, nil // known, or being found out: a type within itself has none
+	}
+	fi := &fastInfo{}
+	g.fast[key] = fi
+	read, left, height := 0, 0, 0
 	for _, c := range r.Components {
-		k, err := g.fastComponent(v, t, c)
+		k, h, err := g.fastComponent(v, t, c)
 		switch {
 		case err != nil:
-			return false, err
+			return fi, err
 		case k != fastNone:
 			read++
+			height = max(height, h)
 		case !c.Optional && c.Default == "":
-			return false, nil
+			return fi, nil
 		default:
 			left++
 		}
 	}
-	return read > 0 && left <= 1, nil
+	fi.ok, fi.height = read > 0 && left <= 1, height+1
+	return fi, nil
 }
 
-// fastCall emits the decoding of SEQUENCE r (named name) from header
-// variable hv into target, by its fast decoder when it has one.
+// fastCall emits the decoding of SEQUENCE, SET or CHOICE r from header
+// variable hv into target: by its fast decoder first when it has one.
 func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 	name := g.f.named[r]
 	fn := name + g.funcSuffix(name, v.N)
-	ok, err := g.hasFast(v, r)
+	fi, err := g.hasFast(v, r)
 	if err != nil {
 		return err
 	}
-	if ok {
-		fmt.Fprintf(&g.w, "if !fast%s(d, %s, %s) {\n", fn, addr(hv), addr(target))
+	if fi.ok {
+		fmt.Fprintf(&g.w, "if !%[1]s.cons || !fast%[2]s(d, d.window(%[3]s), %[1]s.start, %[1]s.end, %[4]s) {\n", hv, fn, addr(hv), addr(target))
 	}
 	fmt.Fprintf(&g.w, "if err = decode%s(d, %s, %s); err != nil {\n%s\n}\n", fn, addr(hv), addr(target), fail)
-	if ok {
+	if fi.ok {
 		g.w.WriteString("}\n")
 	}
 	return nil
 }
 
-// fastFunc emits the fast decoder of tf's SEQUENCE, when it has one.
+// fastFunc emits the fast decoder of tf's SEQUENCE, when it has one. It
+// reads the element's contents b[off:end] (b is a window, see
+// reader.window).
 func (g *berGen) fastFunc(tf typeFunc) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	if ok, err := g.hasFast(v, def); !ok || err != nil {
+	fi, err := g.hasFast(v, def)
+	if !fi.ok || err != nil {
 		return err
 	}
 	fn := t.Name + suffix(tf.vs)
 	fmt.Fprintf(w, "// fast%[1]s is decode%[1]s for the form the encoder writes; false for\n// anything else, which the caller decodes in full.\n", fn)
-	fmt.Fprintf(w, "func fast%s(d *decoder, h *header, m *model.%s) bool {\n", fn, t.Name)
-	w.WriteString("if !h.cons || d.depth >= d.lim.MaxDepth {\nreturn false\n}\nb, off := d.window(h), h.start\n")
+	fmt.Fprintf(w, "func fast%s(d *decoder, b []byte, off, end int, m *model.%s) bool {\n", fn, t.Name)
+	fmt.Fprintf(w, "if d.depth+%d > d.lim.MaxDepth {\nreturn false\n}\n", fi.height)
 	for _, c := range def.Components {
-		k, err := g.fastComponent(v, t, c)
+		k, _, err := g.fastComponent(v, t, c)
 		if err != nil || k == fastNone {
 			if err != nil {
 				return err
@@ -132,7 +172,7 @@ func (g *berGen) fastFunc(tf typeFunc) error {
 		}
 		w.WriteString("\n")
 	}
-	w.WriteString("return off == h.end\n}\n\n")
+	w.WriteString("return off == end\n}\n\n")
 	return nil
 }
 
@@ -154,36 +194,64 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	case RepFlag:
 		fmt.Fprintf(w, "%s = true\n", target)
 	}
-	bail := "return false"
 	switch {
-	case k == fastOctets:
-		egoT, err := g.f.GoTypeOf(v, r.Elem)
-		if err != nil {
-			return err
-		}
-		er, _ := v.Resolve(r.Elem)
-		etags, _ := v.Tags(r.Elem)
-		sl := g.slab(egoT)
-		fmt.Fprintf(w, "if en == off+2 {\n%[1]s = %[2]s.Room(0)\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\n%[4]s\n}\n%[1]s[0] = b[off+4 : en : en]\n", target, sl, etags[0].Bytes()[0], bail)
-		fastSize(w, er.Size, "len("+target+"[0])")
-		fmt.Fprintf(w, "} else {\n%[2]s\n}\nif %[1]s == nil {\n%[2]s\n}\n", target, bail)
-		fastSize(w, r.Size, "len("+target+")")
+	case k == fastSeq && fl.Rep == RepPointer:
+		p, name := g.tmp("p"), g.f.named[r]
+		fmt.Fprintf(w, "%[1]s := %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n%[1]s[0] = %[3]s{}\nif !fast%[4]s%[5]s(d, b, off+2, en, &%[1]s[0]) {\nreturn false\n}\n%[6]s = &%[1]s[0]\n",
+			p, g.slab(fl.GoType), g.f.qualify(fl.GoType, "model."), name, g.funcSuffix(name, v.N), target)
+	case k == fastSeq:
+		name := g.f.named[r]
+		fmt.Fprintf(w, "if !fast%s%s(d, b, off+2, en, &%s) {\nreturn false\n}\n", name, g.funcSuffix(name, v.N), target)
+	case k == fastOctets || k == fastList:
+		return g.fastList(v, r, target)
 	case r.Kind == KindNull:
-		fmt.Fprintf(w, "if en != off+2 {\n%s\n}\n", bail)
+		w.WriteString("if en != off+2 {\nreturn false\n}\n")
 	case r.Kind == KindOctetString:
 		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
 		fastSize(w, r.Size, "len("+target+")")
 	case r.Kind == KindIA5String:
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\n%s\n}\n%s = %s\n", x, bail, target, x)
+		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\nreturn false\n}\n%s = %s\n", x, target, x)
 		fastSize(w, r.Size, "len("+target+")")
 	case r.Kind == KindInteger:
 		goT, lo, hi := g.intRange(v, r)
 		x := g.tmp("x")
-		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\n%s\n}\n%s = %s(%s)\n", x, intFails(x, lo, hi), bail, target, goT, x)
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\nreturn false\n}\n%s = %s(%s)\n", x, intFails(x, lo, hi), target, goT, x)
 	default:
 		return fmt.Errorf("BER: no fast reading of %s", r.Kind)
 	}
+	return nil
+}
+
+// fastList emits, for a fast decoder, the reading of list r found at off
+// with contents up to en into target: empty, or of one element in the
+// form the encoder writes.
+func (g *berGen) fastList(v *Version, r *Type, target string) error {
+	w := &g.w
+	er, err := v.Resolve(r.Elem)
+	if err != nil {
+		return err
+	}
+	egoT, err := g.f.GoTypeOf(v, r.Elem)
+	if err != nil {
+		return err
+	}
+	etags, err := v.Tags(r.Elem)
+	if err != nil {
+		return err
+	}
+	sl := g.slab(egoT)
+	fmt.Fprintf(w, "if en == off+2 {\n%[1]s = %[2]s.Room(0)\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n", target, sl, etags[0].Bytes()[0])
+	elem := target + "[0]"
+	if er.Kind == KindOctetString {
+		fmt.Fprintf(w, "%s = b[off+4 : en : en]\n", elem)
+		fastSize(w, er.Size, "len("+elem+")")
+	} else {
+		name := g.f.named[er]
+		fmt.Fprintf(w, "%s = %s{}\nif !fast%s%s(d, b, off+4, en, &%s) {\nreturn false\n}\n", elem, g.f.qualify(egoT, "model."), name, g.funcSuffix(name, v.N), elem)
+	}
+	fmt.Fprintf(w, "} else {\nreturn false\n}\nif %s == nil {\nreturn false\n}\n", target)
+	fastSize(w, r.Size, "len("+target+")")
 	return nil
 }
 
