@@ -642,7 +642,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		// Every error returns where it happens: err is dead after the
 		// switch, and the compiler need not keep it.
 		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn nil\n}\n\n", what, t.Name)
-		return nil
+		return g.fastFunc(tf)
 	}
 	if len(def.Components) > 64 {
 		return fmt.Errorf("%s has more than 64 components", t.Name)
@@ -827,6 +827,13 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	nw := len(tags) - 1
 	if r.Kind == KindChoice {
 		nw = len(tags)
+		fast, err := g.fastChoiceCall(v, r, hv, target, nw)
+		if err != nil {
+			return err
+		}
+		if fast {
+			defer g.w.WriteString("}\n") // closes the full decoding
+		}
 	}
 	for i := 0; i < nw; i++ {
 		inner := g.tmp("h")

@@ -27,6 +27,8 @@ const (
 	fastSeq                    // a SEQUENCE with a fast decoder
 	fastOctets                 // a list of OCTET STRINGs, empty or of one element
 	fastList                   // a list of SEQUENCEs with a fast decoder, empty or of one
+	fastChoice                 // a CHOICE with a fast decoder, under an explicit tag
+	fastEmpty                  // a CHOICE's NULL alternative
 )
 
 // fastInfo is whether a type has a fast decoder, and the depth of the
@@ -44,6 +46,9 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 		return fastNone, 0, err
 	}
 	fl := fieldOf(t, c.Name)
+	if t.Kind == KindChoice && fl.GoType == "struct{}" {
+		return fastEmpty, 0, nil
+	}
 	lean, err := g.isLean(v, t, c, tags)
 	if err != nil || lean {
 		if fl.Rep == RepPointer {
@@ -52,13 +57,19 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 		return fastLean, 0, err
 	}
 	r, err := v.Resolve(c.Type)
-	if err != nil || !tags[0].Constructed {
+	if err != nil {
 		return fastNone, 0, err
 	}
-	if r.Kind == KindSequence && (fl.Rep == RepValue || fl.Rep == RepPointer) {
+	if !tags[0].Constructed {
+		return fastNone, 0, nil
+	}
+	if (r.Kind == KindSequence || r.Kind == KindChoice) && (fl.Rep == RepValue || fl.Rep == RepPointer) {
 		fi, err := g.hasFast(v, r)
 		if err != nil || !fi.ok {
 			return fastNone, 0, err
+		}
+		if r.Kind == KindChoice {
+			return fastChoice, fi.height, nil
 		}
 		return fastSeq, fi.height, nil
 	}
@@ -93,7 +104,7 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
 	name := g.f.named[r]
 	t := g.f.Type(name)
-	if t == nil || r.Kind != KindSequence {
+	if t == nil || (r.Kind != KindSequence && r.Kind != KindChoice) {
 		return &fastInfo{}, nil
 	}
 	key := name + g.funcSuffix(name, v.N)
@@ -111,11 +122,19 @@ func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
 		case k != fastNone:
 			read++
 			height = max(height, h)
+		case r.Kind == KindChoice:
 		case !c.Optional && c.Default == "":
 			return fi, nil
 		default:
 			left++
 		}
+	}
+	if r.Kind == KindChoice {
+		// A CHOICE's reads every alternative (one that did not would
+		// make its users' fast decoders read and fail, and the full
+		// decoders read again); it adds no nesting.
+		fi.ok, fi.height = read == len(r.Components), height
+		return fi, nil
 	}
 	fi.ok, fi.height = read > 0 && left <= 1, height+1
 	return fi, nil
@@ -130,13 +149,63 @@ func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 	if err != nil {
 		return err
 	}
-	if fi.ok {
+	// A CHOICE's is tried before its tag is unwrapped (fastChoiceCall).
+	fast := fi.ok && r.Kind == KindSequence
+	if fast {
 		fmt.Fprintf(&g.w, "if !%[1]s.cons || !fast%[2]s(d, d.window(%[3]s), %[1]s.start, %[1]s.end, %[4]s) {\n", hv, fn, addr(hv), addr(target))
 	}
 	fmt.Fprintf(&g.w, "if err = decode%s(d, %s, %s); err != nil {\n%s\n}\n", fn, addr(hv), addr(target), fail)
-	if fi.ok {
+	if fast {
 		g.w.WriteString("}\n")
 	}
+	return nil
+}
+
+// fastChoiceCall emits, where CHOICE r under nw explicit tags is decoded
+// from header variable hv into target, the start of its decoding by its
+// fast decoder when it has one and nw is 1: the caller then emits the
+// full decoding, and a closing brace after it (when fast is true).
+func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) (fast bool, err error) {
+	fi, err := g.hasFast(v, r)
+	if err != nil || !fi.ok || nw != 1 {
+		return false, err
+	}
+	name := g.f.named[r]
+	fmt.Fprintf(&g.w, "if !%[1]s.cons || !fast%[2]s%[3]s(d, d.window(%[4]s), %[1]s.start, %[1]s.end, %[5]s) {\n", hv, name, g.funcSuffix(name, v.N), addr(hv), addr(target))
+	return true, nil
+}
+
+// fastHead emits the start of the fast decoder of tf, which reads what
+// (in window b), up to its nesting check, with cond more to fail it.
+func (g *berGen) fastHead(tf typeFunc, fi *fastInfo, what, cond string) {
+	fn := tf.t.Name + suffix(tf.vs)
+	fmt.Fprintf(&g.w, "// fast%[1]s is decode%[1]s for %[2]s in the form the encoder\n// writes; false for anything else, which the caller decodes in full.\n", fn, what)
+	fmt.Fprintf(&g.w, "func fast%s(d *decoder, b []byte, off, end int, m *model.%s) bool {\n", fn, tf.t.Name)
+	fmt.Fprintf(&g.w, "if d.depth+%d > d.lim.MaxDepth%s {\nreturn false\n}\n", fi.height, cond)
+}
+
+// fastChoiceFunc emits the fast decoder of tf's CHOICE: the one element
+// at off must end at end.
+func (g *berGen) fastChoiceFunc(tf typeFunc, fi *fastInfo) error {
+	t, v, def, w := tf.t, tf.v, tf.def, &g.w
+	g.fastHead(tf, fi, "the element at off ending at end", " || uint(off) >= uint(len(b))")
+	w.WriteString("en := expect(b, off, b[off])\nif en != end {\nreturn false\n}\nswitch b[off] {\n")
+	for _, c := range def.Components {
+		k, _, err := g.fastComponent(v, t, c)
+		if err != nil {
+			return err
+		}
+		if k == fastNone {
+			continue
+		}
+		tags, _ := v.Tags(c.Type)
+		fl := fieldOf(t, c.Name)
+		fmt.Fprintf(w, "case %#x: // %s %s\nm.Kind = model.%s_%s\n", tags[0].Bytes()[0], tags[0], c.Name, t.Name, fl.GoName)
+		if err := g.fastValue(v, t, c, k); err != nil {
+			return err
+		}
+	}
+	w.WriteString("default:\nreturn false\n}\nreturn true\n}\n\n")
 	return nil
 }
 
@@ -149,10 +218,10 @@ func (g *berGen) fastFunc(tf typeFunc) error {
 	if !fi.ok || err != nil {
 		return err
 	}
-	fn := t.Name + suffix(tf.vs)
-	fmt.Fprintf(w, "// fast%[1]s is decode%[1]s for the form the encoder writes; false for\n// anything else, which the caller decodes in full.\n", fn)
-	fmt.Fprintf(w, "func fast%s(d *decoder, b []byte, off, end int, m *model.%s) bool {\n", fn, t.Name)
-	fmt.Fprintf(w, "if d.depth+%d > d.lim.MaxDepth {\nreturn false\n}\n", fi.height)
+	if def.Kind == KindChoice {
+		return g.fastChoiceFunc(tf, fi)
+	}
+	g.fastHead(tf, fi, "the contents b[off:end]", "")
 	for _, c := range def.Components {
 		k, _, err := g.fastComponent(v, t, c)
 		if err != nil || k == fastNone {
@@ -185,6 +254,10 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	if err != nil {
 		return err
 	}
+	if k == fastEmpty { // a CHOICE's NULL: its kind says it all
+		w.WriteString("if en != off+2 {\nreturn false\n}\n")
+		return nil
+	}
 	fl := fieldOf(t, c.Name)
 	target := "m." + fl.GoName
 	switch fl.Rep {
@@ -195,11 +268,11 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 		fmt.Fprintf(w, "%s = true\n", target)
 	}
 	switch {
-	case k == fastSeq && fl.Rep == RepPointer:
+	case (k == fastSeq || k == fastChoice) && fl.Rep == RepPointer:
 		p, name := g.tmp("p"), g.f.named[r]
 		fmt.Fprintf(w, "%[1]s := %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n%[1]s[0] = %[3]s{}\nif !fast%[4]s%[5]s(d, b, off+2, en, &%[1]s[0]) {\nreturn false\n}\n%[6]s = &%[1]s[0]\n",
 			p, g.slab(fl.GoType), g.f.qualify(fl.GoType, "model."), name, g.funcSuffix(name, v.N), target)
-	case k == fastSeq:
+	case k == fastSeq || k == fastChoice:
 		name := g.f.named[r]
 		fmt.Fprintf(w, "if !fast%s%s(d, b, off+2, en, &%s) {\nreturn false\n}\n", name, g.funcSuffix(name, v.N), target)
 	case k == fastOctets || k == fastList:
