@@ -29,6 +29,7 @@ const (
 	fastList                   // a list of SEQUENCEs with a fast decoder, empty or of one
 	fastChoice                 // a CHOICE with a fast decoder, under an explicit tag
 	fastEmpty                  // a CHOICE's NULL alternative
+	fastScalar                 // a BOOLEAN or an ENUMERATED
 )
 
 // fastInfo is whether a type has a fast decoder, and the depth of the
@@ -61,6 +62,9 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 		return fastNone, 0, err
 	}
 	if !tags[0].Constructed {
+		if (r.Kind == KindBoolean || r.Kind == KindEnumerated) && (fl.Rep == RepValue || fl.Rep == RepOpt) {
+			return fastScalar, 0, nil
+		}
 		return fastNone, 0, nil
 	}
 	if (r.Kind == KindSequence || r.Kind == KindChoice) && (fl.Rep == RepValue || fl.Rep == RepPointer) {
@@ -99,8 +103,8 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 
 // hasFast tells whether SEQUENCE type r of version v has a fast decoder:
 // one that reads every mandatory component and all optional ones but one
-// at most (a property's extraInfo), which it then expects absent. A type
-// with more that it does not read would mostly be read twice.
+// CHOICE at most (a property's extraInfo), which it then expects absent.
+// A type with more that it does not read would often be read twice.
 func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
 	name := g.f.named[r]
 	t := g.f.Type(name)
@@ -127,6 +131,9 @@ func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
 			return fi, nil
 		default:
 			left++
+			if cr, err := v.Resolve(c.Type); err != nil || cr.Kind != KindChoice {
+				left++ // a list, say, which a message may well have
+			}
 		}
 	}
 	if r.Kind == KindChoice {
@@ -279,6 +286,17 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 		return g.fastList(v, r, target)
 	case r.Kind == KindNull:
 		w.WriteString("if en != off+2 {\nreturn false\n}\n")
+	case r.Kind == KindBoolean:
+		fmt.Fprintf(w, "if en != off+3 {\nreturn false\n}\n%s = b[off+2] != 0\n", target)
+	case r.Kind == KindEnumerated:
+		x, cond := g.tmp("x"), "!ok"
+		if !r.Extensible {
+			// A value of four octets at most is within the range an
+			// extensible one must be in.
+			g.needEnum(r)
+			cond = "!ok || !valid" + enumFuncName(r) + "(" + x + ")"
+		}
+		fmt.Fprintf(w, "%s, ok := intAt(b, off+2, en)\nif %s {\nreturn false\n}\n%s = model.%s(%s)\n", x, cond, target, g.f.named[r], x)
 	case r.Kind == KindOctetString:
 		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
 		fastSize(w, r.Size, "len("+target+")")
@@ -313,19 +331,29 @@ func (g *berGen) fastList(v *Version, r *Type, target string) error {
 	if err != nil {
 		return err
 	}
-	sl := g.slab(egoT)
-	fmt.Fprintf(w, "if en == off+2 {\n%[1]s = %[2]s.Room(0)\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n", target, sl, etags[0].Bytes()[0])
-	elem := target + "[0]"
-	if er.Kind == KindOctetString {
-		fmt.Fprintf(w, "%s = b[off+4 : en : en]\n", elem)
-		fastSize(w, er.Size, "len("+elem+")")
-	} else {
-		name := g.f.named[er]
-		fmt.Fprintf(w, "%s = %s{}\nif !fast%s%s(d, b, off+4, en, &%s) {\nreturn false\n}\n", elem, g.f.qualify(egoT, "model."), name, g.funcSuffix(name, v.N), elem)
-	}
-	fmt.Fprintf(w, "} else {\nreturn false\n}\nif %s == nil {\nreturn false\n}\n", target)
+	sl, id := g.slab(egoT), etags[0].Bytes()[0]
+	fmt.Fprintf(w, "if en == off+2 {\n%[1]s = %[2]s.Room(0)\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n", target, sl, id)
+	g.fastElem(v, er, egoT, target+"[0]", "off+2", "en")
+	// More elements: counted first, each in the form the encoder writes.
+	n, i, p, q := g.tmp("n"), g.tmp("i"), g.tmp("p"), g.tmp("q")
+	fmt.Fprintf(w, "} else {\n%[1]s := 0\nfor %[2]s := off + 2; %[2]s != en; %[1]s++ {\n%[3]s := expect(b, %[2]s, %#[4]x)\nif %[3]s == 0 || %[3]s > en {\nreturn false\n}\n%[2]s = %[3]s\n}\n", n, p, q, id)
+	fmt.Fprintf(w, "%[1]s = %[2]s.Room(%[3]s)\nif %[1]s == nil {\nreturn false\n}\nfor %[4]s, %[5]s := 0, off+2; %[4]s < %[3]s; %[4]s++ {\n%[6]s := expect(b, %[5]s, %#[7]x)\n", target, sl, n, i, p, q, id)
+	g.fastElem(v, er, egoT, target+"["+i+"]", p, q)
+	fmt.Fprintf(w, "%s = %s\n}\n}\nif %s == nil {\nreturn false\n}\n", p, q, target)
 	fastSize(w, r.Size, "len("+target+")")
 	return nil
+}
+
+// fastElem emits, for a fast decoder, the reading of a list's element
+// (of type er, Go type egoT) at off with contents up to en into elem.
+func (g *berGen) fastElem(v *Version, er *Type, egoT, elem, off, en string) {
+	if er.Kind == KindOctetString {
+		fmt.Fprintf(&g.w, "%[1]s = b[%[2]s+2 : %[3]s : %[3]s]\n", elem, off, en)
+		fastSize(&g.w, er.Size, "len("+elem+")")
+		return
+	}
+	name := g.f.named[er]
+	fmt.Fprintf(&g.w, "%s = %s{}\nif !fast%s%s(d, b, %s+2, %s, &%s) {\nreturn false\n}\n", elem, g.f.qualify(egoT, "model."), name, g.funcSuffix(name, v.N), off, en, elem)
 }
 
 // fastSize emits a fast decoder's check of n against a SIZE constraint.
