@@ -666,12 +666,28 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			continue
 		}
 		id := tags[0].Bytes()[0]
-		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
-		lean, err := g.leanComponent(v, t, c, i, tags)
+		lean, err := g.isLean(v, t, c, tags)
 		if err != nil {
 			return err
 		}
-		if !lean {
+		if !lean && tags[0].Constructed && !c.Optional && c.Default == "" {
+			// A mandatory element of others (a message's body, a
+			// transaction's actions) is often longer than 127 octets:
+			// its length is then one octet after 0x81 (expectLong).
+			fmt.Fprintf(w, "{\ns, en := off+2, expect(b, off, %#[1]x)\nif en == 0 {\ns, en = expectLong(b, off, %#[1]x)\n}\nif en != 0 { // %s %s\n", id, tags[0], c.Name)
+			g.expectedAt("e", &tags[0], "off", "s", "en")
+			if err := g.component(v, t, c, i, tags); err != nil {
+				return err
+			}
+			w.WriteString("off = en\n}\n}\n")
+			continue
+		}
+		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
+		if lean {
+			if _, err := g.leanComponent(v, t, c, i, tags); err != nil {
+				return err
+			}
+		} else {
 			g.expected("e", &tags[0], "off", "en")
 			if err := g.component(v, t, c, i, tags); err != nil {
 				return err
@@ -1022,7 +1038,12 @@ func (g *berGen) fill(e, off, win string, hl int) {
 // element at off that expect found with tag's identifier octet, its
 // contents from off+2 up to en.
 func (g *berGen) expected(e string, tag *TagSpec, off, en string) {
-	fmt.Fprintf(&g.w, "%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = %#[2]x, %[3]t, %[4]s, %[4]s+2, %[5]s, %[5]s\n", e, tag.Key(), tag.Constructed, off, en)
+	g.expectedAt(e, tag, off, off+"+2", en)
+}
+
+// expectedAt is expected for contents from s.
+func (g *berGen) expectedAt(e string, tag *TagSpec, off, s, en string) {
+	fmt.Fprintf(&g.w, "%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = %#[2]x, %[3]t, %[4]s, %[5]s, %[6]s, %[6]s\n", e, tag.Key(), tag.Constructed, off, s, en)
 }
 
 // next emits code that reads the header at off, inside the element of

@@ -57,13 +57,19 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mess
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeMessageV1(d, &e, &m.Mess); err != nil {
-			return codecerr.At(err, "mess")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mess
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeMessageV1(d, &e, &m.Mess); err != nil {
+				return codecerr.At(err, "mess")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -164,13 +170,19 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mess
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeMessageV2(d, &e, &m.Mess); err != nil {
-			return codecerr.At(err, "mess")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mess
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeMessageV2(d, &e, &m.Mess); err != nil {
+				return codecerr.At(err, "mess")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -271,13 +283,19 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mess
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeMessageV3(d, &e, &m.Mess); err != nil {
-			return codecerr.At(err, "mess")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mess
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeMessageV3(d, &e, &m.Mess); err != nil {
+				return codecerr.At(err, "mess")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -559,45 +577,57 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		m.Version = uint32(x15)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
-			var h16 header
-			b17 := d.window(&e)
-			if e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
-				t, l := b17[e.start], int(b17[e.start+1])
-				h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-			} else if e.cons && uint(e.start)+2 < uint(len(b17)) && b17[e.start+1] == 0x81 && b17[e.start+2] >= 0x80 && b17[e.start]&0x1f != 0x1f && e.start+3+int(b17[e.start+2]) == e.end {
-				t, l := b17[e.start], int(b17[e.start+2])
-				h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-			} else if err := d.explicit(&h16, &e, anyTag); err != nil {
-				return codecerr.At(err, "mId")
-			}
-			if err = decodeMIdV123(d, &h16, &m.MId); err != nil {
-				return codecerr.At(err, "mId")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mId
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+				var h16 header
+				b17 := d.window(&e)
+				if e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
+					t, l := b17[e.start], int(b17[e.start+1])
+					h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+				} else if e.cons && uint(e.start)+2 < uint(len(b17)) && b17[e.start+1] == 0x81 && b17[e.start+2] >= 0x80 && b17[e.start]&0x1f != 0x1f && e.start+3+int(b17[e.start+2]) == e.end {
+					t, l := b17[e.start], int(b17[e.start+2])
+					h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+				} else if err := d.explicit(&h16, &e, anyTag); err != nil {
+					return codecerr.At(err, "mId")
+				}
+				if err = decodeMIdV123(d, &h16, &m.MId); err != nil {
+					return codecerr.At(err, "mId")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] messageBody
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h18 header
-		b19 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b19)) && b19[e.start+1] < 0x80 && b19[e.start]&0x1f != 0x1f && e.start+2+int(b19[e.start+1]) <= len(b19) && e.start+2+int(b19[e.start+1]) == e.end {
-			t, l := b19[e.start], int(b19[e.start+1])
-			h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b19)) && b19[e.start+1] == 0x81 && b19[e.start+2] >= 0x80 && b19[e.start]&0x1f != 0x1f && e.start+3+int(b19[e.start+2]) == e.end {
-			t, l := b19[e.start], int(b19[e.start+2])
-			h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h18, &e, anyTag); err != nil {
-			return codecerr.At(err, "messageBody")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeMessageMessageBodyV1(d, &h18, &m.MessageBody); err != nil {
-			return codecerr.At(err, "messageBody")
+		if en != 0 { // [2] messageBody
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h18 header
+			b19 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b19)) && b19[e.start+1] < 0x80 && b19[e.start]&0x1f != 0x1f && e.start+2+int(b19[e.start+1]) <= len(b19) && e.start+2+int(b19[e.start+1]) == e.end {
+				t, l := b19[e.start], int(b19[e.start+1])
+				h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b19)) && b19[e.start+1] == 0x81 && b19[e.start+2] >= 0x80 && b19[e.start]&0x1f != 0x1f && e.start+3+int(b19[e.start+2]) == e.end {
+				t, l := b19[e.start], int(b19[e.start+2])
+				h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h18, &e, anyTag); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			if err = decodeMessageMessageBodyV1(d, &h18, &m.MessageBody); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -740,45 +770,57 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		m.Version = uint32(x27)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
-			var h28 header
-			b29 := d.window(&e)
-			if e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
-				t, l := b29[e.start], int(b29[e.start+1])
-				h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-			} else if e.cons && uint(e.start)+2 < uint(len(b29)) && b29[e.start+1] == 0x81 && b29[e.start+2] >= 0x80 && b29[e.start]&0x1f != 0x1f && e.start+3+int(b29[e.start+2]) == e.end {
-				t, l := b29[e.start], int(b29[e.start+2])
-				h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-			} else if err := d.explicit(&h28, &e, anyTag); err != nil {
-				return codecerr.At(err, "mId")
-			}
-			if err = decodeMIdV123(d, &h28, &m.MId); err != nil {
-				return codecerr.At(err, "mId")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mId
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+				var h28 header
+				b29 := d.window(&e)
+				if e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
+					t, l := b29[e.start], int(b29[e.start+1])
+					h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+				} else if e.cons && uint(e.start)+2 < uint(len(b29)) && b29[e.start+1] == 0x81 && b29[e.start+2] >= 0x80 && b29[e.start]&0x1f != 0x1f && e.start+3+int(b29[e.start+2]) == e.end {
+					t, l := b29[e.start], int(b29[e.start+2])
+					h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+				} else if err := d.explicit(&h28, &e, anyTag); err != nil {
+					return codecerr.At(err, "mId")
+				}
+				if err = decodeMIdV123(d, &h28, &m.MId); err != nil {
+					return codecerr.At(err, "mId")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] messageBody
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h30 header
-		b31 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b31)) && b31[e.start+1] < 0x80 && b31[e.start]&0x1f != 0x1f && e.start+2+int(b31[e.start+1]) <= len(b31) && e.start+2+int(b31[e.start+1]) == e.end {
-			t, l := b31[e.start], int(b31[e.start+1])
-			h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b31)) && b31[e.start+1] == 0x81 && b31[e.start+2] >= 0x80 && b31[e.start]&0x1f != 0x1f && e.start+3+int(b31[e.start+2]) == e.end {
-			t, l := b31[e.start], int(b31[e.start+2])
-			h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h30, &e, anyTag); err != nil {
-			return codecerr.At(err, "messageBody")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeMessageMessageBodyV2(d, &h30, &m.MessageBody); err != nil {
-			return codecerr.At(err, "messageBody")
+		if en != 0 { // [2] messageBody
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h30 header
+			b31 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b31)) && b31[e.start+1] < 0x80 && b31[e.start]&0x1f != 0x1f && e.start+2+int(b31[e.start+1]) <= len(b31) && e.start+2+int(b31[e.start+1]) == e.end {
+				t, l := b31[e.start], int(b31[e.start+1])
+				h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b31)) && b31[e.start+1] == 0x81 && b31[e.start+2] >= 0x80 && b31[e.start]&0x1f != 0x1f && e.start+3+int(b31[e.start+2]) == e.end {
+				t, l := b31[e.start], int(b31[e.start+2])
+				h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h30, &e, anyTag); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			if err = decodeMessageMessageBodyV2(d, &h30, &m.MessageBody); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -921,45 +963,57 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		m.Version = uint32(x39)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mId
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
-			var h40 header
-			b41 := d.window(&e)
-			if e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
-				t, l := b41[e.start], int(b41[e.start+1])
-				h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-			} else if e.cons && uint(e.start)+2 < uint(len(b41)) && b41[e.start+1] == 0x81 && b41[e.start+2] >= 0x80 && b41[e.start]&0x1f != 0x1f && e.start+3+int(b41[e.start+2]) == e.end {
-				t, l := b41[e.start], int(b41[e.start+2])
-				h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-			} else if err := d.explicit(&h40, &e, anyTag); err != nil {
-				return codecerr.At(err, "mId")
-			}
-			if err = decodeMIdV123(d, &h40, &m.MId); err != nil {
-				return codecerr.At(err, "mId")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] mId
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+				var h40 header
+				b41 := d.window(&e)
+				if e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
+					t, l := b41[e.start], int(b41[e.start+1])
+					h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+				} else if e.cons && uint(e.start)+2 < uint(len(b41)) && b41[e.start+1] == 0x81 && b41[e.start+2] >= 0x80 && b41[e.start]&0x1f != 0x1f && e.start+3+int(b41[e.start+2]) == e.end {
+					t, l := b41[e.start], int(b41[e.start+2])
+					h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+				} else if err := d.explicit(&h40, &e, anyTag); err != nil {
+					return codecerr.At(err, "mId")
+				}
+				if err = decodeMIdV123(d, &h40, &m.MId); err != nil {
+					return codecerr.At(err, "mId")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] messageBody
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h42 header
-		b43 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b43)) && b43[e.start+1] < 0x80 && b43[e.start]&0x1f != 0x1f && e.start+2+int(b43[e.start+1]) <= len(b43) && e.start+2+int(b43[e.start+1]) == e.end {
-			t, l := b43[e.start], int(b43[e.start+1])
-			h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b43)) && b43[e.start+1] == 0x81 && b43[e.start+2] >= 0x80 && b43[e.start]&0x1f != 0x1f && e.start+3+int(b43[e.start+2]) == e.end {
-			t, l := b43[e.start], int(b43[e.start+2])
-			h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h42, &e, anyTag); err != nil {
-			return codecerr.At(err, "messageBody")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeMessageMessageBodyV3(d, &h42, &m.MessageBody); err != nil {
-			return codecerr.At(err, "messageBody")
+		if en != 0 { // [2] messageBody
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h42 header
+			b43 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b43)) && b43[e.start+1] < 0x80 && b43[e.start]&0x1f != 0x1f && e.start+2+int(b43[e.start+1]) <= len(b43) && e.start+2+int(b43[e.start+1]) == e.end {
+				t, l := b43[e.start], int(b43[e.start+1])
+				h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b43)) && b43[e.start+1] == 0x81 && b43[e.start+2] >= 0x80 && b43[e.start]&0x1f != 0x1f && e.start+3+int(b43[e.start+2]) == e.end {
+				t, l := b43[e.start], int(b43[e.start+2])
+				h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h42, &e, anyTag); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			if err = decodeMessageMessageBodyV3(d, &h42, &m.MessageBody); err != nil {
+				return codecerr.At(err, "messageBody")
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -2493,52 +2547,58 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 		m.TransactionId = uint32(x147)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] actions
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b152 := d.window(&e)
-		n148 := 1
-		if e.cons && e.start == e.end {
-			n148 = 0
-		} else if !(e.cons && expect(b152, e.start, 0x30) == e.end) {
-			var err error
-			if n148, err = d.count(&e); err != nil {
-				return codecerr.At(err, "actions")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Actions = d.s.ActionRequest.Room(n148)
-		if m.Actions == nil {
-			m.Actions = d.s.ActionRequest.Raw(n148)
-		}
-		if n148 == 1 {
-			m.Actions[0] = model.ActionRequest{}
-		} else {
-			clear(m.Actions)
-		}
-		var e151 header
-		for i149, off150 := 0, e.start; i149 < n148; i149++ {
-			if en153 := expect(b152, off150, 0x30); en153 != 0 {
-				e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = 0x10, true, off150, off150+2, en153, en153
-			} else {
-				if uint(off150)+1 < uint(len(b152)) && b152[off150+1] < 0x80 && b152[off150]&0x1f != 0x1f && off150+2+int(b152[off150+1]) <= len(b152) {
-					t, l := b152[off150], int(b152[off150+1])
-					e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+2, off150+2+l, off150+2+l
-				} else if uint(off150)+2 < uint(len(b152)) && b152[off150+1] == 0x81 && b152[off150+2] >= 0x80 && b152[off150]&0x1f != 0x1f && off150+3+int(b152[off150+2]) <= len(b152) {
-					t, l := b152[off150], int(b152[off150+2])
-					e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+3, off150+3+l, off150+3+l
-				} else if err := d.next(&e151, off150, e.end); err != nil {
+		if en != 0 { // [1] actions
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b152 := d.window(&e)
+			n148 := 1
+			if e.cons && e.start == e.end {
+				n148 = 0
+			} else if !(e.cons && expect(b152, e.start, 0x30) == e.end) {
+				var err error
+				if n148, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e151.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Room(n148)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n148)
+			}
+			if n148 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			var e151 header
+			for i149, off150 := 0, e.start; i149 < n148; i149++ {
+				if en153 := expect(b152, off150, 0x30); en153 != 0 {
+					e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = 0x10, true, off150, off150+2, en153, en153
+				} else {
+					if uint(off150)+1 < uint(len(b152)) && b152[off150+1] < 0x80 && b152[off150]&0x1f != 0x1f && off150+2+int(b152[off150+1]) <= len(b152) {
+						t, l := b152[off150], int(b152[off150+1])
+						e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+2, off150+2+l, off150+2+l
+					} else if uint(off150)+2 < uint(len(b152)) && b152[off150+1] == 0x81 && b152[off150+2] >= 0x80 && b152[off150]&0x1f != 0x1f && off150+3+int(b152[off150+2]) <= len(b152) {
+						t, l := b152[off150], int(b152[off150+2])
+						e151.tag, e151.cons, e151.off, e151.start, e151.end, e151.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off150, off150+3, off150+3+l, off150+3+l
+					} else if err := d.next(&e151, off150, e.end); err != nil {
+						return codecerr.At(err, "actions")
+					}
+					if e151.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e151, "[UNIVERSAL 16]"), i149), "actions")
+					}
 				}
+				if err = decodeActionRequestV1(d, &e151, &m.Actions[i149]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i149), "actions")
+				}
+				off150 = e151.next
 			}
-			if err = decodeActionRequestV1(d, &e151, &m.Actions[i149]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i149), "actions")
-			}
-			off150 = e151.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -2685,52 +2745,58 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 		m.TransactionId = uint32(x164)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] actions
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b169 := d.window(&e)
-		n165 := 1
-		if e.cons && e.start == e.end {
-			n165 = 0
-		} else if !(e.cons && expect(b169, e.start, 0x30) == e.end) {
-			var err error
-			if n165, err = d.count(&e); err != nil {
-				return codecerr.At(err, "actions")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Actions = d.s.ActionRequest.Room(n165)
-		if m.Actions == nil {
-			m.Actions = d.s.ActionRequest.Raw(n165)
-		}
-		if n165 == 1 {
-			m.Actions[0] = model.ActionRequest{}
-		} else {
-			clear(m.Actions)
-		}
-		var e168 header
-		for i166, off167 := 0, e.start; i166 < n165; i166++ {
-			if en170 := expect(b169, off167, 0x30); en170 != 0 {
-				e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = 0x10, true, off167, off167+2, en170, en170
-			} else {
-				if uint(off167)+1 < uint(len(b169)) && b169[off167+1] < 0x80 && b169[off167]&0x1f != 0x1f && off167+2+int(b169[off167+1]) <= len(b169) {
-					t, l := b169[off167], int(b169[off167+1])
-					e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off167, off167+2, off167+2+l, off167+2+l
-				} else if uint(off167)+2 < uint(len(b169)) && b169[off167+1] == 0x81 && b169[off167+2] >= 0x80 && b169[off167]&0x1f != 0x1f && off167+3+int(b169[off167+2]) <= len(b169) {
-					t, l := b169[off167], int(b169[off167+2])
-					e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off167, off167+3, off167+3+l, off167+3+l
-				} else if err := d.next(&e168, off167, e.end); err != nil {
+		if en != 0 { // [1] actions
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b169 := d.window(&e)
+			n165 := 1
+			if e.cons && e.start == e.end {
+				n165 = 0
+			} else if !(e.cons && expect(b169, e.start, 0x30) == e.end) {
+				var err error
+				if n165, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e168.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e168, "[UNIVERSAL 16]"), i166), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Room(n165)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n165)
+			}
+			if n165 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			var e168 header
+			for i166, off167 := 0, e.start; i166 < n165; i166++ {
+				if en170 := expect(b169, off167, 0x30); en170 != 0 {
+					e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = 0x10, true, off167, off167+2, en170, en170
+				} else {
+					if uint(off167)+1 < uint(len(b169)) && b169[off167+1] < 0x80 && b169[off167]&0x1f != 0x1f && off167+2+int(b169[off167+1]) <= len(b169) {
+						t, l := b169[off167], int(b169[off167+1])
+						e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off167, off167+2, off167+2+l, off167+2+l
+					} else if uint(off167)+2 < uint(len(b169)) && b169[off167+1] == 0x81 && b169[off167+2] >= 0x80 && b169[off167]&0x1f != 0x1f && off167+3+int(b169[off167+2]) <= len(b169) {
+						t, l := b169[off167], int(b169[off167+2])
+						e168.tag, e168.cons, e168.off, e168.start, e168.end, e168.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off167, off167+3, off167+3+l, off167+3+l
+					} else if err := d.next(&e168, off167, e.end); err != nil {
+						return codecerr.At(err, "actions")
+					}
+					if e168.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e168, "[UNIVERSAL 16]"), i166), "actions")
+					}
 				}
+				if err = decodeActionRequestV2(d, &e168, &m.Actions[i166]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i166), "actions")
+				}
+				off167 = e168.next
 			}
-			if err = decodeActionRequestV2(d, &e168, &m.Actions[i166]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i166), "actions")
-			}
-			off167 = e168.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -2877,52 +2943,58 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 		m.TransactionId = uint32(x181)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] actions
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b186 := d.window(&e)
-		n182 := 1
-		if e.cons && e.start == e.end {
-			n182 = 0
-		} else if !(e.cons && expect(b186, e.start, 0x30) == e.end) {
-			var err error
-			if n182, err = d.count(&e); err != nil {
-				return codecerr.At(err, "actions")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Actions = d.s.ActionRequest.Room(n182)
-		if m.Actions == nil {
-			m.Actions = d.s.ActionRequest.Raw(n182)
-		}
-		if n182 == 1 {
-			m.Actions[0] = model.ActionRequest{}
-		} else {
-			clear(m.Actions)
-		}
-		var e185 header
-		for i183, off184 := 0, e.start; i183 < n182; i183++ {
-			if en187 := expect(b186, off184, 0x30); en187 != 0 {
-				e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = 0x10, true, off184, off184+2, en187, en187
-			} else {
-				if uint(off184)+1 < uint(len(b186)) && b186[off184+1] < 0x80 && b186[off184]&0x1f != 0x1f && off184+2+int(b186[off184+1]) <= len(b186) {
-					t, l := b186[off184], int(b186[off184+1])
-					e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off184, off184+2, off184+2+l, off184+2+l
-				} else if uint(off184)+2 < uint(len(b186)) && b186[off184+1] == 0x81 && b186[off184+2] >= 0x80 && b186[off184]&0x1f != 0x1f && off184+3+int(b186[off184+2]) <= len(b186) {
-					t, l := b186[off184], int(b186[off184+2])
-					e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off184, off184+3, off184+3+l, off184+3+l
-				} else if err := d.next(&e185, off184, e.end); err != nil {
+		if en != 0 { // [1] actions
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b186 := d.window(&e)
+			n182 := 1
+			if e.cons && e.start == e.end {
+				n182 = 0
+			} else if !(e.cons && expect(b186, e.start, 0x30) == e.end) {
+				var err error
+				if n182, err = d.count(&e); err != nil {
 					return codecerr.At(err, "actions")
 				}
-				if e185.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e185, "[UNIVERSAL 16]"), i183), "actions")
+			}
+			m.Actions = d.s.ActionRequest.Room(n182)
+			if m.Actions == nil {
+				m.Actions = d.s.ActionRequest.Raw(n182)
+			}
+			if n182 == 1 {
+				m.Actions[0] = model.ActionRequest{}
+			} else {
+				clear(m.Actions)
+			}
+			var e185 header
+			for i183, off184 := 0, e.start; i183 < n182; i183++ {
+				if en187 := expect(b186, off184, 0x30); en187 != 0 {
+					e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = 0x10, true, off184, off184+2, en187, en187
+				} else {
+					if uint(off184)+1 < uint(len(b186)) && b186[off184+1] < 0x80 && b186[off184]&0x1f != 0x1f && off184+2+int(b186[off184+1]) <= len(b186) {
+						t, l := b186[off184], int(b186[off184+1])
+						e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off184, off184+2, off184+2+l, off184+2+l
+					} else if uint(off184)+2 < uint(len(b186)) && b186[off184+1] == 0x81 && b186[off184+2] >= 0x80 && b186[off184]&0x1f != 0x1f && off184+3+int(b186[off184+2]) <= len(b186) {
+						t, l := b186[off184], int(b186[off184+2])
+						e185.tag, e185.cons, e185.off, e185.start, e185.end, e185.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off184, off184+3, off184+3+l, off184+3+l
+					} else if err := d.next(&e185, off184, e.end); err != nil {
+						return codecerr.At(err, "actions")
+					}
+					if e185.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e185, "[UNIVERSAL 16]"), i183), "actions")
+					}
 				}
+				if err = decodeActionRequestV3(d, &e185, &m.Actions[i183]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i183), "actions")
+				}
+				off184 = e185.next
 			}
-			if err = decodeActionRequestV3(d, &e185, &m.Actions[i183]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i183), "actions")
-			}
-			off184 = e185.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -3170,24 +3242,30 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] transactionResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h200 header
-		b201 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b201)) && b201[e.start+1] < 0x80 && b201[e.start]&0x1f != 0x1f && e.start+2+int(b201[e.start+1]) <= len(b201) && e.start+2+int(b201[e.start+1]) == e.end {
-			t, l := b201[e.start], int(b201[e.start+1])
-			h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b201)) && b201[e.start+1] == 0x81 && b201[e.start+2] >= 0x80 && b201[e.start]&0x1f != 0x1f && e.start+3+int(b201[e.start+2]) == e.end {
-			t, l := b201[e.start], int(b201[e.start+2])
-			h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h200, &e, anyTag); err != nil {
-			return codecerr.At(err, "transactionResult")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeTransactionReplyTransactionResultV1(d, &h200, &m.TransactionResult); err != nil {
-			return codecerr.At(err, "transactionResult")
+		if en != 0 { // [2] transactionResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h200 header
+			b201 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b201)) && b201[e.start+1] < 0x80 && b201[e.start]&0x1f != 0x1f && e.start+2+int(b201[e.start+1]) <= len(b201) && e.start+2+int(b201[e.start+1]) == e.end {
+				t, l := b201[e.start], int(b201[e.start+1])
+				h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b201)) && b201[e.start+1] == 0x81 && b201[e.start+2] >= 0x80 && b201[e.start]&0x1f != 0x1f && e.start+3+int(b201[e.start+2]) == e.end {
+				t, l := b201[e.start], int(b201[e.start+2])
+				h200.tag, h200.cons, h200.off, h200.start, h200.end, h200.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h200, &e, anyTag); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			if err = decodeTransactionReplyTransactionResultV1(d, &h200, &m.TransactionResult); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -3324,24 +3402,30 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] transactionResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h207 header
-		b208 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b208)) && b208[e.start+1] < 0x80 && b208[e.start]&0x1f != 0x1f && e.start+2+int(b208[e.start+1]) <= len(b208) && e.start+2+int(b208[e.start+1]) == e.end {
-			t, l := b208[e.start], int(b208[e.start+1])
-			h207.tag, h207.cons, h207.off, h207.start, h207.end, h207.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b208)) && b208[e.start+1] == 0x81 && b208[e.start+2] >= 0x80 && b208[e.start]&0x1f != 0x1f && e.start+3+int(b208[e.start+2]) == e.end {
-			t, l := b208[e.start], int(b208[e.start+2])
-			h207.tag, h207.cons, h207.off, h207.start, h207.end, h207.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h207, &e, anyTag); err != nil {
-			return codecerr.At(err, "transactionResult")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeTransactionReplyTransactionResultV2(d, &h207, &m.TransactionResult); err != nil {
-			return codecerr.At(err, "transactionResult")
+		if en != 0 { // [2] transactionResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h207 header
+			b208 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b208)) && b208[e.start+1] < 0x80 && b208[e.start]&0x1f != 0x1f && e.start+2+int(b208[e.start+1]) <= len(b208) && e.start+2+int(b208[e.start+1]) == e.end {
+				t, l := b208[e.start], int(b208[e.start+1])
+				h207.tag, h207.cons, h207.off, h207.start, h207.end, h207.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b208)) && b208[e.start+1] == 0x81 && b208[e.start+2] >= 0x80 && b208[e.start]&0x1f != 0x1f && e.start+3+int(b208[e.start+2]) == e.end {
+				t, l := b208[e.start], int(b208[e.start+2])
+				h207.tag, h207.cons, h207.off, h207.start, h207.end, h207.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h207, &e, anyTag); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			if err = decodeTransactionReplyTransactionResultV2(d, &h207, &m.TransactionResult); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -3489,24 +3573,30 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] transactionResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		var h214 header
-		b215 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b215)) && b215[e.start+1] < 0x80 && b215[e.start]&0x1f != 0x1f && e.start+2+int(b215[e.start+1]) <= len(b215) && e.start+2+int(b215[e.start+1]) == e.end {
-			t, l := b215[e.start], int(b215[e.start+1])
-			h214.tag, h214.cons, h214.off, h214.start, h214.end, h214.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b215)) && b215[e.start+1] == 0x81 && b215[e.start+2] >= 0x80 && b215[e.start]&0x1f != 0x1f && e.start+3+int(b215[e.start+2]) == e.end {
-			t, l := b215[e.start], int(b215[e.start+2])
-			h214.tag, h214.cons, h214.off, h214.start, h214.end, h214.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h214, &e, anyTag); err != nil {
-			return codecerr.At(err, "transactionResult")
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		if err = decodeTransactionReplyTransactionResultV3(d, &h214, &m.TransactionResult); err != nil {
-			return codecerr.At(err, "transactionResult")
+		if en != 0 { // [2] transactionResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			var h214 header
+			b215 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b215)) && b215[e.start+1] < 0x80 && b215[e.start]&0x1f != 0x1f && e.start+2+int(b215[e.start+1]) <= len(b215) && e.start+2+int(b215[e.start+1]) == e.end {
+				t, l := b215[e.start], int(b215[e.start+1])
+				h214.tag, h214.cons, h214.off, h214.start, h214.end, h214.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b215)) && b215[e.start+1] == 0x81 && b215[e.start+2] >= 0x80 && b215[e.start]&0x1f != 0x1f && e.start+3+int(b215[e.start+2]) == e.end {
+				t, l := b215[e.start], int(b215[e.start+2])
+				h214.tag, h214.cons, h214.off, h214.start, h214.end, h214.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h214, &e, anyTag); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			if err = decodeTransactionReplyTransactionResultV3(d, &h214, &m.TransactionResult); err != nil {
+				return codecerr.At(err, "transactionResult")
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x83); en != 0 { // [3] segmentNumber
 		seen |= 1 << 3
@@ -4328,52 +4418,58 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandRequests
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b277 := d.window(&e)
-		n273 := 1
-		if e.cons && e.start == e.end {
-			n273 = 0
-		} else if !(e.cons && expect(b277, e.start, 0x30) == e.end) {
-			var err error
-			if n273, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.CommandRequests = d.s.CommandRequest.Room(n273)
-		if m.CommandRequests == nil {
-			m.CommandRequests = d.s.CommandRequest.Raw(n273)
-		}
-		if n273 == 1 {
-			m.CommandRequests[0] = model.CommandRequest{}
-		} else {
-			clear(m.CommandRequests)
-		}
-		var e276 header
-		for i274, off275 := 0, e.start; i274 < n273; i274++ {
-			if en278 := expect(b277, off275, 0x30); en278 != 0 {
-				e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = 0x10, true, off275, off275+2, en278, en278
-			} else {
-				if uint(off275)+1 < uint(len(b277)) && b277[off275+1] < 0x80 && b277[off275]&0x1f != 0x1f && off275+2+int(b277[off275+1]) <= len(b277) {
-					t, l := b277[off275], int(b277[off275+1])
-					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+2, off275+2+l, off275+2+l
-				} else if uint(off275)+2 < uint(len(b277)) && b277[off275+1] == 0x81 && b277[off275+2] >= 0x80 && b277[off275]&0x1f != 0x1f && off275+3+int(b277[off275+2]) <= len(b277) {
-					t, l := b277[off275], int(b277[off275+2])
-					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+3, off275+3+l, off275+3+l
-				} else if err := d.next(&e276, off275, e.end); err != nil {
+		if en != 0 { // [3] commandRequests
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b277 := d.window(&e)
+			n273 := 1
+			if e.cons && e.start == e.end {
+				n273 = 0
+			} else if !(e.cons && expect(b277, e.start, 0x30) == e.end) {
+				var err error
+				if n273, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e276.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e276, "[UNIVERSAL 16]"), i274), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Room(n273)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n273)
+			}
+			if n273 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			var e276 header
+			for i274, off275 := 0, e.start; i274 < n273; i274++ {
+				if en278 := expect(b277, off275, 0x30); en278 != 0 {
+					e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = 0x10, true, off275, off275+2, en278, en278
+				} else {
+					if uint(off275)+1 < uint(len(b277)) && b277[off275+1] < 0x80 && b277[off275]&0x1f != 0x1f && off275+2+int(b277[off275+1]) <= len(b277) {
+						t, l := b277[off275], int(b277[off275+1])
+						e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+2, off275+2+l, off275+2+l
+					} else if uint(off275)+2 < uint(len(b277)) && b277[off275+1] == 0x81 && b277[off275+2] >= 0x80 && b277[off275]&0x1f != 0x1f && off275+3+int(b277[off275+2]) <= len(b277) {
+						t, l := b277[off275], int(b277[off275+2])
+						e276.tag, e276.cons, e276.off, e276.start, e276.end, e276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off275, off275+3, off275+3+l, off275+3+l
+					} else if err := d.next(&e276, off275, e.end); err != nil {
+						return codecerr.At(err, "commandRequests")
+					}
+					if e276.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e276, "[UNIVERSAL 16]"), i274), "commandRequests")
+					}
 				}
+				if err = decodeCommandRequestV1(d, &e276, &m.CommandRequests[i274]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i274), "commandRequests")
+				}
+				off275 = e276.next
 			}
-			if err = decodeCommandRequestV1(d, &e276, &m.CommandRequests[i274]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i274), "commandRequests")
-			}
-			off275 = e276.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -4604,52 +4700,58 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandRequests
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b300 := d.window(&e)
-		n296 := 1
-		if e.cons && e.start == e.end {
-			n296 = 0
-		} else if !(e.cons && expect(b300, e.start, 0x30) == e.end) {
-			var err error
-			if n296, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.CommandRequests = d.s.CommandRequest.Room(n296)
-		if m.CommandRequests == nil {
-			m.CommandRequests = d.s.CommandRequest.Raw(n296)
-		}
-		if n296 == 1 {
-			m.CommandRequests[0] = model.CommandRequest{}
-		} else {
-			clear(m.CommandRequests)
-		}
-		var e299 header
-		for i297, off298 := 0, e.start; i297 < n296; i297++ {
-			if en301 := expect(b300, off298, 0x30); en301 != 0 {
-				e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = 0x10, true, off298, off298+2, en301, en301
-			} else {
-				if uint(off298)+1 < uint(len(b300)) && b300[off298+1] < 0x80 && b300[off298]&0x1f != 0x1f && off298+2+int(b300[off298+1]) <= len(b300) {
-					t, l := b300[off298], int(b300[off298+1])
-					e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off298, off298+2, off298+2+l, off298+2+l
-				} else if uint(off298)+2 < uint(len(b300)) && b300[off298+1] == 0x81 && b300[off298+2] >= 0x80 && b300[off298]&0x1f != 0x1f && off298+3+int(b300[off298+2]) <= len(b300) {
-					t, l := b300[off298], int(b300[off298+2])
-					e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off298, off298+3, off298+3+l, off298+3+l
-				} else if err := d.next(&e299, off298, e.end); err != nil {
+		if en != 0 { // [3] commandRequests
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b300 := d.window(&e)
+			n296 := 1
+			if e.cons && e.start == e.end {
+				n296 = 0
+			} else if !(e.cons && expect(b300, e.start, 0x30) == e.end) {
+				var err error
+				if n296, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e299.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e299, "[UNIVERSAL 16]"), i297), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Room(n296)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n296)
+			}
+			if n296 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			var e299 header
+			for i297, off298 := 0, e.start; i297 < n296; i297++ {
+				if en301 := expect(b300, off298, 0x30); en301 != 0 {
+					e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = 0x10, true, off298, off298+2, en301, en301
+				} else {
+					if uint(off298)+1 < uint(len(b300)) && b300[off298+1] < 0x80 && b300[off298]&0x1f != 0x1f && off298+2+int(b300[off298+1]) <= len(b300) {
+						t, l := b300[off298], int(b300[off298+1])
+						e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off298, off298+2, off298+2+l, off298+2+l
+					} else if uint(off298)+2 < uint(len(b300)) && b300[off298+1] == 0x81 && b300[off298+2] >= 0x80 && b300[off298]&0x1f != 0x1f && off298+3+int(b300[off298+2]) <= len(b300) {
+						t, l := b300[off298], int(b300[off298+2])
+						e299.tag, e299.cons, e299.off, e299.start, e299.end, e299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off298, off298+3, off298+3+l, off298+3+l
+					} else if err := d.next(&e299, off298, e.end); err != nil {
+						return codecerr.At(err, "commandRequests")
+					}
+					if e299.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e299, "[UNIVERSAL 16]"), i297), "commandRequests")
+					}
 				}
+				if err = decodeCommandRequestV2(d, &e299, &m.CommandRequests[i297]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i297), "commandRequests")
+				}
+				off298 = e299.next
 			}
-			if err = decodeCommandRequestV2(d, &e299, &m.CommandRequests[i297]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i297), "commandRequests")
-			}
-			off298 = e299.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -4878,52 +4980,58 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandRequests
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b323 := d.window(&e)
-		n319 := 1
-		if e.cons && e.start == e.end {
-			n319 = 0
-		} else if !(e.cons && expect(b323, e.start, 0x30) == e.end) {
-			var err error
-			if n319, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandRequests")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.CommandRequests = d.s.CommandRequest.Room(n319)
-		if m.CommandRequests == nil {
-			m.CommandRequests = d.s.CommandRequest.Raw(n319)
-		}
-		if n319 == 1 {
-			m.CommandRequests[0] = model.CommandRequest{}
-		} else {
-			clear(m.CommandRequests)
-		}
-		var e322 header
-		for i320, off321 := 0, e.start; i320 < n319; i320++ {
-			if en324 := expect(b323, off321, 0x30); en324 != 0 {
-				e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = 0x10, true, off321, off321+2, en324, en324
-			} else {
-				if uint(off321)+1 < uint(len(b323)) && b323[off321+1] < 0x80 && b323[off321]&0x1f != 0x1f && off321+2+int(b323[off321+1]) <= len(b323) {
-					t, l := b323[off321], int(b323[off321+1])
-					e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off321, off321+2, off321+2+l, off321+2+l
-				} else if uint(off321)+2 < uint(len(b323)) && b323[off321+1] == 0x81 && b323[off321+2] >= 0x80 && b323[off321]&0x1f != 0x1f && off321+3+int(b323[off321+2]) <= len(b323) {
-					t, l := b323[off321], int(b323[off321+2])
-					e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off321, off321+3, off321+3+l, off321+3+l
-				} else if err := d.next(&e322, off321, e.end); err != nil {
+		if en != 0 { // [3] commandRequests
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b323 := d.window(&e)
+			n319 := 1
+			if e.cons && e.start == e.end {
+				n319 = 0
+			} else if !(e.cons && expect(b323, e.start, 0x30) == e.end) {
+				var err error
+				if n319, err = d.count(&e); err != nil {
 					return codecerr.At(err, "commandRequests")
 				}
-				if e322.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e322, "[UNIVERSAL 16]"), i320), "commandRequests")
+			}
+			m.CommandRequests = d.s.CommandRequest.Room(n319)
+			if m.CommandRequests == nil {
+				m.CommandRequests = d.s.CommandRequest.Raw(n319)
+			}
+			if n319 == 1 {
+				m.CommandRequests[0] = model.CommandRequest{}
+			} else {
+				clear(m.CommandRequests)
+			}
+			var e322 header
+			for i320, off321 := 0, e.start; i320 < n319; i320++ {
+				if en324 := expect(b323, off321, 0x30); en324 != 0 {
+					e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = 0x10, true, off321, off321+2, en324, en324
+				} else {
+					if uint(off321)+1 < uint(len(b323)) && b323[off321+1] < 0x80 && b323[off321]&0x1f != 0x1f && off321+2+int(b323[off321+1]) <= len(b323) {
+						t, l := b323[off321], int(b323[off321+1])
+						e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off321, off321+2, off321+2+l, off321+2+l
+					} else if uint(off321)+2 < uint(len(b323)) && b323[off321+1] == 0x81 && b323[off321+2] >= 0x80 && b323[off321]&0x1f != 0x1f && off321+3+int(b323[off321+2]) <= len(b323) {
+						t, l := b323[off321], int(b323[off321+2])
+						e322.tag, e322.cons, e322.off, e322.start, e322.end, e322.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off321, off321+3, off321+3+l, off321+3+l
+					} else if err := d.next(&e322, off321, e.end); err != nil {
+						return codecerr.At(err, "commandRequests")
+					}
+					if e322.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e322, "[UNIVERSAL 16]"), i320), "commandRequests")
+					}
 				}
+				if err = decodeCommandRequestV3(d, &e322, &m.CommandRequests[i320]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i320), "commandRequests")
+				}
+				off321 = e322.next
 			}
-			if err = decodeCommandRequestV3(d, &e322, &m.CommandRequests[i320]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i320), "commandRequests")
-			}
-			off321 = e322.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -5148,45 +5256,51 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandReply
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b345 := d.window(&e)
-		n341 := 1
-		if e.cons && e.start == e.end {
-			n341 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b345)) && b345[e.start+1] < 0x80 && b345[e.start]&0x1f != 0x1f && e.start+2+int(b345[e.start+1]) <= len(b345) && e.start+2+int(b345[e.start+1]) == e.end) {
-			var err error
-			if n341, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandReply")
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
+		}
+		if en != 0 { // [3] commandReply
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b345 := d.window(&e)
+			n341 := 1
+			if e.cons && e.start == e.end {
+				n341 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b345)) && b345[e.start+1] < 0x80 && b345[e.start]&0x1f != 0x1f && e.start+2+int(b345[e.start+1]) <= len(b345) && e.start+2+int(b345[e.start+1]) == e.end) {
+				var err error
+				if n341, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-		}
-		m.CommandReply = d.s.CommandReply.Room(n341)
-		if m.CommandReply == nil {
-			m.CommandReply = d.s.CommandReply.Raw(n341)
-		}
-		if n341 == 1 {
-			m.CommandReply[0] = model.CommandReply{}
-		} else {
-			clear(m.CommandReply)
-		}
-		var e344 header
-		for i342, off343 := 0, e.start; i342 < n341; i342++ {
-			if uint(off343)+1 < uint(len(b345)) && b345[off343+1] < 0x80 && b345[off343]&0x1f != 0x1f && off343+2+int(b345[off343+1]) <= len(b345) {
-				t, l := b345[off343], int(b345[off343+1])
-				e344.tag, e344.cons, e344.off, e344.start, e344.end, e344.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off343, off343+2, off343+2+l, off343+2+l
-			} else if uint(off343)+2 < uint(len(b345)) && b345[off343+1] == 0x81 && b345[off343+2] >= 0x80 && b345[off343]&0x1f != 0x1f && off343+3+int(b345[off343+2]) <= len(b345) {
-				t, l := b345[off343], int(b345[off343+2])
-				e344.tag, e344.cons, e344.off, e344.start, e344.end, e344.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off343, off343+3, off343+3+l, off343+3+l
-			} else if err := d.next(&e344, off343, e.end); err != nil {
-				return codecerr.At(err, "commandReply")
+			m.CommandReply = d.s.CommandReply.Room(n341)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n341)
 			}
-			if err = decodeCommandReplyV1(d, &e344, &m.CommandReply[i342]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i342), "commandReply")
+			if n341 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
 			}
-			off343 = e344.next
+			var e344 header
+			for i342, off343 := 0, e.start; i342 < n341; i342++ {
+				if uint(off343)+1 < uint(len(b345)) && b345[off343+1] < 0x80 && b345[off343]&0x1f != 0x1f && off343+2+int(b345[off343+1]) <= len(b345) {
+					t, l := b345[off343], int(b345[off343+1])
+					e344.tag, e344.cons, e344.off, e344.start, e344.end, e344.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off343, off343+2, off343+2+l, off343+2+l
+				} else if uint(off343)+2 < uint(len(b345)) && b345[off343+1] == 0x81 && b345[off343+2] >= 0x80 && b345[off343]&0x1f != 0x1f && off343+3+int(b345[off343+2]) <= len(b345) {
+					t, l := b345[off343], int(b345[off343+2])
+					e344.tag, e344.cons, e344.off, e344.start, e344.end, e344.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off343, off343+3, off343+3+l, off343+3+l
+				} else if err := d.next(&e344, off343, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
+				if err = decodeCommandReplyV1(d, &e344, &m.CommandReply[i342]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i342), "commandReply")
+				}
+				off343 = e344.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -5406,45 +5520,51 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandReply
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b365 := d.window(&e)
-		n361 := 1
-		if e.cons && e.start == e.end {
-			n361 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b365)) && b365[e.start+1] < 0x80 && b365[e.start]&0x1f != 0x1f && e.start+2+int(b365[e.start+1]) <= len(b365) && e.start+2+int(b365[e.start+1]) == e.end) {
-			var err error
-			if n361, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandReply")
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
+		}
+		if en != 0 { // [3] commandReply
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b365 := d.window(&e)
+			n361 := 1
+			if e.cons && e.start == e.end {
+				n361 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b365)) && b365[e.start+1] < 0x80 && b365[e.start]&0x1f != 0x1f && e.start+2+int(b365[e.start+1]) <= len(b365) && e.start+2+int(b365[e.start+1]) == e.end) {
+				var err error
+				if n361, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-		}
-		m.CommandReply = d.s.CommandReply.Room(n361)
-		if m.CommandReply == nil {
-			m.CommandReply = d.s.CommandReply.Raw(n361)
-		}
-		if n361 == 1 {
-			m.CommandReply[0] = model.CommandReply{}
-		} else {
-			clear(m.CommandReply)
-		}
-		var e364 header
-		for i362, off363 := 0, e.start; i362 < n361; i362++ {
-			if uint(off363)+1 < uint(len(b365)) && b365[off363+1] < 0x80 && b365[off363]&0x1f != 0x1f && off363+2+int(b365[off363+1]) <= len(b365) {
-				t, l := b365[off363], int(b365[off363+1])
-				e364.tag, e364.cons, e364.off, e364.start, e364.end, e364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off363, off363+2, off363+2+l, off363+2+l
-			} else if uint(off363)+2 < uint(len(b365)) && b365[off363+1] == 0x81 && b365[off363+2] >= 0x80 && b365[off363]&0x1f != 0x1f && off363+3+int(b365[off363+2]) <= len(b365) {
-				t, l := b365[off363], int(b365[off363+2])
-				e364.tag, e364.cons, e364.off, e364.start, e364.end, e364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off363, off363+3, off363+3+l, off363+3+l
-			} else if err := d.next(&e364, off363, e.end); err != nil {
-				return codecerr.At(err, "commandReply")
+			m.CommandReply = d.s.CommandReply.Room(n361)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n361)
 			}
-			if err = decodeCommandReplyV2(d, &e364, &m.CommandReply[i362]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i362), "commandReply")
+			if n361 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
 			}
-			off363 = e364.next
+			var e364 header
+			for i362, off363 := 0, e.start; i362 < n361; i362++ {
+				if uint(off363)+1 < uint(len(b365)) && b365[off363+1] < 0x80 && b365[off363]&0x1f != 0x1f && off363+2+int(b365[off363+1]) <= len(b365) {
+					t, l := b365[off363], int(b365[off363+1])
+					e364.tag, e364.cons, e364.off, e364.start, e364.end, e364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off363, off363+2, off363+2+l, off363+2+l
+				} else if uint(off363)+2 < uint(len(b365)) && b365[off363+1] == 0x81 && b365[off363+2] >= 0x80 && b365[off363]&0x1f != 0x1f && off363+3+int(b365[off363+2]) <= len(b365) {
+					t, l := b365[off363], int(b365[off363+2])
+					e364.tag, e364.cons, e364.off, e364.start, e364.end, e364.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off363, off363+3, off363+3+l, off363+3+l
+				} else if err := d.next(&e364, off363, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
+				if err = decodeCommandReplyV2(d, &e364, &m.CommandReply[i362]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i362), "commandReply")
+				}
+				off363 = e364.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -5662,45 +5782,51 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] commandReply
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b385 := d.window(&e)
-		n381 := 1
-		if e.cons && e.start == e.end {
-			n381 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b385)) && b385[e.start+1] < 0x80 && b385[e.start]&0x1f != 0x1f && e.start+2+int(b385[e.start+1]) <= len(b385) && e.start+2+int(b385[e.start+1]) == e.end) {
-			var err error
-			if n381, err = d.count(&e); err != nil {
-				return codecerr.At(err, "commandReply")
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
+		}
+		if en != 0 { // [3] commandReply
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b385 := d.window(&e)
+			n381 := 1
+			if e.cons && e.start == e.end {
+				n381 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b385)) && b385[e.start+1] < 0x80 && b385[e.start]&0x1f != 0x1f && e.start+2+int(b385[e.start+1]) <= len(b385) && e.start+2+int(b385[e.start+1]) == e.end) {
+				var err error
+				if n381, err = d.count(&e); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
 			}
-		}
-		m.CommandReply = d.s.CommandReply.Room(n381)
-		if m.CommandReply == nil {
-			m.CommandReply = d.s.CommandReply.Raw(n381)
-		}
-		if n381 == 1 {
-			m.CommandReply[0] = model.CommandReply{}
-		} else {
-			clear(m.CommandReply)
-		}
-		var e384 header
-		for i382, off383 := 0, e.start; i382 < n381; i382++ {
-			if uint(off383)+1 < uint(len(b385)) && b385[off383+1] < 0x80 && b385[off383]&0x1f != 0x1f && off383+2+int(b385[off383+1]) <= len(b385) {
-				t, l := b385[off383], int(b385[off383+1])
-				e384.tag, e384.cons, e384.off, e384.start, e384.end, e384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off383, off383+2, off383+2+l, off383+2+l
-			} else if uint(off383)+2 < uint(len(b385)) && b385[off383+1] == 0x81 && b385[off383+2] >= 0x80 && b385[off383]&0x1f != 0x1f && off383+3+int(b385[off383+2]) <= len(b385) {
-				t, l := b385[off383], int(b385[off383+2])
-				e384.tag, e384.cons, e384.off, e384.start, e384.end, e384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off383, off383+3, off383+3+l, off383+3+l
-			} else if err := d.next(&e384, off383, e.end); err != nil {
-				return codecerr.At(err, "commandReply")
+			m.CommandReply = d.s.CommandReply.Room(n381)
+			if m.CommandReply == nil {
+				m.CommandReply = d.s.CommandReply.Raw(n381)
 			}
-			if err = decodeCommandReplyV3(d, &e384, &m.CommandReply[i382]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i382), "commandReply")
+			if n381 == 1 {
+				m.CommandReply[0] = model.CommandReply{}
+			} else {
+				clear(m.CommandReply)
 			}
-			off383 = e384.next
+			var e384 header
+			for i382, off383 := 0, e.start; i382 < n381; i382++ {
+				if uint(off383)+1 < uint(len(b385)) && b385[off383+1] < 0x80 && b385[off383]&0x1f != 0x1f && off383+2+int(b385[off383+1]) <= len(b385) {
+					t, l := b385[off383], int(b385[off383+1])
+					e384.tag, e384.cons, e384.off, e384.start, e384.end, e384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off383, off383+2, off383+2+l, off383+2+l
+				} else if uint(off383)+2 < uint(len(b385)) && b385[off383+1] == 0x81 && b385[off383+2] >= 0x80 && b385[off383]&0x1f != 0x1f && off383+3+int(b385[off383+2]) <= len(b385) {
+					t, l := b385[off383], int(b385[off383+2])
+					e384.tag, e384.cons, e384.off, e384.start, e384.end, e384.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off383, off383+3, off383+3+l, off383+3+l
+				} else if err := d.next(&e384, off383, e.end); err != nil {
+					return codecerr.At(err, "commandReply")
+				}
+				if err = decodeCommandReplyV3(d, &e384, &m.CommandReply[i382]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i382), "commandReply")
+				}
+				off383 = e384.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -7572,24 +7698,30 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] command
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		var h517 header
-		b518 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b518)) && b518[e.start+1] < 0x80 && b518[e.start]&0x1f != 0x1f && e.start+2+int(b518[e.start+1]) <= len(b518) && e.start+2+int(b518[e.start+1]) == e.end {
-			t, l := b518[e.start], int(b518[e.start+1])
-			h517.tag, h517.cons, h517.off, h517.start, h517.end, h517.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b518)) && b518[e.start+1] == 0x81 && b518[e.start+2] >= 0x80 && b518[e.start]&0x1f != 0x1f && e.start+3+int(b518[e.start+2]) == e.end {
-			t, l := b518[e.start], int(b518[e.start+2])
-			h517.tag, h517.cons, h517.off, h517.start, h517.end, h517.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h517, &e, anyTag); err != nil {
-			return codecerr.At(err, "command")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		if err = decodeCommandV1(d, &h517, &m.Command); err != nil {
-			return codecerr.At(err, "command")
+		if en != 0 { // [0] command
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			var h517 header
+			b518 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b518)) && b518[e.start+1] < 0x80 && b518[e.start]&0x1f != 0x1f && e.start+2+int(b518[e.start+1]) <= len(b518) && e.start+2+int(b518[e.start+1]) == e.end {
+				t, l := b518[e.start], int(b518[e.start+1])
+				h517.tag, h517.cons, h517.off, h517.start, h517.end, h517.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b518)) && b518[e.start+1] == 0x81 && b518[e.start+2] >= 0x80 && b518[e.start]&0x1f != 0x1f && e.start+3+int(b518[e.start+2]) == e.end {
+				t, l := b518[e.start], int(b518[e.start+2])
+				h517.tag, h517.cons, h517.off, h517.start, h517.end, h517.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h517, &e, anyTag); err != nil {
+				return codecerr.At(err, "command")
+			}
+			if err = decodeCommandV1(d, &h517, &m.Command); err != nil {
+				return codecerr.At(err, "command")
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
 		seen |= 1 << 1
@@ -7707,24 +7839,30 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] command
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		var h522 header
-		b523 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b523)) && b523[e.start+1] < 0x80 && b523[e.start]&0x1f != 0x1f && e.start+2+int(b523[e.start+1]) <= len(b523) && e.start+2+int(b523[e.start+1]) == e.end {
-			t, l := b523[e.start], int(b523[e.start+1])
-			h522.tag, h522.cons, h522.off, h522.start, h522.end, h522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b523)) && b523[e.start+1] == 0x81 && b523[e.start+2] >= 0x80 && b523[e.start]&0x1f != 0x1f && e.start+3+int(b523[e.start+2]) == e.end {
-			t, l := b523[e.start], int(b523[e.start+2])
-			h522.tag, h522.cons, h522.off, h522.start, h522.end, h522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h522, &e, anyTag); err != nil {
-			return codecerr.At(err, "command")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		if err = decodeCommandV2(d, &h522, &m.Command); err != nil {
-			return codecerr.At(err, "command")
+		if en != 0 { // [0] command
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			var h522 header
+			b523 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b523)) && b523[e.start+1] < 0x80 && b523[e.start]&0x1f != 0x1f && e.start+2+int(b523[e.start+1]) <= len(b523) && e.start+2+int(b523[e.start+1]) == e.end {
+				t, l := b523[e.start], int(b523[e.start+1])
+				h522.tag, h522.cons, h522.off, h522.start, h522.end, h522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b523)) && b523[e.start+1] == 0x81 && b523[e.start+2] >= 0x80 && b523[e.start]&0x1f != 0x1f && e.start+3+int(b523[e.start+2]) == e.end {
+				t, l := b523[e.start], int(b523[e.start+2])
+				h522.tag, h522.cons, h522.off, h522.start, h522.end, h522.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h522, &e, anyTag); err != nil {
+				return codecerr.At(err, "command")
+			}
+			if err = decodeCommandV2(d, &h522, &m.Command); err != nil {
+				return codecerr.At(err, "command")
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
 		seen |= 1 << 1
@@ -7842,24 +7980,30 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] command
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		var h527 header
-		b528 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b528)) && b528[e.start+1] < 0x80 && b528[e.start]&0x1f != 0x1f && e.start+2+int(b528[e.start+1]) <= len(b528) && e.start+2+int(b528[e.start+1]) == e.end {
-			t, l := b528[e.start], int(b528[e.start+1])
-			h527.tag, h527.cons, h527.off, h527.start, h527.end, h527.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b528)) && b528[e.start+1] == 0x81 && b528[e.start+2] >= 0x80 && b528[e.start]&0x1f != 0x1f && e.start+3+int(b528[e.start+2]) == e.end {
-			t, l := b528[e.start], int(b528[e.start+2])
-			h527.tag, h527.cons, h527.off, h527.start, h527.end, h527.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h527, &e, anyTag); err != nil {
-			return codecerr.At(err, "command")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		if err = decodeCommandV3(d, &h527, &m.Command); err != nil {
-			return codecerr.At(err, "command")
+		if en != 0 { // [0] command
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			var h527 header
+			b528 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b528)) && b528[e.start+1] < 0x80 && b528[e.start]&0x1f != 0x1f && e.start+2+int(b528[e.start+1]) <= len(b528) && e.start+2+int(b528[e.start+1]) == e.end {
+				t, l := b528[e.start], int(b528[e.start+1])
+				h527.tag, h527.cons, h527.off, h527.start, h527.end, h527.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b528)) && b528[e.start+1] == 0x81 && b528[e.start+2] >= 0x80 && b528[e.start]&0x1f != 0x1f && e.start+3+int(b528[e.start+2]) == e.end {
+				t, l := b528[e.start], int(b528[e.start+2])
+				h527.tag, h527.cons, h527.off, h527.start, h527.end, h527.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h527, &e, anyTag); err != nil {
+				return codecerr.At(err, "command")
+			}
+			if err = decodeCommandV3(d, &h527, &m.Command); err != nil {
+				return codecerr.At(err, "command")
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] optional
 		seen |= 1 << 1
@@ -9285,25 +9429,37 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return codecerr.At(err, "terminationFrom")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationFrom
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
+					return codecerr.At(err, "terminationFrom")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return codecerr.At(err, "terminationTo")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] terminationTo
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
+					return codecerr.At(err, "terminationTo")
+				}
+			}
+			off = en
+		}
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] topologyDirection
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
@@ -9480,25 +9636,37 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return codecerr.At(err, "terminationFrom")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationFrom
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
+					return codecerr.At(err, "terminationFrom")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return codecerr.At(err, "terminationTo")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] terminationTo
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
+					return codecerr.At(err, "terminationTo")
+				}
+			}
+			off = en
+		}
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] topologyDirection
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
@@ -9717,25 +9885,37 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
-				return codecerr.At(err, "terminationFrom")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationFrom
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
+					return codecerr.At(err, "terminationFrom")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
-				return codecerr.At(err, "terminationTo")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] terminationTo
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
+					return codecerr.At(err, "terminationTo")
+				}
+			}
+			off = en
+		}
 	}
 	if en := expect(b, off, 0x82); en != 0 { // [2] topologyDirection
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, false, off, off+2, en, en
@@ -9989,94 +10169,106 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b672 := d.window(&e)
-		n668 := 1
-		if e.cons && e.start == e.end {
-			n668 = 0
-		} else if !(e.cons && expect(b672, e.start, 0x30) == e.end) {
-			var err error
-			if n668, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n668)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n668)
-		}
-		if n668 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e671 header
-		for i669, off670 := 0, e.start; i669 < n668; i669++ {
-			if en673 := expect(b672, off670, 0x30); en673 != 0 {
-				e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = 0x10, true, off670, off670+2, en673, en673
-			} else {
-				if uint(off670)+1 < uint(len(b672)) && b672[off670+1] < 0x80 && b672[off670]&0x1f != 0x1f && off670+2+int(b672[off670+1]) <= len(b672) {
-					t, l := b672[off670], int(b672[off670+1])
-					e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off670, off670+2, off670+2+l, off670+2+l
-				} else if uint(off670)+2 < uint(len(b672)) && b672[off670+1] == 0x81 && b672[off670+2] >= 0x80 && b672[off670]&0x1f != 0x1f && off670+3+int(b672[off670+2]) <= len(b672) {
-					t, l := b672[off670], int(b672[off670+2])
-					e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off670, off670+3, off670+3+l, off670+3+l
-				} else if err := d.next(&e671, off670, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b672 := d.window(&e)
+			n668 := 1
+			if e.cons && e.start == e.end {
+				n668 = 0
+			} else if !(e.cons && expect(b672, e.start, 0x30) == e.end) {
+				var err error
+				if n668, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e671.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e671, "[UNIVERSAL 16]"), i669), "terminationID")
-				}
 			}
-			if !e671.cons || !fastTerminationIDV123(d, d.window(&e671), e671.start, e671.end, &m.TerminationID[i669]) {
-				if err = decodeTerminationIDV123(d, &e671, &m.TerminationID[i669]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i669), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n668)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n668)
 			}
-			off670 = e671.next
+			if n668 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e671 header
+			for i669, off670 := 0, e.start; i669 < n668; i669++ {
+				if en673 := expect(b672, off670, 0x30); en673 != 0 {
+					e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = 0x10, true, off670, off670+2, en673, en673
+				} else {
+					if uint(off670)+1 < uint(len(b672)) && b672[off670+1] < 0x80 && b672[off670]&0x1f != 0x1f && off670+2+int(b672[off670+1]) <= len(b672) {
+						t, l := b672[off670], int(b672[off670+1])
+						e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off670, off670+2, off670+2+l, off670+2+l
+					} else if uint(off670)+2 < uint(len(b672)) && b672[off670+1] == 0x81 && b672[off670+2] >= 0x80 && b672[off670]&0x1f != 0x1f && off670+3+int(b672[off670+2]) <= len(b672) {
+						t, l := b672[off670], int(b672[off670+2])
+						e671.tag, e671.cons, e671.off, e671.start, e671.end, e671.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off670, off670+3, off670+3+l, off670+3+l
+					} else if err := d.next(&e671, off670, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e671.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e671, "[UNIVERSAL 16]"), i669), "terminationID")
+					}
+				}
+				if !e671.cons || !fastTerminationIDV123(d, d.window(&e671), e671.start, e671.end, &m.TerminationID[i669]) {
+					if err = decodeTerminationIDV123(d, &e671, &m.TerminationID[i669]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i669), "terminationID")
+					}
+				}
+				off670 = e671.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] descriptors
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b678 := d.window(&e)
-		n674 := 1
-		if e.cons && e.start == e.end {
-			n674 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b678)) && b678[e.start+1] < 0x80 && b678[e.start]&0x1f != 0x1f && e.start+2+int(b678[e.start+1]) <= len(b678) && e.start+2+int(b678[e.start+1]) == e.end) {
-			var err error
-			if n674, err = d.count(&e); err != nil {
-				return codecerr.At(err, "descriptors")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] descriptors
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b678 := d.window(&e)
+			n674 := 1
+			if e.cons && e.start == e.end {
+				n674 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b678)) && b678[e.start+1] < 0x80 && b678[e.start]&0x1f != 0x1f && e.start+2+int(b678[e.start+1]) <= len(b678) && e.start+2+int(b678[e.start+1]) == e.end) {
+				var err error
+				if n674, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-		}
-		m.Descriptors = d.s.AmmDescriptor.Room(n674)
-		if m.Descriptors == nil {
-			m.Descriptors = d.s.AmmDescriptor.Raw(n674)
-		}
-		if n674 == 1 {
-			m.Descriptors[0] = model.AmmDescriptor{}
-		} else {
-			clear(m.Descriptors)
-		}
-		var e677 header
-		for i675, off676 := 0, e.start; i675 < n674; i675++ {
-			if uint(off676)+1 < uint(len(b678)) && b678[off676+1] < 0x80 && b678[off676]&0x1f != 0x1f && off676+2+int(b678[off676+1]) <= len(b678) {
-				t, l := b678[off676], int(b678[off676+1])
-				e677.tag, e677.cons, e677.off, e677.start, e677.end, e677.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off676, off676+2, off676+2+l, off676+2+l
-			} else if uint(off676)+2 < uint(len(b678)) && b678[off676+1] == 0x81 && b678[off676+2] >= 0x80 && b678[off676]&0x1f != 0x1f && off676+3+int(b678[off676+2]) <= len(b678) {
-				t, l := b678[off676], int(b678[off676+2])
-				e677.tag, e677.cons, e677.off, e677.start, e677.end, e677.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off676, off676+3, off676+3+l, off676+3+l
-			} else if err := d.next(&e677, off676, e.end); err != nil {
-				return codecerr.At(err, "descriptors")
+			m.Descriptors = d.s.AmmDescriptor.Room(n674)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n674)
 			}
-			if err = decodeAmmDescriptorV1(d, &e677, &m.Descriptors[i675]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i675), "descriptors")
+			if n674 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
 			}
-			off676 = e677.next
+			var e677 header
+			for i675, off676 := 0, e.start; i675 < n674; i675++ {
+				if uint(off676)+1 < uint(len(b678)) && b678[off676+1] < 0x80 && b678[off676]&0x1f != 0x1f && off676+2+int(b678[off676+1]) <= len(b678) {
+					t, l := b678[off676], int(b678[off676+1])
+					e677.tag, e677.cons, e677.off, e677.start, e677.end, e677.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off676, off676+2, off676+2+l, off676+2+l
+				} else if uint(off676)+2 < uint(len(b678)) && b678[off676+1] == 0x81 && b678[off676+2] >= 0x80 && b678[off676]&0x1f != 0x1f && off676+3+int(b678[off676+2]) <= len(b678) {
+					t, l := b678[off676], int(b678[off676+2])
+					e677.tag, e677.cons, e677.off, e677.start, e677.end, e677.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off676, off676+3, off676+3+l, off676+3+l
+				} else if err := d.next(&e677, off676, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
+				if err = decodeAmmDescriptorV1(d, &e677, &m.Descriptors[i675]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i675), "descriptors")
+				}
+				off676 = e677.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -10249,94 +10441,106 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b699 := d.window(&e)
-		n695 := 1
-		if e.cons && e.start == e.end {
-			n695 = 0
-		} else if !(e.cons && expect(b699, e.start, 0x30) == e.end) {
-			var err error
-			if n695, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n695)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n695)
-		}
-		if n695 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e698 header
-		for i696, off697 := 0, e.start; i696 < n695; i696++ {
-			if en700 := expect(b699, off697, 0x30); en700 != 0 {
-				e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = 0x10, true, off697, off697+2, en700, en700
-			} else {
-				if uint(off697)+1 < uint(len(b699)) && b699[off697+1] < 0x80 && b699[off697]&0x1f != 0x1f && off697+2+int(b699[off697+1]) <= len(b699) {
-					t, l := b699[off697], int(b699[off697+1])
-					e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off697, off697+2, off697+2+l, off697+2+l
-				} else if uint(off697)+2 < uint(len(b699)) && b699[off697+1] == 0x81 && b699[off697+2] >= 0x80 && b699[off697]&0x1f != 0x1f && off697+3+int(b699[off697+2]) <= len(b699) {
-					t, l := b699[off697], int(b699[off697+2])
-					e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off697, off697+3, off697+3+l, off697+3+l
-				} else if err := d.next(&e698, off697, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b699 := d.window(&e)
+			n695 := 1
+			if e.cons && e.start == e.end {
+				n695 = 0
+			} else if !(e.cons && expect(b699, e.start, 0x30) == e.end) {
+				var err error
+				if n695, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e698.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e698, "[UNIVERSAL 16]"), i696), "terminationID")
-				}
 			}
-			if !e698.cons || !fastTerminationIDV123(d, d.window(&e698), e698.start, e698.end, &m.TerminationID[i696]) {
-				if err = decodeTerminationIDV123(d, &e698, &m.TerminationID[i696]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i696), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n695)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n695)
 			}
-			off697 = e698.next
+			if n695 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e698 header
+			for i696, off697 := 0, e.start; i696 < n695; i696++ {
+				if en700 := expect(b699, off697, 0x30); en700 != 0 {
+					e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = 0x10, true, off697, off697+2, en700, en700
+				} else {
+					if uint(off697)+1 < uint(len(b699)) && b699[off697+1] < 0x80 && b699[off697]&0x1f != 0x1f && off697+2+int(b699[off697+1]) <= len(b699) {
+						t, l := b699[off697], int(b699[off697+1])
+						e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off697, off697+2, off697+2+l, off697+2+l
+					} else if uint(off697)+2 < uint(len(b699)) && b699[off697+1] == 0x81 && b699[off697+2] >= 0x80 && b699[off697]&0x1f != 0x1f && off697+3+int(b699[off697+2]) <= len(b699) {
+						t, l := b699[off697], int(b699[off697+2])
+						e698.tag, e698.cons, e698.off, e698.start, e698.end, e698.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off697, off697+3, off697+3+l, off697+3+l
+					} else if err := d.next(&e698, off697, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e698.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e698, "[UNIVERSAL 16]"), i696), "terminationID")
+					}
+				}
+				if !e698.cons || !fastTerminationIDV123(d, d.window(&e698), e698.start, e698.end, &m.TerminationID[i696]) {
+					if err = decodeTerminationIDV123(d, &e698, &m.TerminationID[i696]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i696), "terminationID")
+					}
+				}
+				off697 = e698.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] descriptors
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b705 := d.window(&e)
-		n701 := 1
-		if e.cons && e.start == e.end {
-			n701 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b705)) && b705[e.start+1] < 0x80 && b705[e.start]&0x1f != 0x1f && e.start+2+int(b705[e.start+1]) <= len(b705) && e.start+2+int(b705[e.start+1]) == e.end) {
-			var err error
-			if n701, err = d.count(&e); err != nil {
-				return codecerr.At(err, "descriptors")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] descriptors
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b705 := d.window(&e)
+			n701 := 1
+			if e.cons && e.start == e.end {
+				n701 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b705)) && b705[e.start+1] < 0x80 && b705[e.start]&0x1f != 0x1f && e.start+2+int(b705[e.start+1]) <= len(b705) && e.start+2+int(b705[e.start+1]) == e.end) {
+				var err error
+				if n701, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-		}
-		m.Descriptors = d.s.AmmDescriptor.Room(n701)
-		if m.Descriptors == nil {
-			m.Descriptors = d.s.AmmDescriptor.Raw(n701)
-		}
-		if n701 == 1 {
-			m.Descriptors[0] = model.AmmDescriptor{}
-		} else {
-			clear(m.Descriptors)
-		}
-		var e704 header
-		for i702, off703 := 0, e.start; i702 < n701; i702++ {
-			if uint(off703)+1 < uint(len(b705)) && b705[off703+1] < 0x80 && b705[off703]&0x1f != 0x1f && off703+2+int(b705[off703+1]) <= len(b705) {
-				t, l := b705[off703], int(b705[off703+1])
-				e704.tag, e704.cons, e704.off, e704.start, e704.end, e704.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off703, off703+2, off703+2+l, off703+2+l
-			} else if uint(off703)+2 < uint(len(b705)) && b705[off703+1] == 0x81 && b705[off703+2] >= 0x80 && b705[off703]&0x1f != 0x1f && off703+3+int(b705[off703+2]) <= len(b705) {
-				t, l := b705[off703], int(b705[off703+2])
-				e704.tag, e704.cons, e704.off, e704.start, e704.end, e704.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off703, off703+3, off703+3+l, off703+3+l
-			} else if err := d.next(&e704, off703, e.end); err != nil {
-				return codecerr.At(err, "descriptors")
+			m.Descriptors = d.s.AmmDescriptor.Room(n701)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n701)
 			}
-			if err = decodeAmmDescriptorV2(d, &e704, &m.Descriptors[i702]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i702), "descriptors")
+			if n701 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
 			}
-			off703 = e704.next
+			var e704 header
+			for i702, off703 := 0, e.start; i702 < n701; i702++ {
+				if uint(off703)+1 < uint(len(b705)) && b705[off703+1] < 0x80 && b705[off703]&0x1f != 0x1f && off703+2+int(b705[off703+1]) <= len(b705) {
+					t, l := b705[off703], int(b705[off703+1])
+					e704.tag, e704.cons, e704.off, e704.start, e704.end, e704.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off703, off703+2, off703+2+l, off703+2+l
+				} else if uint(off703)+2 < uint(len(b705)) && b705[off703+1] == 0x81 && b705[off703+2] >= 0x80 && b705[off703]&0x1f != 0x1f && off703+3+int(b705[off703+2]) <= len(b705) {
+					t, l := b705[off703], int(b705[off703+2])
+					e704.tag, e704.cons, e704.off, e704.start, e704.end, e704.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off703, off703+3, off703+3+l, off703+3+l
+				} else if err := d.next(&e704, off703, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
+				if err = decodeAmmDescriptorV2(d, &e704, &m.Descriptors[i702]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i702), "descriptors")
+				}
+				off703 = e704.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -10509,94 +10713,106 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b726 := d.window(&e)
-		n722 := 1
-		if e.cons && e.start == e.end {
-			n722 = 0
-		} else if !(e.cons && expect(b726, e.start, 0x30) == e.end) {
-			var err error
-			if n722, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n722)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n722)
-		}
-		if n722 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e725 header
-		for i723, off724 := 0, e.start; i723 < n722; i723++ {
-			if en727 := expect(b726, off724, 0x30); en727 != 0 {
-				e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = 0x10, true, off724, off724+2, en727, en727
-			} else {
-				if uint(off724)+1 < uint(len(b726)) && b726[off724+1] < 0x80 && b726[off724]&0x1f != 0x1f && off724+2+int(b726[off724+1]) <= len(b726) {
-					t, l := b726[off724], int(b726[off724+1])
-					e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off724, off724+2, off724+2+l, off724+2+l
-				} else if uint(off724)+2 < uint(len(b726)) && b726[off724+1] == 0x81 && b726[off724+2] >= 0x80 && b726[off724]&0x1f != 0x1f && off724+3+int(b726[off724+2]) <= len(b726) {
-					t, l := b726[off724], int(b726[off724+2])
-					e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off724, off724+3, off724+3+l, off724+3+l
-				} else if err := d.next(&e725, off724, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b726 := d.window(&e)
+			n722 := 1
+			if e.cons && e.start == e.end {
+				n722 = 0
+			} else if !(e.cons && expect(b726, e.start, 0x30) == e.end) {
+				var err error
+				if n722, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e725.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e725, "[UNIVERSAL 16]"), i723), "terminationID")
-				}
 			}
-			if !e725.cons || !fastTerminationIDV123(d, d.window(&e725), e725.start, e725.end, &m.TerminationID[i723]) {
-				if err = decodeTerminationIDV123(d, &e725, &m.TerminationID[i723]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i723), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n722)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n722)
 			}
-			off724 = e725.next
+			if n722 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e725 header
+			for i723, off724 := 0, e.start; i723 < n722; i723++ {
+				if en727 := expect(b726, off724, 0x30); en727 != 0 {
+					e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = 0x10, true, off724, off724+2, en727, en727
+				} else {
+					if uint(off724)+1 < uint(len(b726)) && b726[off724+1] < 0x80 && b726[off724]&0x1f != 0x1f && off724+2+int(b726[off724+1]) <= len(b726) {
+						t, l := b726[off724], int(b726[off724+1])
+						e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off724, off724+2, off724+2+l, off724+2+l
+					} else if uint(off724)+2 < uint(len(b726)) && b726[off724+1] == 0x81 && b726[off724+2] >= 0x80 && b726[off724]&0x1f != 0x1f && off724+3+int(b726[off724+2]) <= len(b726) {
+						t, l := b726[off724], int(b726[off724+2])
+						e725.tag, e725.cons, e725.off, e725.start, e725.end, e725.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off724, off724+3, off724+3+l, off724+3+l
+					} else if err := d.next(&e725, off724, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e725.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e725, "[UNIVERSAL 16]"), i723), "terminationID")
+					}
+				}
+				if !e725.cons || !fastTerminationIDV123(d, d.window(&e725), e725.start, e725.end, &m.TerminationID[i723]) {
+					if err = decodeTerminationIDV123(d, &e725, &m.TerminationID[i723]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i723), "terminationID")
+					}
+				}
+				off724 = e725.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] descriptors
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b732 := d.window(&e)
-		n728 := 1
-		if e.cons && e.start == e.end {
-			n728 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b732)) && b732[e.start+1] < 0x80 && b732[e.start]&0x1f != 0x1f && e.start+2+int(b732[e.start+1]) <= len(b732) && e.start+2+int(b732[e.start+1]) == e.end) {
-			var err error
-			if n728, err = d.count(&e); err != nil {
-				return codecerr.At(err, "descriptors")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] descriptors
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b732 := d.window(&e)
+			n728 := 1
+			if e.cons && e.start == e.end {
+				n728 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b732)) && b732[e.start+1] < 0x80 && b732[e.start]&0x1f != 0x1f && e.start+2+int(b732[e.start+1]) <= len(b732) && e.start+2+int(b732[e.start+1]) == e.end) {
+				var err error
+				if n728, err = d.count(&e); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
 			}
-		}
-		m.Descriptors = d.s.AmmDescriptor.Room(n728)
-		if m.Descriptors == nil {
-			m.Descriptors = d.s.AmmDescriptor.Raw(n728)
-		}
-		if n728 == 1 {
-			m.Descriptors[0] = model.AmmDescriptor{}
-		} else {
-			clear(m.Descriptors)
-		}
-		var e731 header
-		for i729, off730 := 0, e.start; i729 < n728; i729++ {
-			if uint(off730)+1 < uint(len(b732)) && b732[off730+1] < 0x80 && b732[off730]&0x1f != 0x1f && off730+2+int(b732[off730+1]) <= len(b732) {
-				t, l := b732[off730], int(b732[off730+1])
-				e731.tag, e731.cons, e731.off, e731.start, e731.end, e731.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off730, off730+2, off730+2+l, off730+2+l
-			} else if uint(off730)+2 < uint(len(b732)) && b732[off730+1] == 0x81 && b732[off730+2] >= 0x80 && b732[off730]&0x1f != 0x1f && off730+3+int(b732[off730+2]) <= len(b732) {
-				t, l := b732[off730], int(b732[off730+2])
-				e731.tag, e731.cons, e731.off, e731.start, e731.end, e731.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off730, off730+3, off730+3+l, off730+3+l
-			} else if err := d.next(&e731, off730, e.end); err != nil {
-				return codecerr.At(err, "descriptors")
+			m.Descriptors = d.s.AmmDescriptor.Room(n728)
+			if m.Descriptors == nil {
+				m.Descriptors = d.s.AmmDescriptor.Raw(n728)
 			}
-			if err = decodeAmmDescriptorV3(d, &e731, &m.Descriptors[i729]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i729), "descriptors")
+			if n728 == 1 {
+				m.Descriptors[0] = model.AmmDescriptor{}
+			} else {
+				clear(m.Descriptors)
 			}
-			off730 = e731.next
+			var e731 header
+			for i729, off730 := 0, e.start; i729 < n728; i729++ {
+				if uint(off730)+1 < uint(len(b732)) && b732[off730+1] < 0x80 && b732[off730]&0x1f != 0x1f && off730+2+int(b732[off730+1]) <= len(b732) {
+					t, l := b732[off730], int(b732[off730+1])
+					e731.tag, e731.cons, e731.off, e731.start, e731.end, e731.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off730, off730+2, off730+2+l, off730+2+l
+				} else if uint(off730)+2 < uint(len(b732)) && b732[off730+1] == 0x81 && b732[off730+2] >= 0x80 && b732[off730]&0x1f != 0x1f && off730+3+int(b732[off730+2]) <= len(b732) {
+					t, l := b732[off730], int(b732[off730+2])
+					e731.tag, e731.cons, e731.off, e731.start, e731.end, e731.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off730, off730+3, off730+3+l, off730+3+l
+				} else if err := d.next(&e731, off730, e.end); err != nil {
+					return codecerr.At(err, "descriptors")
+				}
+				if err = decodeAmmDescriptorV3(d, &e731, &m.Descriptors[i729]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i729), "descriptors")
+				}
+				off730 = e731.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -11683,54 +11899,60 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b846 := d.window(&e)
-		n842 := 1
-		if e.cons && e.start == e.end {
-			n842 = 0
-		} else if !(e.cons && expect(b846, e.start, 0x30) == e.end) {
-			var err error
-			if n842, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n842)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n842)
-		}
-		if n842 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e845 header
-		for i843, off844 := 0, e.start; i843 < n842; i843++ {
-			if en847 := expect(b846, off844, 0x30); en847 != 0 {
-				e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = 0x10, true, off844, off844+2, en847, en847
-			} else {
-				if uint(off844)+1 < uint(len(b846)) && b846[off844+1] < 0x80 && b846[off844]&0x1f != 0x1f && off844+2+int(b846[off844+1]) <= len(b846) {
-					t, l := b846[off844], int(b846[off844+1])
-					e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off844, off844+2, off844+2+l, off844+2+l
-				} else if uint(off844)+2 < uint(len(b846)) && b846[off844+1] == 0x81 && b846[off844+2] >= 0x80 && b846[off844]&0x1f != 0x1f && off844+3+int(b846[off844+2]) <= len(b846) {
-					t, l := b846[off844], int(b846[off844+2])
-					e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off844, off844+3, off844+3+l, off844+3+l
-				} else if err := d.next(&e845, off844, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b846 := d.window(&e)
+			n842 := 1
+			if e.cons && e.start == e.end {
+				n842 = 0
+			} else if !(e.cons && expect(b846, e.start, 0x30) == e.end) {
+				var err error
+				if n842, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e845.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "terminationID")
-				}
 			}
-			if !e845.cons || !fastTerminationIDV123(d, d.window(&e845), e845.start, e845.end, &m.TerminationID[i843]) {
-				if err = decodeTerminationIDV123(d, &e845, &m.TerminationID[i843]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i843), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n842)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n842)
 			}
-			off844 = e845.next
+			if n842 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e845 header
+			for i843, off844 := 0, e.start; i843 < n842; i843++ {
+				if en847 := expect(b846, off844, 0x30); en847 != 0 {
+					e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = 0x10, true, off844, off844+2, en847, en847
+				} else {
+					if uint(off844)+1 < uint(len(b846)) && b846[off844+1] < 0x80 && b846[off844]&0x1f != 0x1f && off844+2+int(b846[off844+1]) <= len(b846) {
+						t, l := b846[off844], int(b846[off844+1])
+						e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off844, off844+2, off844+2+l, off844+2+l
+					} else if uint(off844)+2 < uint(len(b846)) && b846[off844+1] == 0x81 && b846[off844+2] >= 0x80 && b846[off844]&0x1f != 0x1f && off844+3+int(b846[off844+2]) <= len(b846) {
+						t, l := b846[off844], int(b846[off844+2])
+						e845.tag, e845.cons, e845.off, e845.start, e845.end, e845.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off844, off844+3, off844+3+l, off844+3+l
+					} else if err := d.next(&e845, off844, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e845.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e845, "[UNIVERSAL 16]"), i843), "terminationID")
+					}
+				}
+				if !e845.cons || !fastTerminationIDV123(d, d.window(&e845), e845.start, e845.end, &m.TerminationID[i843]) {
+					if err = decodeTerminationIDV123(d, &e845, &m.TerminationID[i843]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i843), "terminationID")
+					}
+				}
+				off844 = e845.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -11940,54 +12162,60 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b873 := d.window(&e)
-		n869 := 1
-		if e.cons && e.start == e.end {
-			n869 = 0
-		} else if !(e.cons && expect(b873, e.start, 0x30) == e.end) {
-			var err error
-			if n869, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n869)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n869)
-		}
-		if n869 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e872 header
-		for i870, off871 := 0, e.start; i870 < n869; i870++ {
-			if en874 := expect(b873, off871, 0x30); en874 != 0 {
-				e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = 0x10, true, off871, off871+2, en874, en874
-			} else {
-				if uint(off871)+1 < uint(len(b873)) && b873[off871+1] < 0x80 && b873[off871]&0x1f != 0x1f && off871+2+int(b873[off871+1]) <= len(b873) {
-					t, l := b873[off871], int(b873[off871+1])
-					e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off871, off871+2, off871+2+l, off871+2+l
-				} else if uint(off871)+2 < uint(len(b873)) && b873[off871+1] == 0x81 && b873[off871+2] >= 0x80 && b873[off871]&0x1f != 0x1f && off871+3+int(b873[off871+2]) <= len(b873) {
-					t, l := b873[off871], int(b873[off871+2])
-					e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off871, off871+3, off871+3+l, off871+3+l
-				} else if err := d.next(&e872, off871, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b873 := d.window(&e)
+			n869 := 1
+			if e.cons && e.start == e.end {
+				n869 = 0
+			} else if !(e.cons && expect(b873, e.start, 0x30) == e.end) {
+				var err error
+				if n869, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e872.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e872, "[UNIVERSAL 16]"), i870), "terminationID")
-				}
 			}
-			if !e872.cons || !fastTerminationIDV123(d, d.window(&e872), e872.start, e872.end, &m.TerminationID[i870]) {
-				if err = decodeTerminationIDV123(d, &e872, &m.TerminationID[i870]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i870), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n869)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n869)
 			}
-			off871 = e872.next
+			if n869 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e872 header
+			for i870, off871 := 0, e.start; i870 < n869; i870++ {
+				if en874 := expect(b873, off871, 0x30); en874 != 0 {
+					e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = 0x10, true, off871, off871+2, en874, en874
+				} else {
+					if uint(off871)+1 < uint(len(b873)) && b873[off871+1] < 0x80 && b873[off871]&0x1f != 0x1f && off871+2+int(b873[off871+1]) <= len(b873) {
+						t, l := b873[off871], int(b873[off871+1])
+						e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off871, off871+2, off871+2+l, off871+2+l
+					} else if uint(off871)+2 < uint(len(b873)) && b873[off871+1] == 0x81 && b873[off871+2] >= 0x80 && b873[off871]&0x1f != 0x1f && off871+3+int(b873[off871+2]) <= len(b873) {
+						t, l := b873[off871], int(b873[off871+2])
+						e872.tag, e872.cons, e872.off, e872.start, e872.end, e872.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off871, off871+3, off871+3+l, off871+3+l
+					} else if err := d.next(&e872, off871, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e872.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e872, "[UNIVERSAL 16]"), i870), "terminationID")
+					}
+				}
+				if !e872.cons || !fastTerminationIDV123(d, d.window(&e872), e872.start, e872.end, &m.TerminationID[i870]) {
+					if err = decodeTerminationIDV123(d, &e872, &m.TerminationID[i870]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i870), "terminationID")
+					}
+				}
+				off871 = e872.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -12197,54 +12425,60 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b900 := d.window(&e)
-		n896 := 1
-		if e.cons && e.start == e.end {
-			n896 = 0
-		} else if !(e.cons && expect(b900, e.start, 0x30) == e.end) {
-			var err error
-			if n896, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n896)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n896)
-		}
-		if n896 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e899 header
-		for i897, off898 := 0, e.start; i897 < n896; i897++ {
-			if en901 := expect(b900, off898, 0x30); en901 != 0 {
-				e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = 0x10, true, off898, off898+2, en901, en901
-			} else {
-				if uint(off898)+1 < uint(len(b900)) && b900[off898+1] < 0x80 && b900[off898]&0x1f != 0x1f && off898+2+int(b900[off898+1]) <= len(b900) {
-					t, l := b900[off898], int(b900[off898+1])
-					e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off898, off898+2, off898+2+l, off898+2+l
-				} else if uint(off898)+2 < uint(len(b900)) && b900[off898+1] == 0x81 && b900[off898+2] >= 0x80 && b900[off898]&0x1f != 0x1f && off898+3+int(b900[off898+2]) <= len(b900) {
-					t, l := b900[off898], int(b900[off898+2])
-					e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off898, off898+3, off898+3+l, off898+3+l
-				} else if err := d.next(&e899, off898, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b900 := d.window(&e)
+			n896 := 1
+			if e.cons && e.start == e.end {
+				n896 = 0
+			} else if !(e.cons && expect(b900, e.start, 0x30) == e.end) {
+				var err error
+				if n896, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e899.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e899, "[UNIVERSAL 16]"), i897), "terminationID")
-				}
 			}
-			if !e899.cons || !fastTerminationIDV123(d, d.window(&e899), e899.start, e899.end, &m.TerminationID[i897]) {
-				if err = decodeTerminationIDV123(d, &e899, &m.TerminationID[i897]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i897), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n896)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n896)
 			}
-			off898 = e899.next
+			if n896 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e899 header
+			for i897, off898 := 0, e.start; i897 < n896; i897++ {
+				if en901 := expect(b900, off898, 0x30); en901 != 0 {
+					e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = 0x10, true, off898, off898+2, en901, en901
+				} else {
+					if uint(off898)+1 < uint(len(b900)) && b900[off898+1] < 0x80 && b900[off898]&0x1f != 0x1f && off898+2+int(b900[off898+1]) <= len(b900) {
+						t, l := b900[off898], int(b900[off898+1])
+						e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off898, off898+2, off898+2+l, off898+2+l
+					} else if uint(off898)+2 < uint(len(b900)) && b900[off898+1] == 0x81 && b900[off898+2] >= 0x80 && b900[off898]&0x1f != 0x1f && off898+3+int(b900[off898+2]) <= len(b900) {
+						t, l := b900[off898], int(b900[off898+2])
+						e899.tag, e899.cons, e899.off, e899.start, e899.end, e899.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off898, off898+3, off898+3+l, off898+3+l
+					} else if err := d.next(&e899, off898, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e899.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e899, "[UNIVERSAL 16]"), i897), "terminationID")
+					}
+				}
+				if !e899.cons || !fastTerminationIDV123(d, d.window(&e899), e899.start, e899.end, &m.TerminationID[i897]) {
+					if err = decodeTerminationIDV123(d, &e899, &m.TerminationID[i897]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i897), "terminationID")
+					}
+				}
+				off898 = e899.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -12446,54 +12680,60 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b926 := d.window(&e)
-		n922 := 1
-		if e.cons && e.start == e.end {
-			n922 = 0
-		} else if !(e.cons && expect(b926, e.start, 0x30) == e.end) {
-			var err error
-			if n922, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n922)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n922)
-		}
-		if n922 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e925 header
-		for i923, off924 := 0, e.start; i923 < n922; i923++ {
-			if en927 := expect(b926, off924, 0x30); en927 != 0 {
-				e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = 0x10, true, off924, off924+2, en927, en927
-			} else {
-				if uint(off924)+1 < uint(len(b926)) && b926[off924+1] < 0x80 && b926[off924]&0x1f != 0x1f && off924+2+int(b926[off924+1]) <= len(b926) {
-					t, l := b926[off924], int(b926[off924+1])
-					e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+2, off924+2+l, off924+2+l
-				} else if uint(off924)+2 < uint(len(b926)) && b926[off924+1] == 0x81 && b926[off924+2] >= 0x80 && b926[off924]&0x1f != 0x1f && off924+3+int(b926[off924+2]) <= len(b926) {
-					t, l := b926[off924], int(b926[off924+2])
-					e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+3, off924+3+l, off924+3+l
-				} else if err := d.next(&e925, off924, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b926 := d.window(&e)
+			n922 := 1
+			if e.cons && e.start == e.end {
+				n922 = 0
+			} else if !(e.cons && expect(b926, e.start, 0x30) == e.end) {
+				var err error
+				if n922, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e925.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e925, "[UNIVERSAL 16]"), i923), "terminationID")
-				}
 			}
-			if !e925.cons || !fastTerminationIDV123(d, d.window(&e925), e925.start, e925.end, &m.TerminationID[i923]) {
-				if err = decodeTerminationIDV123(d, &e925, &m.TerminationID[i923]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i923), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n922)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n922)
 			}
-			off924 = e925.next
+			if n922 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e925 header
+			for i923, off924 := 0, e.start; i923 < n922; i923++ {
+				if en927 := expect(b926, off924, 0x30); en927 != 0 {
+					e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = 0x10, true, off924, off924+2, en927, en927
+				} else {
+					if uint(off924)+1 < uint(len(b926)) && b926[off924+1] < 0x80 && b926[off924]&0x1f != 0x1f && off924+2+int(b926[off924+1]) <= len(b926) {
+						t, l := b926[off924], int(b926[off924+1])
+						e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+2, off924+2+l, off924+2+l
+					} else if uint(off924)+2 < uint(len(b926)) && b926[off924+1] == 0x81 && b926[off924+2] >= 0x80 && b926[off924]&0x1f != 0x1f && off924+3+int(b926[off924+2]) <= len(b926) {
+						t, l := b926[off924], int(b926[off924+2])
+						e925.tag, e925.cons, e925.off, e925.start, e925.end, e925.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off924, off924+3, off924+3+l, off924+3+l
+					} else if err := d.next(&e925, off924, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e925.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e925, "[UNIVERSAL 16]"), i923), "terminationID")
+					}
+				}
+				if !e925.cons || !fastTerminationIDV123(d, d.window(&e925), e925.start, e925.end, &m.TerminationID[i923]) {
+					if err = decodeTerminationIDV123(d, &e925, &m.TerminationID[i923]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i923), "terminationID")
+					}
+				}
+				off924 = e925.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -12643,54 +12883,60 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b944 := d.window(&e)
-		n940 := 1
-		if e.cons && e.start == e.end {
-			n940 = 0
-		} else if !(e.cons && expect(b944, e.start, 0x30) == e.end) {
-			var err error
-			if n940, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n940)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n940)
-		}
-		if n940 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e943 header
-		for i941, off942 := 0, e.start; i941 < n940; i941++ {
-			if en945 := expect(b944, off942, 0x30); en945 != 0 {
-				e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = 0x10, true, off942, off942+2, en945, en945
-			} else {
-				if uint(off942)+1 < uint(len(b944)) && b944[off942+1] < 0x80 && b944[off942]&0x1f != 0x1f && off942+2+int(b944[off942+1]) <= len(b944) {
-					t, l := b944[off942], int(b944[off942+1])
-					e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+2, off942+2+l, off942+2+l
-				} else if uint(off942)+2 < uint(len(b944)) && b944[off942+1] == 0x81 && b944[off942+2] >= 0x80 && b944[off942]&0x1f != 0x1f && off942+3+int(b944[off942+2]) <= len(b944) {
-					t, l := b944[off942], int(b944[off942+2])
-					e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+3, off942+3+l, off942+3+l
-				} else if err := d.next(&e943, off942, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b944 := d.window(&e)
+			n940 := 1
+			if e.cons && e.start == e.end {
+				n940 = 0
+			} else if !(e.cons && expect(b944, e.start, 0x30) == e.end) {
+				var err error
+				if n940, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e943.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e943, "[UNIVERSAL 16]"), i941), "terminationID")
-				}
 			}
-			if !e943.cons || !fastTerminationIDV123(d, d.window(&e943), e943.start, e943.end, &m.TerminationID[i941]) {
-				if err = decodeTerminationIDV123(d, &e943, &m.TerminationID[i941]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i941), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n940)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n940)
 			}
-			off942 = e943.next
+			if n940 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e943 header
+			for i941, off942 := 0, e.start; i941 < n940; i941++ {
+				if en945 := expect(b944, off942, 0x30); en945 != 0 {
+					e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = 0x10, true, off942, off942+2, en945, en945
+				} else {
+					if uint(off942)+1 < uint(len(b944)) && b944[off942+1] < 0x80 && b944[off942]&0x1f != 0x1f && off942+2+int(b944[off942+1]) <= len(b944) {
+						t, l := b944[off942], int(b944[off942+1])
+						e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+2, off942+2+l, off942+2+l
+					} else if uint(off942)+2 < uint(len(b944)) && b944[off942+1] == 0x81 && b944[off942+2] >= 0x80 && b944[off942]&0x1f != 0x1f && off942+3+int(b944[off942+2]) <= len(b944) {
+						t, l := b944[off942], int(b944[off942+2])
+						e943.tag, e943.cons, e943.off, e943.start, e943.end, e943.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off942, off942+3, off942+3+l, off942+3+l
+					} else if err := d.next(&e943, off942, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e943.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e943, "[UNIVERSAL 16]"), i941), "terminationID")
+					}
+				}
+				if !e943.cons || !fastTerminationIDV123(d, d.window(&e943), e943.start, e943.end, &m.TerminationID[i941]) {
+					if err = decodeTerminationIDV123(d, &e943, &m.TerminationID[i941]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i941), "terminationID")
+					}
+				}
+				off942 = e943.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -12840,54 +13086,60 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b962 := d.window(&e)
-		n958 := 1
-		if e.cons && e.start == e.end {
-			n958 = 0
-		} else if !(e.cons && expect(b962, e.start, 0x30) == e.end) {
-			var err error
-			if n958, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n958)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n958)
-		}
-		if n958 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e961 header
-		for i959, off960 := 0, e.start; i959 < n958; i959++ {
-			if en963 := expect(b962, off960, 0x30); en963 != 0 {
-				e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = 0x10, true, off960, off960+2, en963, en963
-			} else {
-				if uint(off960)+1 < uint(len(b962)) && b962[off960+1] < 0x80 && b962[off960]&0x1f != 0x1f && off960+2+int(b962[off960+1]) <= len(b962) {
-					t, l := b962[off960], int(b962[off960+1])
-					e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off960, off960+2, off960+2+l, off960+2+l
-				} else if uint(off960)+2 < uint(len(b962)) && b962[off960+1] == 0x81 && b962[off960+2] >= 0x80 && b962[off960]&0x1f != 0x1f && off960+3+int(b962[off960+2]) <= len(b962) {
-					t, l := b962[off960], int(b962[off960+2])
-					e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off960, off960+3, off960+3+l, off960+3+l
-				} else if err := d.next(&e961, off960, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b962 := d.window(&e)
+			n958 := 1
+			if e.cons && e.start == e.end {
+				n958 = 0
+			} else if !(e.cons && expect(b962, e.start, 0x30) == e.end) {
+				var err error
+				if n958, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e961.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e961, "[UNIVERSAL 16]"), i959), "terminationID")
-				}
 			}
-			if !e961.cons || !fastTerminationIDV123(d, d.window(&e961), e961.start, e961.end, &m.TerminationID[i959]) {
-				if err = decodeTerminationIDV123(d, &e961, &m.TerminationID[i959]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i959), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n958)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n958)
 			}
-			off960 = e961.next
+			if n958 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e961 header
+			for i959, off960 := 0, e.start; i959 < n958; i959++ {
+				if en963 := expect(b962, off960, 0x30); en963 != 0 {
+					e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = 0x10, true, off960, off960+2, en963, en963
+				} else {
+					if uint(off960)+1 < uint(len(b962)) && b962[off960+1] < 0x80 && b962[off960]&0x1f != 0x1f && off960+2+int(b962[off960+1]) <= len(b962) {
+						t, l := b962[off960], int(b962[off960+1])
+						e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off960, off960+2, off960+2+l, off960+2+l
+					} else if uint(off960)+2 < uint(len(b962)) && b962[off960+1] == 0x81 && b962[off960+2] >= 0x80 && b962[off960]&0x1f != 0x1f && off960+3+int(b962[off960+2]) <= len(b962) {
+						t, l := b962[off960], int(b962[off960+2])
+						e961.tag, e961.cons, e961.off, e961.start, e961.end, e961.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off960, off960+3, off960+3+l, off960+3+l
+					} else if err := d.next(&e961, off960, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e961.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e961, "[UNIVERSAL 16]"), i959), "terminationID")
+					}
+				}
+				if !e961.cons || !fastTerminationIDV123(d, d.window(&e961), e961.start, e961.end, &m.TerminationID[i959]) {
+					if err = decodeTerminationIDV123(d, &e961, &m.TerminationID[i959]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i959), "terminationID")
+					}
+				}
+				off960 = e961.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -13028,23 +13280,35 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
+		}
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeAuditDescriptorV1(d, &e, &m.AuditDescriptor); err != nil {
-			return codecerr.At(err, "auditDescriptor")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] auditDescriptor
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeAuditDescriptorV1(d, &e, &m.AuditDescriptor); err != nil {
+				return codecerr.At(err, "auditDescriptor")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -13129,23 +13393,35 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
+		}
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeAuditDescriptorV2(d, &e, &m.AuditDescriptor); err != nil {
-			return codecerr.At(err, "auditDescriptor")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] auditDescriptor
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeAuditDescriptorV2(d, &e, &m.AuditDescriptor); err != nil {
+				return codecerr.At(err, "auditDescriptor")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -13249,23 +13525,35 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
+		}
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
 			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] auditDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeAuditDescriptorV3(d, &e, &m.AuditDescriptor); err != nil {
-			return codecerr.At(err, "auditDescriptor")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] auditDescriptor
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeAuditDescriptorV3(d, &e, &m.AuditDescriptor); err != nil {
+				return codecerr.At(err, "auditDescriptor")
+			}
+			off = en
+		}
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] terminationIDList
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -13879,55 +14167,67 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAuditResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1041 := d.window(&e)
-		n1037 := 1
-		if e.cons && e.start == e.end {
-			n1037 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b1041)) && b1041[e.start+1] < 0x80 && b1041[e.start]&0x1f != 0x1f && e.start+2+int(b1041[e.start+1]) <= len(b1041) && e.start+2+int(b1041[e.start+1]) == e.end) {
-			var err error
-			if n1037, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] terminationAuditResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1041 := d.window(&e)
+			n1037 := 1
+			if e.cons && e.start == e.end {
+				n1037 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1041)) && b1041[e.start+1] < 0x80 && b1041[e.start]&0x1f != 0x1f && e.start+2+int(b1041[e.start+1]) <= len(b1041) && e.start+2+int(b1041[e.start+1]) == e.end) {
+				var err error
+				if n1037, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1037)
-		if m.TerminationAuditResult == nil {
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1037)
-		}
-		if n1037 == 1 {
-			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
-		} else {
-			clear(m.TerminationAuditResult)
-		}
-		var e1040 header
-		for i1038, off1039 := 0, e.start; i1038 < n1037; i1038++ {
-			if uint(off1039)+1 < uint(len(b1041)) && b1041[off1039+1] < 0x80 && b1041[off1039]&0x1f != 0x1f && off1039+2+int(b1041[off1039+1]) <= len(b1041) {
-				t, l := b1041[off1039], int(b1041[off1039+1])
-				e1040.tag, e1040.cons, e1040.off, e1040.start, e1040.end, e1040.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1039, off1039+2, off1039+2+l, off1039+2+l
-			} else if uint(off1039)+2 < uint(len(b1041)) && b1041[off1039+1] == 0x81 && b1041[off1039+2] >= 0x80 && b1041[off1039]&0x1f != 0x1f && off1039+3+int(b1041[off1039+2]) <= len(b1041) {
-				t, l := b1041[off1039], int(b1041[off1039+2])
-				e1040.tag, e1040.cons, e1040.off, e1040.start, e1040.end, e1040.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1039, off1039+3, off1039+3+l, off1039+3+l
-			} else if err := d.next(&e1040, off1039, e.end); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1037)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1037)
 			}
-			if err = decodeAuditReturnParameterV1(d, &e1040, &m.TerminationAuditResult[i1038]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1038), "terminationAuditResult")
+			if n1037 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
 			}
-			off1039 = e1040.next
+			var e1040 header
+			for i1038, off1039 := 0, e.start; i1038 < n1037; i1038++ {
+				if uint(off1039)+1 < uint(len(b1041)) && b1041[off1039+1] < 0x80 && b1041[off1039]&0x1f != 0x1f && off1039+2+int(b1041[off1039+1]) <= len(b1041) {
+					t, l := b1041[off1039], int(b1041[off1039+1])
+					e1040.tag, e1040.cons, e1040.off, e1040.start, e1040.end, e1040.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1039, off1039+2, off1039+2+l, off1039+2+l
+				} else if uint(off1039)+2 < uint(len(b1041)) && b1041[off1039+1] == 0x81 && b1041[off1039+2] >= 0x80 && b1041[off1039]&0x1f != 0x1f && off1039+3+int(b1041[off1039+2]) <= len(b1041) {
+					t, l := b1041[off1039], int(b1041[off1039+2])
+					e1040.tag, e1040.cons, e1040.off, e1040.start, e1040.end, e1040.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1039, off1039+3, off1039+3+l, off1039+3+l
+				} else if err := d.next(&e1040, off1039, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
+				if err = decodeAuditReturnParameterV1(d, &e1040, &m.TerminationAuditResult[i1038]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1038), "terminationAuditResult")
+				}
+				off1039 = e1040.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -14049,55 +14349,67 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAuditResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1054 := d.window(&e)
-		n1050 := 1
-		if e.cons && e.start == e.end {
-			n1050 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b1054)) && b1054[e.start+1] < 0x80 && b1054[e.start]&0x1f != 0x1f && e.start+2+int(b1054[e.start+1]) <= len(b1054) && e.start+2+int(b1054[e.start+1]) == e.end) {
-			var err error
-			if n1050, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] terminationAuditResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1054 := d.window(&e)
+			n1050 := 1
+			if e.cons && e.start == e.end {
+				n1050 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1054)) && b1054[e.start+1] < 0x80 && b1054[e.start]&0x1f != 0x1f && e.start+2+int(b1054[e.start+1]) <= len(b1054) && e.start+2+int(b1054[e.start+1]) == e.end) {
+				var err error
+				if n1050, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1050)
-		if m.TerminationAuditResult == nil {
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1050)
-		}
-		if n1050 == 1 {
-			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
-		} else {
-			clear(m.TerminationAuditResult)
-		}
-		var e1053 header
-		for i1051, off1052 := 0, e.start; i1051 < n1050; i1051++ {
-			if uint(off1052)+1 < uint(len(b1054)) && b1054[off1052+1] < 0x80 && b1054[off1052]&0x1f != 0x1f && off1052+2+int(b1054[off1052+1]) <= len(b1054) {
-				t, l := b1054[off1052], int(b1054[off1052+1])
-				e1053.tag, e1053.cons, e1053.off, e1053.start, e1053.end, e1053.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1052, off1052+2, off1052+2+l, off1052+2+l
-			} else if uint(off1052)+2 < uint(len(b1054)) && b1054[off1052+1] == 0x81 && b1054[off1052+2] >= 0x80 && b1054[off1052]&0x1f != 0x1f && off1052+3+int(b1054[off1052+2]) <= len(b1054) {
-				t, l := b1054[off1052], int(b1054[off1052+2])
-				e1053.tag, e1053.cons, e1053.off, e1053.start, e1053.end, e1053.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1052, off1052+3, off1052+3+l, off1052+3+l
-			} else if err := d.next(&e1053, off1052, e.end); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1050)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1050)
 			}
-			if err = decodeAuditReturnParameterV2(d, &e1053, &m.TerminationAuditResult[i1051]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1051), "terminationAuditResult")
+			if n1050 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
 			}
-			off1052 = e1053.next
+			var e1053 header
+			for i1051, off1052 := 0, e.start; i1051 < n1050; i1051++ {
+				if uint(off1052)+1 < uint(len(b1054)) && b1054[off1052+1] < 0x80 && b1054[off1052]&0x1f != 0x1f && off1052+2+int(b1054[off1052+1]) <= len(b1054) {
+					t, l := b1054[off1052], int(b1054[off1052+1])
+					e1053.tag, e1053.cons, e1053.off, e1053.start, e1053.end, e1053.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1052, off1052+2, off1052+2+l, off1052+2+l
+				} else if uint(off1052)+2 < uint(len(b1054)) && b1054[off1052+1] == 0x81 && b1054[off1052+2] >= 0x80 && b1054[off1052]&0x1f != 0x1f && off1052+3+int(b1054[off1052+2]) <= len(b1054) {
+					t, l := b1054[off1052], int(b1054[off1052+2])
+					e1053.tag, e1053.cons, e1053.off, e1053.start, e1053.end, e1053.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1052, off1052+3, off1052+3+l, off1052+3+l
+				} else if err := d.next(&e1053, off1052, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
+				if err = decodeAuditReturnParameterV2(d, &e1053, &m.TerminationAuditResult[i1051]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1051), "terminationAuditResult")
+				}
+				off1052 = e1053.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -14219,55 +14531,67 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
-			if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		off = en
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
+					return codecerr.At(err, "terminationID")
+				}
+			}
+			off = en
+		}
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAuditResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1067 := d.window(&e)
-		n1063 := 1
-		if e.cons && e.start == e.end {
-			n1063 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b1067)) && b1067[e.start+1] < 0x80 && b1067[e.start]&0x1f != 0x1f && e.start+2+int(b1067[e.start+1]) <= len(b1067) && e.start+2+int(b1067[e.start+1]) == e.end) {
-			var err error
-			if n1063, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] terminationAuditResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1067 := d.window(&e)
+			n1063 := 1
+			if e.cons && e.start == e.end {
+				n1063 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b1067)) && b1067[e.start+1] < 0x80 && b1067[e.start]&0x1f != 0x1f && e.start+2+int(b1067[e.start+1]) <= len(b1067) && e.start+2+int(b1067[e.start+1]) == e.end) {
+				var err error
+				if n1063, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1063)
-		if m.TerminationAuditResult == nil {
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1063)
-		}
-		if n1063 == 1 {
-			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
-		} else {
-			clear(m.TerminationAuditResult)
-		}
-		var e1066 header
-		for i1064, off1065 := 0, e.start; i1064 < n1063; i1064++ {
-			if uint(off1065)+1 < uint(len(b1067)) && b1067[off1065+1] < 0x80 && b1067[off1065]&0x1f != 0x1f && off1065+2+int(b1067[off1065+1]) <= len(b1067) {
-				t, l := b1067[off1065], int(b1067[off1065+1])
-				e1066.tag, e1066.cons, e1066.off, e1066.start, e1066.end, e1066.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1065, off1065+2, off1065+2+l, off1065+2+l
-			} else if uint(off1065)+2 < uint(len(b1067)) && b1067[off1065+1] == 0x81 && b1067[off1065+2] >= 0x80 && b1067[off1065]&0x1f != 0x1f && off1065+3+int(b1067[off1065+2]) <= len(b1067) {
-				t, l := b1067[off1065], int(b1067[off1065+2])
-				e1066.tag, e1066.cons, e1066.off, e1066.start, e1066.end, e1066.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1065, off1065+3, off1065+3+l, off1065+3+l
-			} else if err := d.next(&e1066, off1065, e.end); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n1063)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n1063)
 			}
-			if err = decodeAuditReturnParameterV3(d, &e1066, &m.TerminationAuditResult[i1064]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1064), "terminationAuditResult")
+			if n1063 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
 			}
-			off1065 = e1066.next
+			var e1066 header
+			for i1064, off1065 := 0, e.start; i1064 < n1063; i1064++ {
+				if uint(off1065)+1 < uint(len(b1067)) && b1067[off1065+1] < 0x80 && b1067[off1065]&0x1f != 0x1f && off1065+2+int(b1067[off1065+1]) <= len(b1067) {
+					t, l := b1067[off1065], int(b1067[off1065+1])
+					e1066.tag, e1066.cons, e1066.off, e1066.start, e1066.end, e1066.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1065, off1065+2, off1065+2+l, off1065+2+l
+				} else if uint(off1065)+2 < uint(len(b1067)) && b1067[off1065+1] == 0x81 && b1067[off1065+2] >= 0x80 && b1067[off1065]&0x1f != 0x1f && off1065+3+int(b1067[off1065+2]) <= len(b1067) {
+					t, l := b1067[off1065], int(b1067[off1065+2])
+					e1066.tag, e1066.cons, e1066.off, e1066.start, e1066.end, e1066.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1065, off1065+3, off1065+3+l, off1065+3+l
+				} else if err := d.next(&e1066, off1065, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
+				if err = decodeAuditReturnParameterV3(d, &e1066, &m.TerminationAuditResult[i1064]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1064), "terminationAuditResult")
+				}
+				off1065 = e1066.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -16177,64 +16501,76 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1256 := d.window(&e)
-		n1252 := 1
-		if e.cons && e.start == e.end {
-			n1252 = 0
-		} else if !(e.cons && expect(b1256, e.start, 0x30) == e.end) {
-			var err error
-			if n1252, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1252)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1252)
-		}
-		if n1252 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1255 header
-		for i1253, off1254 := 0, e.start; i1253 < n1252; i1253++ {
-			if en1257 := expect(b1256, off1254, 0x30); en1257 != 0 {
-				e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = 0x10, true, off1254, off1254+2, en1257, en1257
-			} else {
-				if uint(off1254)+1 < uint(len(b1256)) && b1256[off1254+1] < 0x80 && b1256[off1254]&0x1f != 0x1f && off1254+2+int(b1256[off1254+1]) <= len(b1256) {
-					t, l := b1256[off1254], int(b1256[off1254+1])
-					e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1254, off1254+2, off1254+2+l, off1254+2+l
-				} else if uint(off1254)+2 < uint(len(b1256)) && b1256[off1254+1] == 0x81 && b1256[off1254+2] >= 0x80 && b1256[off1254]&0x1f != 0x1f && off1254+3+int(b1256[off1254+2]) <= len(b1256) {
-					t, l := b1256[off1254], int(b1256[off1254+2])
-					e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1254, off1254+3, off1254+3+l, off1254+3+l
-				} else if err := d.next(&e1255, off1254, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1256 := d.window(&e)
+			n1252 := 1
+			if e.cons && e.start == e.end {
+				n1252 = 0
+			} else if !(e.cons && expect(b1256, e.start, 0x30) == e.end) {
+				var err error
+				if n1252, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1255.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1255, "[UNIVERSAL 16]"), i1253), "terminationID")
-				}
 			}
-			if !e1255.cons || !fastTerminationIDV123(d, d.window(&e1255), e1255.start, e1255.end, &m.TerminationID[i1253]) {
-				if err = decodeTerminationIDV123(d, &e1255, &m.TerminationID[i1253]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1253), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1252)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1252)
 			}
-			off1254 = e1255.next
+			if n1252 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1255 header
+			for i1253, off1254 := 0, e.start; i1253 < n1252; i1253++ {
+				if en1257 := expect(b1256, off1254, 0x30); en1257 != 0 {
+					e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = 0x10, true, off1254, off1254+2, en1257, en1257
+				} else {
+					if uint(off1254)+1 < uint(len(b1256)) && b1256[off1254+1] < 0x80 && b1256[off1254]&0x1f != 0x1f && off1254+2+int(b1256[off1254+1]) <= len(b1256) {
+						t, l := b1256[off1254], int(b1256[off1254+1])
+						e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1254, off1254+2, off1254+2+l, off1254+2+l
+					} else if uint(off1254)+2 < uint(len(b1256)) && b1256[off1254+1] == 0x81 && b1256[off1254+2] >= 0x80 && b1256[off1254]&0x1f != 0x1f && off1254+3+int(b1256[off1254+2]) <= len(b1256) {
+						t, l := b1256[off1254], int(b1256[off1254+2])
+						e1255.tag, e1255.cons, e1255.off, e1255.start, e1255.end, e1255.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1254, off1254+3, off1254+3+l, off1254+3+l
+					} else if err := d.next(&e1255, off1254, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1255.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1255, "[UNIVERSAL 16]"), i1253), "terminationID")
+					}
+				}
+				if !e1255.cons || !fastTerminationIDV123(d, d.window(&e1255), e1255.start, e1255.end, &m.TerminationID[i1253]) {
+					if err = decodeTerminationIDV123(d, &e1255, &m.TerminationID[i1253]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1253), "terminationID")
+					}
+				}
+				off1254 = e1255.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] observedEventsDescriptor
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
-			if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
-				return codecerr.At(err, "observedEventsDescriptor")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] observedEventsDescriptor
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
+				if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
+					return codecerr.At(err, "observedEventsDescriptor")
+				}
+			}
+			off = en
+		}
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -16471,54 +16807,60 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1279 := d.window(&e)
-		n1275 := 1
-		if e.cons && e.start == e.end {
-			n1275 = 0
-		} else if !(e.cons && expect(b1279, e.start, 0x30) == e.end) {
-			var err error
-			if n1275, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1275)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1275)
-		}
-		if n1275 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1278 header
-		for i1276, off1277 := 0, e.start; i1276 < n1275; i1276++ {
-			if en1280 := expect(b1279, off1277, 0x30); en1280 != 0 {
-				e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = 0x10, true, off1277, off1277+2, en1280, en1280
-			} else {
-				if uint(off1277)+1 < uint(len(b1279)) && b1279[off1277+1] < 0x80 && b1279[off1277]&0x1f != 0x1f && off1277+2+int(b1279[off1277+1]) <= len(b1279) {
-					t, l := b1279[off1277], int(b1279[off1277+1])
-					e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1277, off1277+2, off1277+2+l, off1277+2+l
-				} else if uint(off1277)+2 < uint(len(b1279)) && b1279[off1277+1] == 0x81 && b1279[off1277+2] >= 0x80 && b1279[off1277]&0x1f != 0x1f && off1277+3+int(b1279[off1277+2]) <= len(b1279) {
-					t, l := b1279[off1277], int(b1279[off1277+2])
-					e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1277, off1277+3, off1277+3+l, off1277+3+l
-				} else if err := d.next(&e1278, off1277, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1279 := d.window(&e)
+			n1275 := 1
+			if e.cons && e.start == e.end {
+				n1275 = 0
+			} else if !(e.cons && expect(b1279, e.start, 0x30) == e.end) {
+				var err error
+				if n1275, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1278.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1278, "[UNIVERSAL 16]"), i1276), "terminationID")
-				}
 			}
-			if !e1278.cons || !fastTerminationIDV123(d, d.window(&e1278), e1278.start, e1278.end, &m.TerminationID[i1276]) {
-				if err = decodeTerminationIDV123(d, &e1278, &m.TerminationID[i1276]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1276), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1275)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1275)
 			}
-			off1277 = e1278.next
+			if n1275 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1278 header
+			for i1276, off1277 := 0, e.start; i1276 < n1275; i1276++ {
+				if en1280 := expect(b1279, off1277, 0x30); en1280 != 0 {
+					e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = 0x10, true, off1277, off1277+2, en1280, en1280
+				} else {
+					if uint(off1277)+1 < uint(len(b1279)) && b1279[off1277+1] < 0x80 && b1279[off1277]&0x1f != 0x1f && off1277+2+int(b1279[off1277+1]) <= len(b1279) {
+						t, l := b1279[off1277], int(b1279[off1277+1])
+						e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1277, off1277+2, off1277+2+l, off1277+2+l
+					} else if uint(off1277)+2 < uint(len(b1279)) && b1279[off1277+1] == 0x81 && b1279[off1277+2] >= 0x80 && b1279[off1277]&0x1f != 0x1f && off1277+3+int(b1279[off1277+2]) <= len(b1279) {
+						t, l := b1279[off1277], int(b1279[off1277+2])
+						e1278.tag, e1278.cons, e1278.off, e1278.start, e1278.end, e1278.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1277, off1277+3, off1277+3+l, off1277+3+l
+					} else if err := d.next(&e1278, off1277, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1278.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1278, "[UNIVERSAL 16]"), i1276), "terminationID")
+					}
+				}
+				if !e1278.cons || !fastTerminationIDV123(d, d.window(&e1278), e1278.start, e1278.end, &m.TerminationID[i1276]) {
+					if err = decodeTerminationIDV123(d, &e1278, &m.TerminationID[i1276]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1276), "terminationID")
+					}
+				}
+				off1277 = e1278.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] errorDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
@@ -16745,54 +17087,60 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 		m.RequestId = uint32(x1297)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] observedEventLst
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1302 := d.window(&e)
-		n1298 := 1
-		if e.cons && e.start == e.end {
-			n1298 = 0
-		} else if !(e.cons && expect(b1302, e.start, 0x30) == e.end) {
-			var err error
-			if n1298, err = d.count(&e); err != nil {
-				return codecerr.At(err, "observedEventLst")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.ObservedEventLst = d.s.ObservedEvent.Room(n1298)
-		if m.ObservedEventLst == nil {
-			m.ObservedEventLst = d.s.ObservedEvent.Raw(n1298)
-		}
-		if n1298 == 1 {
-			m.ObservedEventLst[0] = model.ObservedEvent{}
-		} else {
-			clear(m.ObservedEventLst)
-		}
-		var e1301 header
-		for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
-			if en1303 := expect(b1302, off1300, 0x30); en1303 != 0 {
-				e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = 0x10, true, off1300, off1300+2, en1303, en1303
-			} else {
-				if uint(off1300)+1 < uint(len(b1302)) && b1302[off1300+1] < 0x80 && b1302[off1300]&0x1f != 0x1f && off1300+2+int(b1302[off1300+1]) <= len(b1302) {
-					t, l := b1302[off1300], int(b1302[off1300+1])
-					e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1300, off1300+2, off1300+2+l, off1300+2+l
-				} else if uint(off1300)+2 < uint(len(b1302)) && b1302[off1300+1] == 0x81 && b1302[off1300+2] >= 0x80 && b1302[off1300]&0x1f != 0x1f && off1300+3+int(b1302[off1300+2]) <= len(b1302) {
-					t, l := b1302[off1300], int(b1302[off1300+2])
-					e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1300, off1300+3, off1300+3+l, off1300+3+l
-				} else if err := d.next(&e1301, off1300, e.end); err != nil {
+		if en != 0 { // [1] observedEventLst
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1302 := d.window(&e)
+			n1298 := 1
+			if e.cons && e.start == e.end {
+				n1298 = 0
+			} else if !(e.cons && expect(b1302, e.start, 0x30) == e.end) {
+				var err error
+				if n1298, err = d.count(&e); err != nil {
 					return codecerr.At(err, "observedEventLst")
 				}
-				if e1301.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "observedEventLst")
-				}
 			}
-			if !e1301.cons || !fastObservedEventV123(d, d.window(&e1301), e1301.start, e1301.end, &m.ObservedEventLst[i1299]) {
-				if err = decodeObservedEventV123(d, &e1301, &m.ObservedEventLst[i1299]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1299), "observedEventLst")
-				}
+			m.ObservedEventLst = d.s.ObservedEvent.Room(n1298)
+			if m.ObservedEventLst == nil {
+				m.ObservedEventLst = d.s.ObservedEvent.Raw(n1298)
 			}
-			off1300 = e1301.next
+			if n1298 == 1 {
+				m.ObservedEventLst[0] = model.ObservedEvent{}
+			} else {
+				clear(m.ObservedEventLst)
+			}
+			var e1301 header
+			for i1299, off1300 := 0, e.start; i1299 < n1298; i1299++ {
+				if en1303 := expect(b1302, off1300, 0x30); en1303 != 0 {
+					e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = 0x10, true, off1300, off1300+2, en1303, en1303
+				} else {
+					if uint(off1300)+1 < uint(len(b1302)) && b1302[off1300+1] < 0x80 && b1302[off1300]&0x1f != 0x1f && off1300+2+int(b1302[off1300+1]) <= len(b1302) {
+						t, l := b1302[off1300], int(b1302[off1300+1])
+						e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1300, off1300+2, off1300+2+l, off1300+2+l
+					} else if uint(off1300)+2 < uint(len(b1302)) && b1302[off1300+1] == 0x81 && b1302[off1300+2] >= 0x80 && b1302[off1300]&0x1f != 0x1f && off1300+3+int(b1302[off1300+2]) <= len(b1302) {
+						t, l := b1302[off1300], int(b1302[off1300+2])
+						e1301.tag, e1301.cons, e1301.off, e1301.start, e1301.end, e1301.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1300, off1300+3, off1300+3+l, off1300+3+l
+					} else if err := d.next(&e1301, off1300, e.end); err != nil {
+						return codecerr.At(err, "observedEventLst")
+					}
+					if e1301.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1301, "[UNIVERSAL 16]"), i1299), "observedEventLst")
+					}
+				}
+				if !e1301.cons || !fastObservedEventV123(d, d.window(&e1301), e1301.start, e1301.end, &m.ObservedEventLst[i1299]) {
+					if err = decodeObservedEventV123(d, &e1301, &m.ObservedEventLst[i1299]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1299), "observedEventLst")
+					}
+				}
+				off1300 = e1301.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -17032,54 +17380,60 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		m.StreamID.Value = uint32(x1320)
 		off = en
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] eventParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		b1325 := d.window(&e)
-		n1321 := 1
-		if e.cons && e.start == e.end {
-			n1321 = 0
-		} else if !(e.cons && expect(b1325, e.start, 0x30) == e.end) {
-			var err error
-			if n1321, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		m.EventParList = d.s.EventParameter.Room(n1321)
-		if m.EventParList == nil {
-			m.EventParList = d.s.EventParameter.Raw(n1321)
-		}
-		if n1321 == 1 {
-			m.EventParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EventParList)
-		}
-		var e1324 header
-		for i1322, off1323 := 0, e.start; i1322 < n1321; i1322++ {
-			if en1326 := expect(b1325, off1323, 0x30); en1326 != 0 {
-				e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = 0x10, true, off1323, off1323+2, en1326, en1326
-			} else {
-				if uint(off1323)+1 < uint(len(b1325)) && b1325[off1323+1] < 0x80 && b1325[off1323]&0x1f != 0x1f && off1323+2+int(b1325[off1323+1]) <= len(b1325) {
-					t, l := b1325[off1323], int(b1325[off1323+1])
-					e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1323, off1323+2, off1323+2+l, off1323+2+l
-				} else if uint(off1323)+2 < uint(len(b1325)) && b1325[off1323+1] == 0x81 && b1325[off1323+2] >= 0x80 && b1325[off1323]&0x1f != 0x1f && off1323+3+int(b1325[off1323+2]) <= len(b1325) {
-					t, l := b1325[off1323], int(b1325[off1323+2])
-					e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1323, off1323+3, off1323+3+l, off1323+3+l
-				} else if err := d.next(&e1324, off1323, e.end); err != nil {
+		if en != 0 { // [2] eventParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			b1325 := d.window(&e)
+			n1321 := 1
+			if e.cons && e.start == e.end {
+				n1321 = 0
+			} else if !(e.cons && expect(b1325, e.start, 0x30) == e.end) {
+				var err error
+				if n1321, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e1324.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1324, "[UNIVERSAL 16]"), i1322), "eventParList")
-				}
 			}
-			if !e1324.cons || !fastEventParameterV123(d, d.window(&e1324), e1324.start, e1324.end, &m.EventParList[i1322]) {
-				if err = decodeEventParameterV123(d, &e1324, &m.EventParList[i1322]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1322), "eventParList")
-				}
+			m.EventParList = d.s.EventParameter.Room(n1321)
+			if m.EventParList == nil {
+				m.EventParList = d.s.EventParameter.Raw(n1321)
 			}
-			off1323 = e1324.next
+			if n1321 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
+			var e1324 header
+			for i1322, off1323 := 0, e.start; i1322 < n1321; i1322++ {
+				if en1326 := expect(b1325, off1323, 0x30); en1326 != 0 {
+					e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = 0x10, true, off1323, off1323+2, en1326, en1326
+				} else {
+					if uint(off1323)+1 < uint(len(b1325)) && b1325[off1323+1] < 0x80 && b1325[off1323]&0x1f != 0x1f && off1323+2+int(b1325[off1323+1]) <= len(b1325) {
+						t, l := b1325[off1323], int(b1325[off1323+1])
+						e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1323, off1323+2, off1323+2+l, off1323+2+l
+					} else if uint(off1323)+2 < uint(len(b1325)) && b1325[off1323+1] == 0x81 && b1325[off1323+2] >= 0x80 && b1325[off1323]&0x1f != 0x1f && off1323+3+int(b1325[off1323+2]) <= len(b1325) {
+						t, l := b1325[off1323], int(b1325[off1323+2])
+						e1324.tag, e1324.cons, e1324.off, e1324.start, e1324.end, e1324.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1323, off1323+3, off1323+3+l, off1323+3+l
+					} else if err := d.next(&e1324, off1323, e.end); err != nil {
+						return codecerr.At(err, "eventParList")
+					}
+					if e1324.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1324, "[UNIVERSAL 16]"), i1322), "eventParList")
+					}
+				}
+				if !e1324.cons || !fastEventParameterV123(d, d.window(&e1324), e1324.start, e1324.end, &m.EventParList[i1322]) {
+					if err = decodeEventParameterV123(d, &e1324, &m.EventParList[i1322]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1322), "eventParList")
+					}
+				}
+				off1323 = e1324.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa3); en != 0 { // [3] timeNotation
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
@@ -17359,50 +17713,56 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] value
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1349 := d.window(&e)
-		n1345 := 1
-		if e.cons && e.start == e.end {
-			n1345 = 0
-		} else if !(e.cons && expect(b1349, e.start, 0x4) == e.end) {
-			var err error
-			if n1345, err = d.count(&e); err != nil {
-				return codecerr.At(err, "value")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Value = d.s.Octets.Room(n1345)
-		if m.Value == nil {
-			m.Value = d.s.Octets.Raw(n1345)
+		if en != 0 { // [1] value
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1349 := d.window(&e)
+			n1345 := 1
+			if e.cons && e.start == e.end {
+				n1345 = 0
+			} else if !(e.cons && expect(b1349, e.start, 0x4) == e.end) {
+				var err error
+				if n1345, err = d.count(&e); err != nil {
+					return codecerr.At(err, "value")
+				}
+			}
+			m.Value = d.s.Octets.Room(n1345)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n1345)
+			}
+			var e1348 header
+			for i1346, off1347 := 0, e.start; i1346 < n1345; i1346++ {
+				if en1350 := expect(b1349, off1347, 0x4); en1350 != 0 {
+					m.Value[i1346] = b1349[off1347+2 : en1350 : en1350]
+					off1347 = en1350
+					continue
+				}
+				if uint(off1347)+1 < uint(len(b1349)) && b1349[off1347+1] < 0x80 && b1349[off1347]&0x1f != 0x1f && off1347+2+int(b1349[off1347+1]) <= len(b1349) {
+					t, l := b1349[off1347], int(b1349[off1347+1])
+					e1348.tag, e1348.cons, e1348.off, e1348.start, e1348.end, e1348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1347, off1347+2, off1347+2+l, off1347+2+l
+				} else if uint(off1347)+2 < uint(len(b1349)) && b1349[off1347+1] == 0x81 && b1349[off1347+2] >= 0x80 && b1349[off1347]&0x1f != 0x1f && off1347+3+int(b1349[off1347+2]) <= len(b1349) {
+					t, l := b1349[off1347], int(b1349[off1347+2])
+					e1348.tag, e1348.cons, e1348.off, e1348.start, e1348.end, e1348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1347, off1347+3, off1347+3+l, off1347+3+l
+				} else if err := d.next(&e1348, off1347, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1348.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1348, "[UNIVERSAL 4]"), i1346), "value")
+				}
+				if !e1348.cons {
+					m.Value[i1346] = d.data[e1348.start:e1348.end:e1348.end]
+				} else if m.Value[i1346], err = d.octets(e1348); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1346), "value")
+				}
+				off1347 = e1348.next
+			}
+			off = en
 		}
-		var e1348 header
-		for i1346, off1347 := 0, e.start; i1346 < n1345; i1346++ {
-			if en1350 := expect(b1349, off1347, 0x4); en1350 != 0 {
-				m.Value[i1346] = b1349[off1347+2 : en1350 : en1350]
-				off1347 = en1350
-				continue
-			}
-			if uint(off1347)+1 < uint(len(b1349)) && b1349[off1347+1] < 0x80 && b1349[off1347]&0x1f != 0x1f && off1347+2+int(b1349[off1347+1]) <= len(b1349) {
-				t, l := b1349[off1347], int(b1349[off1347+1])
-				e1348.tag, e1348.cons, e1348.off, e1348.start, e1348.end, e1348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1347, off1347+2, off1347+2+l, off1347+2+l
-			} else if uint(off1347)+2 < uint(len(b1349)) && b1349[off1347+1] == 0x81 && b1349[off1347+2] >= 0x80 && b1349[off1347]&0x1f != 0x1f && off1347+3+int(b1349[off1347+2]) <= len(b1349) {
-				t, l := b1349[off1347], int(b1349[off1347+2])
-				e1348.tag, e1348.cons, e1348.off, e1348.start, e1348.end, e1348.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1347, off1347+3, off1347+3+l, off1347+3+l
-			} else if err := d.next(&e1348, off1347, e.end); err != nil {
-				return codecerr.At(err, "value")
-			}
-			if e1348.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1348, "[UNIVERSAL 4]"), i1346), "value")
-			}
-			if !e1348.cons {
-				m.Value[i1346] = d.data[e1348.start:e1348.end:e1348.end]
-			} else if m.Value[i1346], err = d.octets(e1348); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1346), "value")
-			}
-			off1347 = e1348.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -17749,62 +18109,74 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1378 := d.window(&e)
-		n1374 := 1
-		if e.cons && e.start == e.end {
-			n1374 = 0
-		} else if !(e.cons && expect(b1378, e.start, 0x30) == e.end) {
-			var err error
-			if n1374, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1374)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1374)
-		}
-		if n1374 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1377 header
-		for i1375, off1376 := 0, e.start; i1375 < n1374; i1375++ {
-			if en1379 := expect(b1378, off1376, 0x30); en1379 != 0 {
-				e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = 0x10, true, off1376, off1376+2, en1379, en1379
-			} else {
-				if uint(off1376)+1 < uint(len(b1378)) && b1378[off1376+1] < 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+2+int(b1378[off1376+1]) <= len(b1378) {
-					t, l := b1378[off1376], int(b1378[off1376+1])
-					e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+2, off1376+2+l, off1376+2+l
-				} else if uint(off1376)+2 < uint(len(b1378)) && b1378[off1376+1] == 0x81 && b1378[off1376+2] >= 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+3+int(b1378[off1376+2]) <= len(b1378) {
-					t, l := b1378[off1376], int(b1378[off1376+2])
-					e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+3, off1376+3+l, off1376+3+l
-				} else if err := d.next(&e1377, off1376, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1378 := d.window(&e)
+			n1374 := 1
+			if e.cons && e.start == e.end {
+				n1374 = 0
+			} else if !(e.cons && expect(b1378, e.start, 0x30) == e.end) {
+				var err error
+				if n1374, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1377.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1377, "[UNIVERSAL 16]"), i1375), "terminationID")
-				}
 			}
-			if !e1377.cons || !fastTerminationIDV123(d, d.window(&e1377), e1377.start, e1377.end, &m.TerminationID[i1375]) {
-				if err = decodeTerminationIDV123(d, &e1377, &m.TerminationID[i1375]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1375), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1374)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1374)
 			}
-			off1376 = e1377.next
+			if n1374 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1377 header
+			for i1375, off1376 := 0, e.start; i1375 < n1374; i1375++ {
+				if en1379 := expect(b1378, off1376, 0x30); en1379 != 0 {
+					e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = 0x10, true, off1376, off1376+2, en1379, en1379
+				} else {
+					if uint(off1376)+1 < uint(len(b1378)) && b1378[off1376+1] < 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+2+int(b1378[off1376+1]) <= len(b1378) {
+						t, l := b1378[off1376], int(b1378[off1376+1])
+						e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+2, off1376+2+l, off1376+2+l
+					} else if uint(off1376)+2 < uint(len(b1378)) && b1378[off1376+1] == 0x81 && b1378[off1376+2] >= 0x80 && b1378[off1376]&0x1f != 0x1f && off1376+3+int(b1378[off1376+2]) <= len(b1378) {
+						t, l := b1378[off1376], int(b1378[off1376+2])
+						e1377.tag, e1377.cons, e1377.off, e1377.start, e1377.end, e1377.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1376, off1376+3, off1376+3+l, off1376+3+l
+					} else if err := d.next(&e1377, off1376, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1377.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1377, "[UNIVERSAL 16]"), i1375), "terminationID")
+					}
+				}
+				if !e1377.cons || !fastTerminationIDV123(d, d.window(&e1377), e1377.start, e1377.end, &m.TerminationID[i1375]) {
+					if err = decodeTerminationIDV123(d, &e1377, &m.TerminationID[i1375]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1375), "terminationID")
+					}
+				}
+				off1376 = e1377.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeServiceChangeParmV1(d, &e, &m.ServiceChangeParms); err != nil {
-			return codecerr.At(err, "serviceChangeParms")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] serviceChangeParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeServiceChangeParmV1(d, &e, &m.ServiceChangeParms); err != nil {
+				return codecerr.At(err, "serviceChangeParms")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -17937,62 +18309,74 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1394 := d.window(&e)
-		n1390 := 1
-		if e.cons && e.start == e.end {
-			n1390 = 0
-		} else if !(e.cons && expect(b1394, e.start, 0x30) == e.end) {
-			var err error
-			if n1390, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1390)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1390)
-		}
-		if n1390 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1393 header
-		for i1391, off1392 := 0, e.start; i1391 < n1390; i1391++ {
-			if en1395 := expect(b1394, off1392, 0x30); en1395 != 0 {
-				e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = 0x10, true, off1392, off1392+2, en1395, en1395
-			} else {
-				if uint(off1392)+1 < uint(len(b1394)) && b1394[off1392+1] < 0x80 && b1394[off1392]&0x1f != 0x1f && off1392+2+int(b1394[off1392+1]) <= len(b1394) {
-					t, l := b1394[off1392], int(b1394[off1392+1])
-					e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1392, off1392+2, off1392+2+l, off1392+2+l
-				} else if uint(off1392)+2 < uint(len(b1394)) && b1394[off1392+1] == 0x81 && b1394[off1392+2] >= 0x80 && b1394[off1392]&0x1f != 0x1f && off1392+3+int(b1394[off1392+2]) <= len(b1394) {
-					t, l := b1394[off1392], int(b1394[off1392+2])
-					e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1392, off1392+3, off1392+3+l, off1392+3+l
-				} else if err := d.next(&e1393, off1392, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1394 := d.window(&e)
+			n1390 := 1
+			if e.cons && e.start == e.end {
+				n1390 = 0
+			} else if !(e.cons && expect(b1394, e.start, 0x30) == e.end) {
+				var err error
+				if n1390, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1393.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1393, "[UNIVERSAL 16]"), i1391), "terminationID")
-				}
 			}
-			if !e1393.cons || !fastTerminationIDV123(d, d.window(&e1393), e1393.start, e1393.end, &m.TerminationID[i1391]) {
-				if err = decodeTerminationIDV123(d, &e1393, &m.TerminationID[i1391]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1391), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1390)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1390)
 			}
-			off1392 = e1393.next
+			if n1390 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1393 header
+			for i1391, off1392 := 0, e.start; i1391 < n1390; i1391++ {
+				if en1395 := expect(b1394, off1392, 0x30); en1395 != 0 {
+					e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = 0x10, true, off1392, off1392+2, en1395, en1395
+				} else {
+					if uint(off1392)+1 < uint(len(b1394)) && b1394[off1392+1] < 0x80 && b1394[off1392]&0x1f != 0x1f && off1392+2+int(b1394[off1392+1]) <= len(b1394) {
+						t, l := b1394[off1392], int(b1394[off1392+1])
+						e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1392, off1392+2, off1392+2+l, off1392+2+l
+					} else if uint(off1392)+2 < uint(len(b1394)) && b1394[off1392+1] == 0x81 && b1394[off1392+2] >= 0x80 && b1394[off1392]&0x1f != 0x1f && off1392+3+int(b1394[off1392+2]) <= len(b1394) {
+						t, l := b1394[off1392], int(b1394[off1392+2])
+						e1393.tag, e1393.cons, e1393.off, e1393.start, e1393.end, e1393.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1392, off1392+3, off1392+3+l, off1392+3+l
+					} else if err := d.next(&e1393, off1392, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1393.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1393, "[UNIVERSAL 16]"), i1391), "terminationID")
+					}
+				}
+				if !e1393.cons || !fastTerminationIDV123(d, d.window(&e1393), e1393.start, e1393.end, &m.TerminationID[i1391]) {
+					if err = decodeTerminationIDV123(d, &e1393, &m.TerminationID[i1391]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1391), "terminationID")
+					}
+				}
+				off1392 = e1393.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeServiceChangeParmV2(d, &e, &m.ServiceChangeParms); err != nil {
-			return codecerr.At(err, "serviceChangeParms")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] serviceChangeParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeServiceChangeParmV2(d, &e, &m.ServiceChangeParms); err != nil {
+				return codecerr.At(err, "serviceChangeParms")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -18125,62 +18509,74 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1410 := d.window(&e)
-		n1406 := 1
-		if e.cons && e.start == e.end {
-			n1406 = 0
-		} else if !(e.cons && expect(b1410, e.start, 0x30) == e.end) {
-			var err error
-			if n1406, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1406)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1406)
-		}
-		if n1406 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1409 header
-		for i1407, off1408 := 0, e.start; i1407 < n1406; i1407++ {
-			if en1411 := expect(b1410, off1408, 0x30); en1411 != 0 {
-				e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = 0x10, true, off1408, off1408+2, en1411, en1411
-			} else {
-				if uint(off1408)+1 < uint(len(b1410)) && b1410[off1408+1] < 0x80 && b1410[off1408]&0x1f != 0x1f && off1408+2+int(b1410[off1408+1]) <= len(b1410) {
-					t, l := b1410[off1408], int(b1410[off1408+1])
-					e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1408, off1408+2, off1408+2+l, off1408+2+l
-				} else if uint(off1408)+2 < uint(len(b1410)) && b1410[off1408+1] == 0x81 && b1410[off1408+2] >= 0x80 && b1410[off1408]&0x1f != 0x1f && off1408+3+int(b1410[off1408+2]) <= len(b1410) {
-					t, l := b1410[off1408], int(b1410[off1408+2])
-					e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1408, off1408+3, off1408+3+l, off1408+3+l
-				} else if err := d.next(&e1409, off1408, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1410 := d.window(&e)
+			n1406 := 1
+			if e.cons && e.start == e.end {
+				n1406 = 0
+			} else if !(e.cons && expect(b1410, e.start, 0x30) == e.end) {
+				var err error
+				if n1406, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1409.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1409, "[UNIVERSAL 16]"), i1407), "terminationID")
-				}
 			}
-			if !e1409.cons || !fastTerminationIDV123(d, d.window(&e1409), e1409.start, e1409.end, &m.TerminationID[i1407]) {
-				if err = decodeTerminationIDV123(d, &e1409, &m.TerminationID[i1407]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1407), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1406)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1406)
 			}
-			off1408 = e1409.next
+			if n1406 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1409 header
+			for i1407, off1408 := 0, e.start; i1407 < n1406; i1407++ {
+				if en1411 := expect(b1410, off1408, 0x30); en1411 != 0 {
+					e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = 0x10, true, off1408, off1408+2, en1411, en1411
+				} else {
+					if uint(off1408)+1 < uint(len(b1410)) && b1410[off1408+1] < 0x80 && b1410[off1408]&0x1f != 0x1f && off1408+2+int(b1410[off1408+1]) <= len(b1410) {
+						t, l := b1410[off1408], int(b1410[off1408+1])
+						e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1408, off1408+2, off1408+2+l, off1408+2+l
+					} else if uint(off1408)+2 < uint(len(b1410)) && b1410[off1408+1] == 0x81 && b1410[off1408+2] >= 0x80 && b1410[off1408]&0x1f != 0x1f && off1408+3+int(b1410[off1408+2]) <= len(b1410) {
+						t, l := b1410[off1408], int(b1410[off1408+2])
+						e1409.tag, e1409.cons, e1409.off, e1409.start, e1409.end, e1409.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1408, off1408+3, off1408+3+l, off1408+3+l
+					} else if err := d.next(&e1409, off1408, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1409.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1409, "[UNIVERSAL 16]"), i1407), "terminationID")
+					}
+				}
+				if !e1409.cons || !fastTerminationIDV123(d, d.window(&e1409), e1409.start, e1409.end, &m.TerminationID[i1407]) {
+					if err = decodeTerminationIDV123(d, &e1409, &m.TerminationID[i1407]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1407), "terminationID")
+					}
+				}
+				off1408 = e1409.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeServiceChangeParmV3(d, &e, &m.ServiceChangeParms); err != nil {
-			return codecerr.At(err, "serviceChangeParms")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] serviceChangeParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeServiceChangeParmV3(d, &e, &m.ServiceChangeParms); err != nil {
+				return codecerr.At(err, "serviceChangeParms")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -18313,75 +18709,87 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1426 := d.window(&e)
-		n1422 := 1
-		if e.cons && e.start == e.end {
-			n1422 = 0
-		} else if !(e.cons && expect(b1426, e.start, 0x30) == e.end) {
-			var err error
-			if n1422, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1422)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1422)
-		}
-		if n1422 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1425 header
-		for i1423, off1424 := 0, e.start; i1423 < n1422; i1423++ {
-			if en1427 := expect(b1426, off1424, 0x30); en1427 != 0 {
-				e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = 0x10, true, off1424, off1424+2, en1427, en1427
-			} else {
-				if uint(off1424)+1 < uint(len(b1426)) && b1426[off1424+1] < 0x80 && b1426[off1424]&0x1f != 0x1f && off1424+2+int(b1426[off1424+1]) <= len(b1426) {
-					t, l := b1426[off1424], int(b1426[off1424+1])
-					e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1424, off1424+2, off1424+2+l, off1424+2+l
-				} else if uint(off1424)+2 < uint(len(b1426)) && b1426[off1424+1] == 0x81 && b1426[off1424+2] >= 0x80 && b1426[off1424]&0x1f != 0x1f && off1424+3+int(b1426[off1424+2]) <= len(b1426) {
-					t, l := b1426[off1424], int(b1426[off1424+2])
-					e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1424, off1424+3, off1424+3+l, off1424+3+l
-				} else if err := d.next(&e1425, off1424, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1426 := d.window(&e)
+			n1422 := 1
+			if e.cons && e.start == e.end {
+				n1422 = 0
+			} else if !(e.cons && expect(b1426, e.start, 0x30) == e.end) {
+				var err error
+				if n1422, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1425.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1425, "[UNIVERSAL 16]"), i1423), "terminationID")
-				}
 			}
-			if !e1425.cons || !fastTerminationIDV123(d, d.window(&e1425), e1425.start, e1425.end, &m.TerminationID[i1423]) {
-				if err = decodeTerminationIDV123(d, &e1425, &m.TerminationID[i1423]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1423), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1422)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1422)
 			}
-			off1424 = e1425.next
+			if n1422 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1425 header
+			for i1423, off1424 := 0, e.start; i1423 < n1422; i1423++ {
+				if en1427 := expect(b1426, off1424, 0x30); en1427 != 0 {
+					e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = 0x10, true, off1424, off1424+2, en1427, en1427
+				} else {
+					if uint(off1424)+1 < uint(len(b1426)) && b1426[off1424+1] < 0x80 && b1426[off1424]&0x1f != 0x1f && off1424+2+int(b1426[off1424+1]) <= len(b1426) {
+						t, l := b1426[off1424], int(b1426[off1424+1])
+						e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1424, off1424+2, off1424+2+l, off1424+2+l
+					} else if uint(off1424)+2 < uint(len(b1426)) && b1426[off1424+1] == 0x81 && b1426[off1424+2] >= 0x80 && b1426[off1424]&0x1f != 0x1f && off1424+3+int(b1426[off1424+2]) <= len(b1426) {
+						t, l := b1426[off1424], int(b1426[off1424+2])
+						e1425.tag, e1425.cons, e1425.off, e1425.start, e1425.end, e1425.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1424, off1424+3, off1424+3+l, off1424+3+l
+					} else if err := d.next(&e1425, off1424, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1425.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1425, "[UNIVERSAL 16]"), i1423), "terminationID")
+					}
+				}
+				if !e1425.cons || !fastTerminationIDV123(d, d.window(&e1425), e1425.start, e1425.end, &m.TerminationID[i1423]) {
+					if err = decodeTerminationIDV123(d, &e1425, &m.TerminationID[i1423]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1423), "terminationID")
+					}
+				}
+				off1424 = e1425.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
-			var h1428 header
-			b1429 := d.window(&e)
-			if e.cons && uint(e.start)+1 < uint(len(b1429)) && b1429[e.start+1] < 0x80 && b1429[e.start]&0x1f != 0x1f && e.start+2+int(b1429[e.start+1]) <= len(b1429) && e.start+2+int(b1429[e.start+1]) == e.end {
-				t, l := b1429[e.start], int(b1429[e.start+1])
-				h1428.tag, h1428.cons, h1428.off, h1428.start, h1428.end, h1428.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-			} else if e.cons && uint(e.start)+2 < uint(len(b1429)) && b1429[e.start+1] == 0x81 && b1429[e.start+2] >= 0x80 && b1429[e.start]&0x1f != 0x1f && e.start+3+int(b1429[e.start+2]) == e.end {
-				t, l := b1429[e.start], int(b1429[e.start+2])
-				h1428.tag, h1428.cons, h1428.off, h1428.start, h1428.end, h1428.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-			} else if err := d.explicit(&h1428, &e, anyTag); err != nil {
-				return codecerr.At(err, "serviceChangeResult")
-			}
-			if err = decodeServiceChangeResultV1(d, &h1428, &m.ServiceChangeResult); err != nil {
-				return codecerr.At(err, "serviceChangeResult")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] serviceChangeResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+				var h1428 header
+				b1429 := d.window(&e)
+				if e.cons && uint(e.start)+1 < uint(len(b1429)) && b1429[e.start+1] < 0x80 && b1429[e.start]&0x1f != 0x1f && e.start+2+int(b1429[e.start+1]) <= len(b1429) && e.start+2+int(b1429[e.start+1]) == e.end {
+					t, l := b1429[e.start], int(b1429[e.start+1])
+					h1428.tag, h1428.cons, h1428.off, h1428.start, h1428.end, h1428.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+				} else if e.cons && uint(e.start)+2 < uint(len(b1429)) && b1429[e.start+1] == 0x81 && b1429[e.start+2] >= 0x80 && b1429[e.start]&0x1f != 0x1f && e.start+3+int(b1429[e.start+2]) == e.end {
+					t, l := b1429[e.start], int(b1429[e.start+2])
+					h1428.tag, h1428.cons, h1428.off, h1428.start, h1428.end, h1428.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+				} else if err := d.explicit(&h1428, &e, anyTag); err != nil {
+					return codecerr.At(err, "serviceChangeResult")
+				}
+				if err = decodeServiceChangeResultV1(d, &h1428, &m.ServiceChangeResult); err != nil {
+					return codecerr.At(err, "serviceChangeResult")
+				}
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -18585,75 +18993,87 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1450 := d.window(&e)
-		n1446 := 1
-		if e.cons && e.start == e.end {
-			n1446 = 0
-		} else if !(e.cons && expect(b1450, e.start, 0x30) == e.end) {
-			var err error
-			if n1446, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationID")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationID = d.s.TerminationID.Room(n1446)
-		if m.TerminationID == nil {
-			m.TerminationID = d.s.TerminationID.Raw(n1446)
-		}
-		if n1446 == 1 {
-			m.TerminationID[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationID)
-		}
-		var e1449 header
-		for i1447, off1448 := 0, e.start; i1447 < n1446; i1447++ {
-			if en1451 := expect(b1450, off1448, 0x30); en1451 != 0 {
-				e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = 0x10, true, off1448, off1448+2, en1451, en1451
-			} else {
-				if uint(off1448)+1 < uint(len(b1450)) && b1450[off1448+1] < 0x80 && b1450[off1448]&0x1f != 0x1f && off1448+2+int(b1450[off1448+1]) <= len(b1450) {
-					t, l := b1450[off1448], int(b1450[off1448+1])
-					e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1448, off1448+2, off1448+2+l, off1448+2+l
-				} else if uint(off1448)+2 < uint(len(b1450)) && b1450[off1448+1] == 0x81 && b1450[off1448+2] >= 0x80 && b1450[off1448]&0x1f != 0x1f && off1448+3+int(b1450[off1448+2]) <= len(b1450) {
-					t, l := b1450[off1448], int(b1450[off1448+2])
-					e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1448, off1448+3, off1448+3+l, off1448+3+l
-				} else if err := d.next(&e1449, off1448, e.end); err != nil {
+		if en != 0 { // [0] terminationID
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1450 := d.window(&e)
+			n1446 := 1
+			if e.cons && e.start == e.end {
+				n1446 = 0
+			} else if !(e.cons && expect(b1450, e.start, 0x30) == e.end) {
+				var err error
+				if n1446, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
-				if e1449.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1449, "[UNIVERSAL 16]"), i1447), "terminationID")
-				}
 			}
-			if !e1449.cons || !fastTerminationIDV123(d, d.window(&e1449), e1449.start, e1449.end, &m.TerminationID[i1447]) {
-				if err = decodeTerminationIDV123(d, &e1449, &m.TerminationID[i1447]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1447), "terminationID")
-				}
+			m.TerminationID = d.s.TerminationID.Room(n1446)
+			if m.TerminationID == nil {
+				m.TerminationID = d.s.TerminationID.Raw(n1446)
 			}
-			off1448 = e1449.next
+			if n1446 == 1 {
+				m.TerminationID[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationID)
+			}
+			var e1449 header
+			for i1447, off1448 := 0, e.start; i1447 < n1446; i1447++ {
+				if en1451 := expect(b1450, off1448, 0x30); en1451 != 0 {
+					e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = 0x10, true, off1448, off1448+2, en1451, en1451
+				} else {
+					if uint(off1448)+1 < uint(len(b1450)) && b1450[off1448+1] < 0x80 && b1450[off1448]&0x1f != 0x1f && off1448+2+int(b1450[off1448+1]) <= len(b1450) {
+						t, l := b1450[off1448], int(b1450[off1448+1])
+						e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1448, off1448+2, off1448+2+l, off1448+2+l
+					} else if uint(off1448)+2 < uint(len(b1450)) && b1450[off1448+1] == 0x81 && b1450[off1448+2] >= 0x80 && b1450[off1448]&0x1f != 0x1f && off1448+3+int(b1450[off1448+2]) <= len(b1450) {
+						t, l := b1450[off1448], int(b1450[off1448+2])
+						e1449.tag, e1449.cons, e1449.off, e1449.start, e1449.end, e1449.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1448, off1448+3, off1448+3+l, off1448+3+l
+					} else if err := d.next(&e1449, off1448, e.end); err != nil {
+						return codecerr.At(err, "terminationID")
+					}
+					if e1449.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1449, "[UNIVERSAL 16]"), i1447), "terminationID")
+					}
+				}
+				if !e1449.cons || !fastTerminationIDV123(d, d.window(&e1449), e1449.start, e1449.end, &m.TerminationID[i1447]) {
+					if err = decodeTerminationIDV123(d, &e1449, &m.TerminationID[i1447]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1447), "terminationID")
+					}
+				}
+				off1448 = e1449.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
-			var h1452 header
-			b1453 := d.window(&e)
-			if e.cons && uint(e.start)+1 < uint(len(b1453)) && b1453[e.start+1] < 0x80 && b1453[e.start]&0x1f != 0x1f && e.start+2+int(b1453[e.start+1]) <= len(b1453) && e.start+2+int(b1453[e.start+1]) == e.end {
-				t, l := b1453[e.start], int(b1453[e.start+1])
-				h1452.tag, h1452.cons, h1452.off, h1452.start, h1452.end, h1452.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-			} else if e.cons && uint(e.start)+2 < uint(len(b1453)) && b1453[e.start+1] == 0x81 && b1453[e.start+2] >= 0x80 && b1453[e.start]&0x1f != 0x1f && e.start+3+int(b1453[e.start+2]) == e.end {
-				t, l := b1453[e.start], int(b1453[e.start+2])
-				h1452.tag, h1452.cons, h1452.off, h1452.start, h1452.end, h1452.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-			} else if err := d.explicit(&h1452, &e, anyTag); err != nil {
-				return codecerr.At(err, "serviceChangeResult")
-			}
-			if err = decodeServiceChangeResultV23(d, &h1452, &m.ServiceChangeResult); err != nil {
-				return codecerr.At(err, "serviceChangeResult")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] serviceChangeResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+				var h1452 header
+				b1453 := d.window(&e)
+				if e.cons && uint(e.start)+1 < uint(len(b1453)) && b1453[e.start+1] < 0x80 && b1453[e.start]&0x1f != 0x1f && e.start+2+int(b1453[e.start+1]) <= len(b1453) && e.start+2+int(b1453[e.start+1]) == e.end {
+					t, l := b1453[e.start], int(b1453[e.start+1])
+					h1452.tag, h1452.cons, h1452.off, h1452.start, h1452.end, h1452.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+				} else if e.cons && uint(e.start)+2 < uint(len(b1453)) && b1453[e.start+1] == 0x81 && b1453[e.start+2] >= 0x80 && b1453[e.start]&0x1f != 0x1f && e.start+3+int(b1453[e.start+2]) == e.end {
+					t, l := b1453[e.start], int(b1453[e.start+2])
+					h1452.tag, h1452.cons, h1452.off, h1452.start, h1452.end, h1452.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+				} else if err := d.explicit(&h1452, &e, anyTag); err != nil {
+					return codecerr.At(err, "serviceChangeResult")
+				}
+				if err = decodeServiceChangeResultV23(d, &h1452, &m.ServiceChangeResult); err != nil {
+					return codecerr.At(err, "serviceChangeResult")
+				}
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -19071,56 +19491,62 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] wildcard
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1484 := d.window(&e)
-		n1480 := 1
-		if e.cons && e.start == e.end {
-			n1480 = 0
-		} else if !(e.cons && expect(b1484, e.start, 0x4) == e.end) {
-			var err error
-			if n1480, err = d.count(&e); err != nil {
-				return codecerr.At(err, "wildcard")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.Wildcard = d.s.Octets.Room(n1480)
-		if m.Wildcard == nil {
-			m.Wildcard = d.s.Octets.Raw(n1480)
-		}
-		var e1483 header
-		for i1481, off1482 := 0, e.start; i1481 < n1480; i1481++ {
-			if en1485 := expect(b1484, off1482, 0x4); en1485 != 0 {
-				m.Wildcard[i1481] = b1484[off1482+2 : en1485 : en1485]
-				if len(m.Wildcard[i1481]) < 1 || len(m.Wildcard[i1481]) > 1 {
-					return codecerr.At(codecerr.AtIndex(d.errorf(off1482+2, "%d octets, want 1..1", len(m.Wildcard[i1481])), i1481), "wildcard")
+		if en != 0 { // [0] wildcard
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1484 := d.window(&e)
+			n1480 := 1
+			if e.cons && e.start == e.end {
+				n1480 = 0
+			} else if !(e.cons && expect(b1484, e.start, 0x4) == e.end) {
+				var err error
+				if n1480, err = d.count(&e); err != nil {
+					return codecerr.At(err, "wildcard")
 				}
-				off1482 = en1485
-				continue
 			}
-			if uint(off1482)+1 < uint(len(b1484)) && b1484[off1482+1] < 0x80 && b1484[off1482]&0x1f != 0x1f && off1482+2+int(b1484[off1482+1]) <= len(b1484) {
-				t, l := b1484[off1482], int(b1484[off1482+1])
-				e1483.tag, e1483.cons, e1483.off, e1483.start, e1483.end, e1483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1482, off1482+2, off1482+2+l, off1482+2+l
-			} else if uint(off1482)+2 < uint(len(b1484)) && b1484[off1482+1] == 0x81 && b1484[off1482+2] >= 0x80 && b1484[off1482]&0x1f != 0x1f && off1482+3+int(b1484[off1482+2]) <= len(b1484) {
-				t, l := b1484[off1482], int(b1484[off1482+2])
-				e1483.tag, e1483.cons, e1483.off, e1483.start, e1483.end, e1483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1482, off1482+3, off1482+3+l, off1482+3+l
-			} else if err := d.next(&e1483, off1482, e.end); err != nil {
-				return codecerr.At(err, "wildcard")
+			m.Wildcard = d.s.Octets.Room(n1480)
+			if m.Wildcard == nil {
+				m.Wildcard = d.s.Octets.Raw(n1480)
 			}
-			if e1483.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1483, "[UNIVERSAL 4]"), i1481), "wildcard")
+			var e1483 header
+			for i1481, off1482 := 0, e.start; i1481 < n1480; i1481++ {
+				if en1485 := expect(b1484, off1482, 0x4); en1485 != 0 {
+					m.Wildcard[i1481] = b1484[off1482+2 : en1485 : en1485]
+					if len(m.Wildcard[i1481]) < 1 || len(m.Wildcard[i1481]) > 1 {
+						return codecerr.At(codecerr.AtIndex(d.errorf(off1482+2, "%d octets, want 1..1", len(m.Wildcard[i1481])), i1481), "wildcard")
+					}
+					off1482 = en1485
+					continue
+				}
+				if uint(off1482)+1 < uint(len(b1484)) && b1484[off1482+1] < 0x80 && b1484[off1482]&0x1f != 0x1f && off1482+2+int(b1484[off1482+1]) <= len(b1484) {
+					t, l := b1484[off1482], int(b1484[off1482+1])
+					e1483.tag, e1483.cons, e1483.off, e1483.start, e1483.end, e1483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1482, off1482+2, off1482+2+l, off1482+2+l
+				} else if uint(off1482)+2 < uint(len(b1484)) && b1484[off1482+1] == 0x81 && b1484[off1482+2] >= 0x80 && b1484[off1482]&0x1f != 0x1f && off1482+3+int(b1484[off1482+2]) <= len(b1484) {
+					t, l := b1484[off1482], int(b1484[off1482+2])
+					e1483.tag, e1483.cons, e1483.off, e1483.start, e1483.end, e1483.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1482, off1482+3, off1482+3+l, off1482+3+l
+				} else if err := d.next(&e1483, off1482, e.end); err != nil {
+					return codecerr.At(err, "wildcard")
+				}
+				if e1483.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1483, "[UNIVERSAL 4]"), i1481), "wildcard")
+				}
+				if !e1483.cons {
+					m.Wildcard[i1481] = d.data[e1483.start:e1483.end:e1483.end]
+				} else if m.Wildcard[i1481], err = d.octets(e1483); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1481), "wildcard")
+				}
+				if len(m.Wildcard[i1481]) < 1 || len(m.Wildcard[i1481]) > 1 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e1483.start, "%d octets, want 1..1", len(m.Wildcard[i1481])), i1481), "wildcard")
+				}
+				off1482 = e1483.next
 			}
-			if !e1483.cons {
-				m.Wildcard[i1481] = d.data[e1483.start:e1483.end:e1483.end]
-			} else if m.Wildcard[i1481], err = d.octets(e1483); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1481), "wildcard")
-			}
-			if len(m.Wildcard[i1481]) < 1 || len(m.Wildcard[i1481]) > 1 {
-				return codecerr.At(codecerr.AtIndex(d.errorf(e1483.start, "%d octets, want 1..1", len(m.Wildcard[i1481])), i1481), "wildcard")
-			}
-			off1482 = e1483.next
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] id
 		seen |= 1 << 1
@@ -19854,13 +20280,19 @@ func decodeStreamDescriptorV12(d *decoder, h *header, m *model.StreamDescriptor)
 		m.StreamID = uint32(x1541)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeStreamParmsV12(d, &e, &m.StreamParms); err != nil {
-			return codecerr.At(err, "streamParms")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] streamParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeStreamParmsV12(d, &e, &m.StreamParms); err != nil {
+				return codecerr.At(err, "streamParms")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -19958,13 +20390,19 @@ func decodeStreamDescriptorV3(d *decoder, h *header, m *model.StreamDescriptor) 
 		m.StreamID = uint32(x1544)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if err = decodeStreamParmsV3(d, &e, &m.StreamParms); err != nil {
-			return codecerr.At(err, "streamParms")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] streamParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if err = decodeStreamParmsV3(d, &e, &m.StreamParms); err != nil {
+				return codecerr.At(err, "streamParms")
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -20533,54 +20971,60 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1587 := d.window(&e)
-		n1583 := 1
-		if e.cons && e.start == e.end {
-			n1583 = 0
-		} else if !(e.cons && expect(b1587, e.start, 0x30) == e.end) {
-			var err error
-			if n1583, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.PropertyParms = d.s.PropertyParm.Room(n1583)
-		if m.PropertyParms == nil {
-			m.PropertyParms = d.s.PropertyParm.Raw(n1583)
-		}
-		if n1583 == 1 {
-			m.PropertyParms[0] = model.PropertyParm{}
-		} else {
-			clear(m.PropertyParms)
-		}
-		var e1586 header
-		for i1584, off1585 := 0, e.start; i1584 < n1583; i1584++ {
-			if en1588 := expect(b1587, off1585, 0x30); en1588 != 0 {
-				e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = 0x10, true, off1585, off1585+2, en1588, en1588
-			} else {
-				if uint(off1585)+1 < uint(len(b1587)) && b1587[off1585+1] < 0x80 && b1587[off1585]&0x1f != 0x1f && off1585+2+int(b1587[off1585+1]) <= len(b1587) {
-					t, l := b1587[off1585], int(b1587[off1585+1])
-					e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1585, off1585+2, off1585+2+l, off1585+2+l
-				} else if uint(off1585)+2 < uint(len(b1587)) && b1587[off1585+1] == 0x81 && b1587[off1585+2] >= 0x80 && b1587[off1585]&0x1f != 0x1f && off1585+3+int(b1587[off1585+2]) <= len(b1587) {
-					t, l := b1587[off1585], int(b1587[off1585+2])
-					e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1585, off1585+3, off1585+3+l, off1585+3+l
-				} else if err := d.next(&e1586, off1585, e.end); err != nil {
+		if en != 0 { // [3] propertyParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1587 := d.window(&e)
+			n1583 := 1
+			if e.cons && e.start == e.end {
+				n1583 = 0
+			} else if !(e.cons && expect(b1587, e.start, 0x30) == e.end) {
+				var err error
+				if n1583, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1586.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1586, "[UNIVERSAL 16]"), i1584), "propertyParms")
-				}
 			}
-			if !e1586.cons || !fastPropertyParmV123(d, d.window(&e1586), e1586.start, e1586.end, &m.PropertyParms[i1584]) {
-				if err = decodePropertyParmV123(d, &e1586, &m.PropertyParms[i1584]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1584), "propertyParms")
-				}
+			m.PropertyParms = d.s.PropertyParm.Room(n1583)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.PropertyParm.Raw(n1583)
 			}
-			off1585 = e1586.next
+			if n1583 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			var e1586 header
+			for i1584, off1585 := 0, e.start; i1584 < n1583; i1584++ {
+				if en1588 := expect(b1587, off1585, 0x30); en1588 != 0 {
+					e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = 0x10, true, off1585, off1585+2, en1588, en1588
+				} else {
+					if uint(off1585)+1 < uint(len(b1587)) && b1587[off1585+1] < 0x80 && b1587[off1585]&0x1f != 0x1f && off1585+2+int(b1587[off1585+1]) <= len(b1587) {
+						t, l := b1587[off1585], int(b1587[off1585+1])
+						e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1585, off1585+2, off1585+2+l, off1585+2+l
+					} else if uint(off1585)+2 < uint(len(b1587)) && b1587[off1585+1] == 0x81 && b1587[off1585+2] >= 0x80 && b1587[off1585]&0x1f != 0x1f && off1585+3+int(b1587[off1585+2]) <= len(b1587) {
+						t, l := b1587[off1585], int(b1587[off1585+2])
+						e1586.tag, e1586.cons, e1586.off, e1586.start, e1586.end, e1586.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1585, off1585+3, off1585+3+l, off1585+3+l
+					} else if err := d.next(&e1586, off1585, e.end); err != nil {
+						return codecerr.At(err, "propertyParms")
+					}
+					if e1586.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1586, "[UNIVERSAL 16]"), i1584), "propertyParms")
+					}
+				}
+				if !e1586.cons || !fastPropertyParmV123(d, d.window(&e1586), e1586.start, e1586.end, &m.PropertyParms[i1584]) {
+					if err = decodePropertyParmV123(d, &e1586, &m.PropertyParms[i1584]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1584), "propertyParms")
+					}
+				}
+				off1585 = e1586.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -20828,50 +21272,56 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] value
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1608 := d.window(&e)
-		n1604 := 1
-		if e.cons && e.start == e.end {
-			n1604 = 0
-		} else if !(e.cons && expect(b1608, e.start, 0x4) == e.end) {
-			var err error
-			if n1604, err = d.count(&e); err != nil {
-				return codecerr.At(err, "value")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Value = d.s.Octets.Room(n1604)
-		if m.Value == nil {
-			m.Value = d.s.Octets.Raw(n1604)
+		if en != 0 { // [1] value
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1608 := d.window(&e)
+			n1604 := 1
+			if e.cons && e.start == e.end {
+				n1604 = 0
+			} else if !(e.cons && expect(b1608, e.start, 0x4) == e.end) {
+				var err error
+				if n1604, err = d.count(&e); err != nil {
+					return codecerr.At(err, "value")
+				}
+			}
+			m.Value = d.s.Octets.Room(n1604)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n1604)
+			}
+			var e1607 header
+			for i1605, off1606 := 0, e.start; i1605 < n1604; i1605++ {
+				if en1609 := expect(b1608, off1606, 0x4); en1609 != 0 {
+					m.Value[i1605] = b1608[off1606+2 : en1609 : en1609]
+					off1606 = en1609
+					continue
+				}
+				if uint(off1606)+1 < uint(len(b1608)) && b1608[off1606+1] < 0x80 && b1608[off1606]&0x1f != 0x1f && off1606+2+int(b1608[off1606+1]) <= len(b1608) {
+					t, l := b1608[off1606], int(b1608[off1606+1])
+					e1607.tag, e1607.cons, e1607.off, e1607.start, e1607.end, e1607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1606, off1606+2, off1606+2+l, off1606+2+l
+				} else if uint(off1606)+2 < uint(len(b1608)) && b1608[off1606+1] == 0x81 && b1608[off1606+2] >= 0x80 && b1608[off1606]&0x1f != 0x1f && off1606+3+int(b1608[off1606+2]) <= len(b1608) {
+					t, l := b1608[off1606], int(b1608[off1606+2])
+					e1607.tag, e1607.cons, e1607.off, e1607.start, e1607.end, e1607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1606, off1606+3, off1606+3+l, off1606+3+l
+				} else if err := d.next(&e1607, off1606, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e1607.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e1607, "[UNIVERSAL 4]"), i1605), "value")
+				}
+				if !e1607.cons {
+					m.Value[i1605] = d.data[e1607.start:e1607.end:e1607.end]
+				} else if m.Value[i1605], err = d.octets(e1607); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1605), "value")
+				}
+				off1606 = e1607.next
+			}
+			off = en
 		}
-		var e1607 header
-		for i1605, off1606 := 0, e.start; i1605 < n1604; i1605++ {
-			if en1609 := expect(b1608, off1606, 0x4); en1609 != 0 {
-				m.Value[i1605] = b1608[off1606+2 : en1609 : en1609]
-				off1606 = en1609
-				continue
-			}
-			if uint(off1606)+1 < uint(len(b1608)) && b1608[off1606+1] < 0x80 && b1608[off1606]&0x1f != 0x1f && off1606+2+int(b1608[off1606+1]) <= len(b1608) {
-				t, l := b1608[off1606], int(b1608[off1606+1])
-				e1607.tag, e1607.cons, e1607.off, e1607.start, e1607.end, e1607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1606, off1606+2, off1606+2+l, off1606+2+l
-			} else if uint(off1606)+2 < uint(len(b1608)) && b1608[off1606+1] == 0x81 && b1608[off1606+2] >= 0x80 && b1608[off1606]&0x1f != 0x1f && off1606+3+int(b1608[off1606+2]) <= len(b1608) {
-				t, l := b1608[off1606], int(b1608[off1606+2])
-				e1607.tag, e1607.cons, e1607.off, e1607.start, e1607.end, e1607.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1606, off1606+3, off1606+3+l, off1606+3+l
-			} else if err := d.next(&e1607, off1606, e.end); err != nil {
-				return codecerr.At(err, "value")
-			}
-			if e1607.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e1607, "[UNIVERSAL 4]"), i1605), "value")
-			}
-			if !e1607.cons {
-				m.Value[i1605] = d.data[e1607.start:e1607.end:e1607.end]
-			} else if m.Value[i1605], err = d.octets(e1607); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1605), "value")
-			}
-			off1606 = e1607.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -21220,88 +21670,94 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] propGrps
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1638 := d.window(&e)
-		n1634 := 1
-		if e.cons && e.start == e.end {
-			n1634 = 0
-		} else if !(e.cons && expect(b1638, e.start, 0x30) == e.end) {
-			var err error
-			if n1634, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propGrps")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.PropGrps = d.s.ListPropertyParm.Room(n1634)
-		if m.PropGrps == nil {
-			m.PropGrps = d.s.ListPropertyParm.Raw(n1634)
-		}
-		var e1637 header
-		for i1635, off1636 := 0, e.start; i1635 < n1634; i1635++ {
-			if en1639 := expect(b1638, off1636, 0x30); en1639 != 0 {
-				e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = 0x10, true, off1636, off1636+2, en1639, en1639
-			} else {
-				if uint(off1636)+1 < uint(len(b1638)) && b1638[off1636+1] < 0x80 && b1638[off1636]&0x1f != 0x1f && off1636+2+int(b1638[off1636+1]) <= len(b1638) {
-					t, l := b1638[off1636], int(b1638[off1636+1])
-					e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1636, off1636+2, off1636+2+l, off1636+2+l
-				} else if uint(off1636)+2 < uint(len(b1638)) && b1638[off1636+1] == 0x81 && b1638[off1636+2] >= 0x80 && b1638[off1636]&0x1f != 0x1f && off1636+3+int(b1638[off1636+2]) <= len(b1638) {
-					t, l := b1638[off1636], int(b1638[off1636+2])
-					e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1636, off1636+3, off1636+3+l, off1636+3+l
-				} else if err := d.next(&e1637, off1636, e.end); err != nil {
+		if en != 0 { // [0] propGrps
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1638 := d.window(&e)
+			n1634 := 1
+			if e.cons && e.start == e.end {
+				n1634 = 0
+			} else if !(e.cons && expect(b1638, e.start, 0x30) == e.end) {
+				var err error
+				if n1634, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e1637.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1637, "[UNIVERSAL 16]"), i1635), "propGrps")
-				}
 			}
-			b1644 := d.window(&e1637)
-			n1640 := 1
-			if e1637.cons && e1637.start == e1637.end {
-				n1640 = 0
-			} else if !(e1637.cons && expect(b1644, e1637.start, 0x30) == e1637.end) {
-				var err error
-				if n1640, err = d.count(&e1637); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1635), "propGrps")
-				}
+			m.PropGrps = d.s.ListPropertyParm.Room(n1634)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.ListPropertyParm.Raw(n1634)
 			}
-			m.PropGrps[i1635] = d.s.PropertyParm.Room(n1640)
-			if m.PropGrps[i1635] == nil {
-				m.PropGrps[i1635] = d.s.PropertyParm.Raw(n1640)
-			}
-			if n1640 == 1 {
-				m.PropGrps[i1635][0] = model.PropertyParm{}
-			} else {
-				clear(m.PropGrps[i1635])
-			}
-			var e1643 header
-			for i1641, off1642 := 0, e1637.start; i1641 < n1640; i1641++ {
-				if en1645 := expect(b1644, off1642, 0x30); en1645 != 0 {
-					e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = 0x10, true, off1642, off1642+2, en1645, en1645
+			var e1637 header
+			for i1635, off1636 := 0, e.start; i1635 < n1634; i1635++ {
+				if en1639 := expect(b1638, off1636, 0x30); en1639 != 0 {
+					e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = 0x10, true, off1636, off1636+2, en1639, en1639
 				} else {
-					if uint(off1642)+1 < uint(len(b1644)) && b1644[off1642+1] < 0x80 && b1644[off1642]&0x1f != 0x1f && off1642+2+int(b1644[off1642+1]) <= len(b1644) {
-						t, l := b1644[off1642], int(b1644[off1642+1])
-						e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1642, off1642+2, off1642+2+l, off1642+2+l
-					} else if uint(off1642)+2 < uint(len(b1644)) && b1644[off1642+1] == 0x81 && b1644[off1642+2] >= 0x80 && b1644[off1642]&0x1f != 0x1f && off1642+3+int(b1644[off1642+2]) <= len(b1644) {
-						t, l := b1644[off1642], int(b1644[off1642+2])
-						e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1642, off1642+3, off1642+3+l, off1642+3+l
-					} else if err := d.next(&e1643, off1642, e1637.end); err != nil {
+					if uint(off1636)+1 < uint(len(b1638)) && b1638[off1636+1] < 0x80 && b1638[off1636]&0x1f != 0x1f && off1636+2+int(b1638[off1636+1]) <= len(b1638) {
+						t, l := b1638[off1636], int(b1638[off1636+1])
+						e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1636, off1636+2, off1636+2+l, off1636+2+l
+					} else if uint(off1636)+2 < uint(len(b1638)) && b1638[off1636+1] == 0x81 && b1638[off1636+2] >= 0x80 && b1638[off1636]&0x1f != 0x1f && off1636+3+int(b1638[off1636+2]) <= len(b1638) {
+						t, l := b1638[off1636], int(b1638[off1636+2])
+						e1637.tag, e1637.cons, e1637.off, e1637.start, e1637.end, e1637.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1636, off1636+3, off1636+3+l, off1636+3+l
+					} else if err := d.next(&e1637, off1636, e.end); err != nil {
+						return codecerr.At(err, "propGrps")
+					}
+					if e1637.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1637, "[UNIVERSAL 16]"), i1635), "propGrps")
+					}
+				}
+				b1644 := d.window(&e1637)
+				n1640 := 1
+				if e1637.cons && e1637.start == e1637.end {
+					n1640 = 0
+				} else if !(e1637.cons && expect(b1644, e1637.start, 0x30) == e1637.end) {
+					var err error
+					if n1640, err = d.count(&e1637); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1635), "propGrps")
 					}
-					if e1643.tag != 0x10 {
-						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1643, "[UNIVERSAL 16]"), i1641), i1635), "propGrps")
-					}
 				}
-				if !e1643.cons || !fastPropertyParmV123(d, d.window(&e1643), e1643.start, e1643.end, &m.PropGrps[i1635][i1641]) {
-					if err = decodePropertyParmV123(d, &e1643, &m.PropGrps[i1635][i1641]); err != nil {
-						return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1641), i1635), "propGrps")
-					}
+				m.PropGrps[i1635] = d.s.PropertyParm.Room(n1640)
+				if m.PropGrps[i1635] == nil {
+					m.PropGrps[i1635] = d.s.PropertyParm.Raw(n1640)
 				}
-				off1642 = e1643.next
+				if n1640 == 1 {
+					m.PropGrps[i1635][0] = model.PropertyParm{}
+				} else {
+					clear(m.PropGrps[i1635])
+				}
+				var e1643 header
+				for i1641, off1642 := 0, e1637.start; i1641 < n1640; i1641++ {
+					if en1645 := expect(b1644, off1642, 0x30); en1645 != 0 {
+						e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = 0x10, true, off1642, off1642+2, en1645, en1645
+					} else {
+						if uint(off1642)+1 < uint(len(b1644)) && b1644[off1642+1] < 0x80 && b1644[off1642]&0x1f != 0x1f && off1642+2+int(b1644[off1642+1]) <= len(b1644) {
+							t, l := b1644[off1642], int(b1644[off1642+1])
+							e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1642, off1642+2, off1642+2+l, off1642+2+l
+						} else if uint(off1642)+2 < uint(len(b1644)) && b1644[off1642+1] == 0x81 && b1644[off1642+2] >= 0x80 && b1644[off1642]&0x1f != 0x1f && off1642+3+int(b1644[off1642+2]) <= len(b1644) {
+							t, l := b1644[off1642], int(b1644[off1642+2])
+							e1643.tag, e1643.cons, e1643.off, e1643.start, e1643.end, e1643.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1642, off1642+3, off1642+3+l, off1642+3+l
+						} else if err := d.next(&e1643, off1642, e1637.end); err != nil {
+							return codecerr.At(codecerr.AtIndex(err, i1635), "propGrps")
+						}
+						if e1643.tag != 0x10 {
+							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1643, "[UNIVERSAL 16]"), i1641), i1635), "propGrps")
+						}
+					}
+					if !e1643.cons || !fastPropertyParmV123(d, d.window(&e1643), e1643.start, e1643.end, &m.PropGrps[i1635][i1641]) {
+						if err = decodePropertyParmV123(d, &e1643, &m.PropGrps[i1635][i1641]); err != nil {
+							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1641), i1635), "propGrps")
+						}
+					}
+					off1642 = e1643.next
+				}
+				off1636 = e1637.next
 			}
-			off1636 = e1637.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -21463,54 +21919,60 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b1665 := d.window(&e)
-		n1661 := 1
-		if e.cons && e.start == e.end {
-			n1661 = 0
-		} else if !(e.cons && expect(b1665, e.start, 0x30) == e.end) {
-			var err error
-			if n1661, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.PropertyParms = d.s.PropertyParm.Room(n1661)
-		if m.PropertyParms == nil {
-			m.PropertyParms = d.s.PropertyParm.Raw(n1661)
-		}
-		if n1661 == 1 {
-			m.PropertyParms[0] = model.PropertyParm{}
-		} else {
-			clear(m.PropertyParms)
-		}
-		var e1664 header
-		for i1662, off1663 := 0, e.start; i1662 < n1661; i1662++ {
-			if en1666 := expect(b1665, off1663, 0x30); en1666 != 0 {
-				e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = 0x10, true, off1663, off1663+2, en1666, en1666
-			} else {
-				if uint(off1663)+1 < uint(len(b1665)) && b1665[off1663+1] < 0x80 && b1665[off1663]&0x1f != 0x1f && off1663+2+int(b1665[off1663+1]) <= len(b1665) {
-					t, l := b1665[off1663], int(b1665[off1663+1])
-					e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1663, off1663+2, off1663+2+l, off1663+2+l
-				} else if uint(off1663)+2 < uint(len(b1665)) && b1665[off1663+1] == 0x81 && b1665[off1663+2] >= 0x80 && b1665[off1663]&0x1f != 0x1f && off1663+3+int(b1665[off1663+2]) <= len(b1665) {
-					t, l := b1665[off1663], int(b1665[off1663+2])
-					e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1663, off1663+3, off1663+3+l, off1663+3+l
-				} else if err := d.next(&e1664, off1663, e.end); err != nil {
+		if en != 0 { // [0] propertyParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b1665 := d.window(&e)
+			n1661 := 1
+			if e.cons && e.start == e.end {
+				n1661 = 0
+			} else if !(e.cons && expect(b1665, e.start, 0x30) == e.end) {
+				var err error
+				if n1661, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e1664.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1664, "[UNIVERSAL 16]"), i1662), "propertyParms")
-				}
 			}
-			if !e1664.cons || !fastPropertyParmV123(d, d.window(&e1664), e1664.start, e1664.end, &m.PropertyParms[i1662]) {
-				if err = decodePropertyParmV123(d, &e1664, &m.PropertyParms[i1662]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1662), "propertyParms")
-				}
+			m.PropertyParms = d.s.PropertyParm.Room(n1661)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.PropertyParm.Raw(n1661)
 			}
-			off1663 = e1664.next
+			if n1661 == 1 {
+				m.PropertyParms[0] = model.PropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			var e1664 header
+			for i1662, off1663 := 0, e.start; i1662 < n1661; i1662++ {
+				if en1666 := expect(b1665, off1663, 0x30); en1666 != 0 {
+					e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = 0x10, true, off1663, off1663+2, en1666, en1666
+				} else {
+					if uint(off1663)+1 < uint(len(b1665)) && b1665[off1663+1] < 0x80 && b1665[off1663]&0x1f != 0x1f && off1663+2+int(b1665[off1663+1]) <= len(b1665) {
+						t, l := b1665[off1663], int(b1665[off1663+1])
+						e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1663, off1663+2, off1663+2+l, off1663+2+l
+					} else if uint(off1663)+2 < uint(len(b1665)) && b1665[off1663+1] == 0x81 && b1665[off1663+2] >= 0x80 && b1665[off1663]&0x1f != 0x1f && off1663+3+int(b1665[off1663+2]) <= len(b1665) {
+						t, l := b1665[off1663], int(b1665[off1663+2])
+						e1664.tag, e1664.cons, e1664.off, e1664.start, e1664.end, e1664.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1663, off1663+3, off1663+3+l, off1663+3+l
+					} else if err := d.next(&e1664, off1663, e.end); err != nil {
+						return codecerr.At(err, "propertyParms")
+					}
+					if e1664.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1664, "[UNIVERSAL 16]"), i1662), "propertyParms")
+					}
+				}
+				if !e1664.cons || !fastPropertyParmV123(d, d.window(&e1664), e1664.start, e1664.end, &m.PropertyParms[i1662]) {
+					if err = decodePropertyParmV123(d, &e1664, &m.PropertyParms[i1662]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1662), "propertyParms")
+					}
+				}
+				off1663 = e1664.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] eventBufferControl
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, false, off, off+2, en, en
@@ -21792,54 +22254,60 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 		m.MuxType = model.MuxType(x1687)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] termList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1692 := d.window(&e)
-		n1688 := 1
-		if e.cons && e.start == e.end {
-			n1688 = 0
-		} else if !(e.cons && expect(b1692, e.start, 0x30) == e.end) {
-			var err error
-			if n1688, err = d.count(&e); err != nil {
-				return codecerr.At(err, "termList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.TermList = d.s.TerminationID.Room(n1688)
-		if m.TermList == nil {
-			m.TermList = d.s.TerminationID.Raw(n1688)
-		}
-		if n1688 == 1 {
-			m.TermList[0] = model.TerminationID{}
-		} else {
-			clear(m.TermList)
-		}
-		var e1691 header
-		for i1689, off1690 := 0, e.start; i1689 < n1688; i1689++ {
-			if en1693 := expect(b1692, off1690, 0x30); en1693 != 0 {
-				e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = 0x10, true, off1690, off1690+2, en1693, en1693
-			} else {
-				if uint(off1690)+1 < uint(len(b1692)) && b1692[off1690+1] < 0x80 && b1692[off1690]&0x1f != 0x1f && off1690+2+int(b1692[off1690+1]) <= len(b1692) {
-					t, l := b1692[off1690], int(b1692[off1690+1])
-					e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1690, off1690+2, off1690+2+l, off1690+2+l
-				} else if uint(off1690)+2 < uint(len(b1692)) && b1692[off1690+1] == 0x81 && b1692[off1690+2] >= 0x80 && b1692[off1690]&0x1f != 0x1f && off1690+3+int(b1692[off1690+2]) <= len(b1692) {
-					t, l := b1692[off1690], int(b1692[off1690+2])
-					e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1690, off1690+3, off1690+3+l, off1690+3+l
-				} else if err := d.next(&e1691, off1690, e.end); err != nil {
+		if en != 0 { // [1] termList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1692 := d.window(&e)
+			n1688 := 1
+			if e.cons && e.start == e.end {
+				n1688 = 0
+			} else if !(e.cons && expect(b1692, e.start, 0x30) == e.end) {
+				var err error
+				if n1688, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1691.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1691, "[UNIVERSAL 16]"), i1689), "termList")
-				}
 			}
-			if !e1691.cons || !fastTerminationIDV123(d, d.window(&e1691), e1691.start, e1691.end, &m.TermList[i1689]) {
-				if err = decodeTerminationIDV123(d, &e1691, &m.TermList[i1689]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1689), "termList")
-				}
+			m.TermList = d.s.TerminationID.Room(n1688)
+			if m.TermList == nil {
+				m.TermList = d.s.TerminationID.Raw(n1688)
 			}
-			off1690 = e1691.next
+			if n1688 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
+			var e1691 header
+			for i1689, off1690 := 0, e.start; i1689 < n1688; i1689++ {
+				if en1693 := expect(b1692, off1690, 0x30); en1693 != 0 {
+					e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = 0x10, true, off1690, off1690+2, en1693, en1693
+				} else {
+					if uint(off1690)+1 < uint(len(b1692)) && b1692[off1690+1] < 0x80 && b1692[off1690]&0x1f != 0x1f && off1690+2+int(b1692[off1690+1]) <= len(b1692) {
+						t, l := b1692[off1690], int(b1692[off1690+1])
+						e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1690, off1690+2, off1690+2+l, off1690+2+l
+					} else if uint(off1690)+2 < uint(len(b1692)) && b1692[off1690+1] == 0x81 && b1692[off1690+2] >= 0x80 && b1692[off1690]&0x1f != 0x1f && off1690+3+int(b1692[off1690+2]) <= len(b1692) {
+						t, l := b1692[off1690], int(b1692[off1690+2])
+						e1691.tag, e1691.cons, e1691.off, e1691.start, e1691.end, e1691.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1690, off1690+3, off1690+3+l, off1690+3+l
+					} else if err := d.next(&e1691, off1690, e.end); err != nil {
+						return codecerr.At(err, "termList")
+					}
+					if e1691.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1691, "[UNIVERSAL 16]"), i1689), "termList")
+					}
+				}
+				if !e1691.cons || !fastTerminationIDV123(d, d.window(&e1691), e1691.start, e1691.end, &m.TermList[i1689]) {
+					if err = decodeTerminationIDV123(d, &e1691, &m.TermList[i1689]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1689), "termList")
+					}
+				}
+				off1690 = e1691.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -22032,54 +22500,60 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 		m.MuxType = model.MuxType(x1707)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] termList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1712 := d.window(&e)
-		n1708 := 1
-		if e.cons && e.start == e.end {
-			n1708 = 0
-		} else if !(e.cons && expect(b1712, e.start, 0x30) == e.end) {
-			var err error
-			if n1708, err = d.count(&e); err != nil {
-				return codecerr.At(err, "termList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.TermList = d.s.TerminationID.Room(n1708)
-		if m.TermList == nil {
-			m.TermList = d.s.TerminationID.Raw(n1708)
-		}
-		if n1708 == 1 {
-			m.TermList[0] = model.TerminationID{}
-		} else {
-			clear(m.TermList)
-		}
-		var e1711 header
-		for i1709, off1710 := 0, e.start; i1709 < n1708; i1709++ {
-			if en1713 := expect(b1712, off1710, 0x30); en1713 != 0 {
-				e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = 0x10, true, off1710, off1710+2, en1713, en1713
-			} else {
-				if uint(off1710)+1 < uint(len(b1712)) && b1712[off1710+1] < 0x80 && b1712[off1710]&0x1f != 0x1f && off1710+2+int(b1712[off1710+1]) <= len(b1712) {
-					t, l := b1712[off1710], int(b1712[off1710+1])
-					e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1710, off1710+2, off1710+2+l, off1710+2+l
-				} else if uint(off1710)+2 < uint(len(b1712)) && b1712[off1710+1] == 0x81 && b1712[off1710+2] >= 0x80 && b1712[off1710]&0x1f != 0x1f && off1710+3+int(b1712[off1710+2]) <= len(b1712) {
-					t, l := b1712[off1710], int(b1712[off1710+2])
-					e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1710, off1710+3, off1710+3+l, off1710+3+l
-				} else if err := d.next(&e1711, off1710, e.end); err != nil {
+		if en != 0 { // [1] termList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1712 := d.window(&e)
+			n1708 := 1
+			if e.cons && e.start == e.end {
+				n1708 = 0
+			} else if !(e.cons && expect(b1712, e.start, 0x30) == e.end) {
+				var err error
+				if n1708, err = d.count(&e); err != nil {
 					return codecerr.At(err, "termList")
 				}
-				if e1711.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1711, "[UNIVERSAL 16]"), i1709), "termList")
-				}
 			}
-			if !e1711.cons || !fastTerminationIDV123(d, d.window(&e1711), e1711.start, e1711.end, &m.TermList[i1709]) {
-				if err = decodeTerminationIDV123(d, &e1711, &m.TermList[i1709]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1709), "termList")
-				}
+			m.TermList = d.s.TerminationID.Room(n1708)
+			if m.TermList == nil {
+				m.TermList = d.s.TerminationID.Raw(n1708)
 			}
-			off1710 = e1711.next
+			if n1708 == 1 {
+				m.TermList[0] = model.TerminationID{}
+			} else {
+				clear(m.TermList)
+			}
+			var e1711 header
+			for i1709, off1710 := 0, e.start; i1709 < n1708; i1709++ {
+				if en1713 := expect(b1712, off1710, 0x30); en1713 != 0 {
+					e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = 0x10, true, off1710, off1710+2, en1713, en1713
+				} else {
+					if uint(off1710)+1 < uint(len(b1712)) && b1712[off1710+1] < 0x80 && b1712[off1710]&0x1f != 0x1f && off1710+2+int(b1712[off1710+1]) <= len(b1712) {
+						t, l := b1712[off1710], int(b1712[off1710+1])
+						e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1710, off1710+2, off1710+2+l, off1710+2+l
+					} else if uint(off1710)+2 < uint(len(b1712)) && b1712[off1710+1] == 0x81 && b1712[off1710+2] >= 0x80 && b1712[off1710]&0x1f != 0x1f && off1710+3+int(b1712[off1710+2]) <= len(b1712) {
+						t, l := b1712[off1710], int(b1712[off1710+2])
+						e1711.tag, e1711.cons, e1711.off, e1711.start, e1711.end, e1711.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1710, off1710+3, off1710+3+l, off1710+3+l
+					} else if err := d.next(&e1711, off1710, e.end); err != nil {
+						return codecerr.At(err, "termList")
+					}
+					if e1711.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1711, "[UNIVERSAL 16]"), i1709), "termList")
+					}
+				}
+				if !e1711.cons || !fastTerminationIDV123(d, d.window(&e1711), e1711.start, e1711.end, &m.TermList[i1709]) {
+					if err = decodeTerminationIDV123(d, &e1711, &m.TermList[i1709]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1709), "termList")
+					}
+				}
+				off1710 = e1711.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -22263,52 +22737,58 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 		m.RequestID.Value = uint32(x1726)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1731 := d.window(&e)
-		n1727 := 1
-		if e.cons && e.start == e.end {
-			n1727 = 0
-		} else if !(e.cons && expect(b1731, e.start, 0x30) == e.end) {
-			var err error
-			if n1727, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.RequestedEvent.Room(n1727)
-		if m.EventList == nil {
-			m.EventList = d.s.RequestedEvent.Raw(n1727)
-		}
-		if n1727 == 1 {
-			m.EventList[0] = model.RequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1730 header
-		for i1728, off1729 := 0, e.start; i1728 < n1727; i1728++ {
-			if en1732 := expect(b1731, off1729, 0x30); en1732 != 0 {
-				e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = 0x10, true, off1729, off1729+2, en1732, en1732
-			} else {
-				if uint(off1729)+1 < uint(len(b1731)) && b1731[off1729+1] < 0x80 && b1731[off1729]&0x1f != 0x1f && off1729+2+int(b1731[off1729+1]) <= len(b1731) {
-					t, l := b1731[off1729], int(b1731[off1729+1])
-					e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1729, off1729+2, off1729+2+l, off1729+2+l
-				} else if uint(off1729)+2 < uint(len(b1731)) && b1731[off1729+1] == 0x81 && b1731[off1729+2] >= 0x80 && b1731[off1729]&0x1f != 0x1f && off1729+3+int(b1731[off1729+2]) <= len(b1731) {
-					t, l := b1731[off1729], int(b1731[off1729+2])
-					e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1729, off1729+3, off1729+3+l, off1729+3+l
-				} else if err := d.next(&e1730, off1729, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1731 := d.window(&e)
+			n1727 := 1
+			if e.cons && e.start == e.end {
+				n1727 = 0
+			} else if !(e.cons && expect(b1731, e.start, 0x30) == e.end) {
+				var err error
+				if n1727, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1730.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1730, "[UNIVERSAL 16]"), i1728), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Room(n1727)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1727)
+			}
+			if n1727 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1730 header
+			for i1728, off1729 := 0, e.start; i1728 < n1727; i1728++ {
+				if en1732 := expect(b1731, off1729, 0x30); en1732 != 0 {
+					e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = 0x10, true, off1729, off1729+2, en1732, en1732
+				} else {
+					if uint(off1729)+1 < uint(len(b1731)) && b1731[off1729+1] < 0x80 && b1731[off1729]&0x1f != 0x1f && off1729+2+int(b1731[off1729+1]) <= len(b1731) {
+						t, l := b1731[off1729], int(b1731[off1729+1])
+						e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1729, off1729+2, off1729+2+l, off1729+2+l
+					} else if uint(off1729)+2 < uint(len(b1731)) && b1731[off1729+1] == 0x81 && b1731[off1729+2] >= 0x80 && b1731[off1729]&0x1f != 0x1f && off1729+3+int(b1731[off1729+2]) <= len(b1731) {
+						t, l := b1731[off1729], int(b1731[off1729+2])
+						e1730.tag, e1730.cons, e1730.off, e1730.start, e1730.end, e1730.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1729, off1729+3, off1729+3+l, off1729+3+l
+					} else if err := d.next(&e1730, off1729, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1730.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1730, "[UNIVERSAL 16]"), i1728), "eventList")
+					}
 				}
+				if err = decodeRequestedEventV1(d, &e1730, &m.EventList[i1728]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1728), "eventList")
+				}
+				off1729 = e1730.next
 			}
-			if err = decodeRequestedEventV1(d, &e1730, &m.EventList[i1728]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1728), "eventList")
-			}
-			off1729 = e1730.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -22457,52 +22937,58 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 		m.RequestID.Value = uint32(x1743)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1748 := d.window(&e)
-		n1744 := 1
-		if e.cons && e.start == e.end {
-			n1744 = 0
-		} else if !(e.cons && expect(b1748, e.start, 0x30) == e.end) {
-			var err error
-			if n1744, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.RequestedEvent.Room(n1744)
-		if m.EventList == nil {
-			m.EventList = d.s.RequestedEvent.Raw(n1744)
-		}
-		if n1744 == 1 {
-			m.EventList[0] = model.RequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1747 header
-		for i1745, off1746 := 0, e.start; i1745 < n1744; i1745++ {
-			if en1749 := expect(b1748, off1746, 0x30); en1749 != 0 {
-				e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = 0x10, true, off1746, off1746+2, en1749, en1749
-			} else {
-				if uint(off1746)+1 < uint(len(b1748)) && b1748[off1746+1] < 0x80 && b1748[off1746]&0x1f != 0x1f && off1746+2+int(b1748[off1746+1]) <= len(b1748) {
-					t, l := b1748[off1746], int(b1748[off1746+1])
-					e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1746, off1746+2, off1746+2+l, off1746+2+l
-				} else if uint(off1746)+2 < uint(len(b1748)) && b1748[off1746+1] == 0x81 && b1748[off1746+2] >= 0x80 && b1748[off1746]&0x1f != 0x1f && off1746+3+int(b1748[off1746+2]) <= len(b1748) {
-					t, l := b1748[off1746], int(b1748[off1746+2])
-					e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1746, off1746+3, off1746+3+l, off1746+3+l
-				} else if err := d.next(&e1747, off1746, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1748 := d.window(&e)
+			n1744 := 1
+			if e.cons && e.start == e.end {
+				n1744 = 0
+			} else if !(e.cons && expect(b1748, e.start, 0x30) == e.end) {
+				var err error
+				if n1744, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1747.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1747, "[UNIVERSAL 16]"), i1745), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Room(n1744)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1744)
+			}
+			if n1744 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1747 header
+			for i1745, off1746 := 0, e.start; i1745 < n1744; i1745++ {
+				if en1749 := expect(b1748, off1746, 0x30); en1749 != 0 {
+					e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = 0x10, true, off1746, off1746+2, en1749, en1749
+				} else {
+					if uint(off1746)+1 < uint(len(b1748)) && b1748[off1746+1] < 0x80 && b1748[off1746]&0x1f != 0x1f && off1746+2+int(b1748[off1746+1]) <= len(b1748) {
+						t, l := b1748[off1746], int(b1748[off1746+1])
+						e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1746, off1746+2, off1746+2+l, off1746+2+l
+					} else if uint(off1746)+2 < uint(len(b1748)) && b1748[off1746+1] == 0x81 && b1748[off1746+2] >= 0x80 && b1748[off1746]&0x1f != 0x1f && off1746+3+int(b1748[off1746+2]) <= len(b1748) {
+						t, l := b1748[off1746], int(b1748[off1746+2])
+						e1747.tag, e1747.cons, e1747.off, e1747.start, e1747.end, e1747.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1746, off1746+3, off1746+3+l, off1746+3+l
+					} else if err := d.next(&e1747, off1746, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1747.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1747, "[UNIVERSAL 16]"), i1745), "eventList")
+					}
 				}
+				if err = decodeRequestedEventV2(d, &e1747, &m.EventList[i1745]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1745), "eventList")
+				}
+				off1746 = e1747.next
 			}
-			if err = decodeRequestedEventV2(d, &e1747, &m.EventList[i1745]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1745), "eventList")
-			}
-			off1746 = e1747.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -22648,52 +23134,58 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 		m.RequestID.Value = uint32(x1760)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1765 := d.window(&e)
-		n1761 := 1
-		if e.cons && e.start == e.end {
-			n1761 = 0
-		} else if !(e.cons && expect(b1765, e.start, 0x30) == e.end) {
-			var err error
-			if n1761, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.RequestedEvent.Room(n1761)
-		if m.EventList == nil {
-			m.EventList = d.s.RequestedEvent.Raw(n1761)
-		}
-		if n1761 == 1 {
-			m.EventList[0] = model.RequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1764 header
-		for i1762, off1763 := 0, e.start; i1762 < n1761; i1762++ {
-			if en1766 := expect(b1765, off1763, 0x30); en1766 != 0 {
-				e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = 0x10, true, off1763, off1763+2, en1766, en1766
-			} else {
-				if uint(off1763)+1 < uint(len(b1765)) && b1765[off1763+1] < 0x80 && b1765[off1763]&0x1f != 0x1f && off1763+2+int(b1765[off1763+1]) <= len(b1765) {
-					t, l := b1765[off1763], int(b1765[off1763+1])
-					e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1763, off1763+2, off1763+2+l, off1763+2+l
-				} else if uint(off1763)+2 < uint(len(b1765)) && b1765[off1763+1] == 0x81 && b1765[off1763+2] >= 0x80 && b1765[off1763]&0x1f != 0x1f && off1763+3+int(b1765[off1763+2]) <= len(b1765) {
-					t, l := b1765[off1763], int(b1765[off1763+2])
-					e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1763, off1763+3, off1763+3+l, off1763+3+l
-				} else if err := d.next(&e1764, off1763, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1765 := d.window(&e)
+			n1761 := 1
+			if e.cons && e.start == e.end {
+				n1761 = 0
+			} else if !(e.cons && expect(b1765, e.start, 0x30) == e.end) {
+				var err error
+				if n1761, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1764.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1764, "[UNIVERSAL 16]"), i1762), "eventList")
+			}
+			m.EventList = d.s.RequestedEvent.Room(n1761)
+			if m.EventList == nil {
+				m.EventList = d.s.RequestedEvent.Raw(n1761)
+			}
+			if n1761 == 1 {
+				m.EventList[0] = model.RequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1764 header
+			for i1762, off1763 := 0, e.start; i1762 < n1761; i1762++ {
+				if en1766 := expect(b1765, off1763, 0x30); en1766 != 0 {
+					e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = 0x10, true, off1763, off1763+2, en1766, en1766
+				} else {
+					if uint(off1763)+1 < uint(len(b1765)) && b1765[off1763+1] < 0x80 && b1765[off1763]&0x1f != 0x1f && off1763+2+int(b1765[off1763+1]) <= len(b1765) {
+						t, l := b1765[off1763], int(b1765[off1763+1])
+						e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1763, off1763+2, off1763+2+l, off1763+2+l
+					} else if uint(off1763)+2 < uint(len(b1765)) && b1765[off1763+1] == 0x81 && b1765[off1763+2] >= 0x80 && b1765[off1763]&0x1f != 0x1f && off1763+3+int(b1765[off1763+2]) <= len(b1765) {
+						t, l := b1765[off1763], int(b1765[off1763+2])
+						e1764.tag, e1764.cons, e1764.off, e1764.start, e1764.end, e1764.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1763, off1763+3, off1763+3+l, off1763+3+l
+					} else if err := d.next(&e1764, off1763, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1764.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1764, "[UNIVERSAL 16]"), i1762), "eventList")
+					}
 				}
+				if err = decodeRequestedEventV3(d, &e1764, &m.EventList[i1762]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1762), "eventList")
+				}
+				off1763 = e1764.next
 			}
-			if err = decodeRequestedEventV3(d, &e1764, &m.EventList[i1762]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1762), "eventList")
-			}
-			off1763 = e1764.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -22883,54 +23375,60 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1784 := d.window(&e)
-		n1780 := 1
-		if e.cons && e.start == e.end {
-			n1780 = 0
-		} else if !(e.cons && expect(b1784, e.start, 0x30) == e.end) {
-			var err error
-			if n1780, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n1780)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n1780)
-		}
-		if n1780 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e1783 header
-		for i1781, off1782 := 0, e.start; i1781 < n1780; i1781++ {
-			if en1785 := expect(b1784, off1782, 0x30); en1785 != 0 {
-				e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = 0x10, true, off1782, off1782+2, en1785, en1785
-			} else {
-				if uint(off1782)+1 < uint(len(b1784)) && b1784[off1782+1] < 0x80 && b1784[off1782]&0x1f != 0x1f && off1782+2+int(b1784[off1782+1]) <= len(b1784) {
-					t, l := b1784[off1782], int(b1784[off1782+1])
-					e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1782, off1782+2, off1782+2+l, off1782+2+l
-				} else if uint(off1782)+2 < uint(len(b1784)) && b1784[off1782+1] == 0x81 && b1784[off1782+2] >= 0x80 && b1784[off1782]&0x1f != 0x1f && off1782+3+int(b1784[off1782+2]) <= len(b1784) {
-					t, l := b1784[off1782], int(b1784[off1782+2])
-					e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1782, off1782+3, off1782+3+l, off1782+3+l
-				} else if err := d.next(&e1783, off1782, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1784 := d.window(&e)
+			n1780 := 1
+			if e.cons && e.start == e.end {
+				n1780 = 0
+			} else if !(e.cons && expect(b1784, e.start, 0x30) == e.end) {
+				var err error
+				if n1780, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1783.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1783, "[UNIVERSAL 16]"), i1781), "evParList")
-				}
 			}
-			if !e1783.cons || !fastEventParameterV123(d, d.window(&e1783), e1783.start, e1783.end, &m.EvParList[i1781]) {
-				if err = decodeEventParameterV123(d, &e1783, &m.EvParList[i1781]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1781), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n1780)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1780)
 			}
-			off1782 = e1783.next
+			if n1780 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e1783 header
+			for i1781, off1782 := 0, e.start; i1781 < n1780; i1781++ {
+				if en1785 := expect(b1784, off1782, 0x30); en1785 != 0 {
+					e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = 0x10, true, off1782, off1782+2, en1785, en1785
+				} else {
+					if uint(off1782)+1 < uint(len(b1784)) && b1784[off1782+1] < 0x80 && b1784[off1782]&0x1f != 0x1f && off1782+2+int(b1784[off1782+1]) <= len(b1784) {
+						t, l := b1784[off1782], int(b1784[off1782+1])
+						e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1782, off1782+2, off1782+2+l, off1782+2+l
+					} else if uint(off1782)+2 < uint(len(b1784)) && b1784[off1782+1] == 0x81 && b1784[off1782+2] >= 0x80 && b1784[off1782]&0x1f != 0x1f && off1782+3+int(b1784[off1782+2]) <= len(b1784) {
+						t, l := b1784[off1782], int(b1784[off1782+2])
+						e1783.tag, e1783.cons, e1783.off, e1783.start, e1783.end, e1783.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1782, off1782+3, off1782+3+l, off1782+3+l
+					} else if err := d.next(&e1783, off1782, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e1783.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1783, "[UNIVERSAL 16]"), i1781), "evParList")
+					}
+				}
+				if !e1783.cons || !fastEventParameterV123(d, d.window(&e1783), e1783.start, e1783.end, &m.EvParList[i1781]) {
+					if err = decodeEventParameterV123(d, &e1783, &m.EvParList[i1781]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1781), "evParList")
+					}
+				}
+				off1782 = e1783.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -23152,54 +23650,60 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1804 := d.window(&e)
-		n1800 := 1
-		if e.cons && e.start == e.end {
-			n1800 = 0
-		} else if !(e.cons && expect(b1804, e.start, 0x30) == e.end) {
-			var err error
-			if n1800, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n1800)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n1800)
-		}
-		if n1800 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e1803 header
-		for i1801, off1802 := 0, e.start; i1801 < n1800; i1801++ {
-			if en1805 := expect(b1804, off1802, 0x30); en1805 != 0 {
-				e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = 0x10, true, off1802, off1802+2, en1805, en1805
-			} else {
-				if uint(off1802)+1 < uint(len(b1804)) && b1804[off1802+1] < 0x80 && b1804[off1802]&0x1f != 0x1f && off1802+2+int(b1804[off1802+1]) <= len(b1804) {
-					t, l := b1804[off1802], int(b1804[off1802+1])
-					e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1802, off1802+2, off1802+2+l, off1802+2+l
-				} else if uint(off1802)+2 < uint(len(b1804)) && b1804[off1802+1] == 0x81 && b1804[off1802+2] >= 0x80 && b1804[off1802]&0x1f != 0x1f && off1802+3+int(b1804[off1802+2]) <= len(b1804) {
-					t, l := b1804[off1802], int(b1804[off1802+2])
-					e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1802, off1802+3, off1802+3+l, off1802+3+l
-				} else if err := d.next(&e1803, off1802, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1804 := d.window(&e)
+			n1800 := 1
+			if e.cons && e.start == e.end {
+				n1800 = 0
+			} else if !(e.cons && expect(b1804, e.start, 0x30) == e.end) {
+				var err error
+				if n1800, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1803.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1803, "[UNIVERSAL 16]"), i1801), "evParList")
-				}
 			}
-			if !e1803.cons || !fastEventParameterV123(d, d.window(&e1803), e1803.start, e1803.end, &m.EvParList[i1801]) {
-				if err = decodeEventParameterV123(d, &e1803, &m.EvParList[i1801]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1801), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n1800)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1800)
 			}
-			off1802 = e1803.next
+			if n1800 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e1803 header
+			for i1801, off1802 := 0, e.start; i1801 < n1800; i1801++ {
+				if en1805 := expect(b1804, off1802, 0x30); en1805 != 0 {
+					e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = 0x10, true, off1802, off1802+2, en1805, en1805
+				} else {
+					if uint(off1802)+1 < uint(len(b1804)) && b1804[off1802+1] < 0x80 && b1804[off1802]&0x1f != 0x1f && off1802+2+int(b1804[off1802+1]) <= len(b1804) {
+						t, l := b1804[off1802], int(b1804[off1802+1])
+						e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1802, off1802+2, off1802+2+l, off1802+2+l
+					} else if uint(off1802)+2 < uint(len(b1804)) && b1804[off1802+1] == 0x81 && b1804[off1802+2] >= 0x80 && b1804[off1802]&0x1f != 0x1f && off1802+3+int(b1804[off1802+2]) <= len(b1804) {
+						t, l := b1804[off1802], int(b1804[off1802+2])
+						e1803.tag, e1803.cons, e1803.off, e1803.start, e1803.end, e1803.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1802, off1802+3, off1802+3+l, off1802+3+l
+					} else if err := d.next(&e1803, off1802, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e1803.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1803, "[UNIVERSAL 16]"), i1801), "evParList")
+					}
+				}
+				if !e1803.cons || !fastEventParameterV123(d, d.window(&e1803), e1803.start, e1803.end, &m.EvParList[i1801]) {
+					if err = decodeEventParameterV123(d, &e1803, &m.EvParList[i1801]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1801), "evParList")
+					}
+				}
+				off1802 = e1803.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -23421,54 +23925,60 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1824 := d.window(&e)
-		n1820 := 1
-		if e.cons && e.start == e.end {
-			n1820 = 0
-		} else if !(e.cons && expect(b1824, e.start, 0x30) == e.end) {
-			var err error
-			if n1820, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n1820)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n1820)
-		}
-		if n1820 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e1823 header
-		for i1821, off1822 := 0, e.start; i1821 < n1820; i1821++ {
-			if en1825 := expect(b1824, off1822, 0x30); en1825 != 0 {
-				e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = 0x10, true, off1822, off1822+2, en1825, en1825
-			} else {
-				if uint(off1822)+1 < uint(len(b1824)) && b1824[off1822+1] < 0x80 && b1824[off1822]&0x1f != 0x1f && off1822+2+int(b1824[off1822+1]) <= len(b1824) {
-					t, l := b1824[off1822], int(b1824[off1822+1])
-					e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1822, off1822+2, off1822+2+l, off1822+2+l
-				} else if uint(off1822)+2 < uint(len(b1824)) && b1824[off1822+1] == 0x81 && b1824[off1822+2] >= 0x80 && b1824[off1822]&0x1f != 0x1f && off1822+3+int(b1824[off1822+2]) <= len(b1824) {
-					t, l := b1824[off1822], int(b1824[off1822+2])
-					e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1822, off1822+3, off1822+3+l, off1822+3+l
-				} else if err := d.next(&e1823, off1822, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1824 := d.window(&e)
+			n1820 := 1
+			if e.cons && e.start == e.end {
+				n1820 = 0
+			} else if !(e.cons && expect(b1824, e.start, 0x30) == e.end) {
+				var err error
+				if n1820, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1823.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1823, "[UNIVERSAL 16]"), i1821), "evParList")
-				}
 			}
-			if !e1823.cons || !fastEventParameterV123(d, d.window(&e1823), e1823.start, e1823.end, &m.EvParList[i1821]) {
-				if err = decodeEventParameterV123(d, &e1823, &m.EvParList[i1821]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1821), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n1820)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1820)
 			}
-			off1822 = e1823.next
+			if n1820 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e1823 header
+			for i1821, off1822 := 0, e.start; i1821 < n1820; i1821++ {
+				if en1825 := expect(b1824, off1822, 0x30); en1825 != 0 {
+					e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = 0x10, true, off1822, off1822+2, en1825, en1825
+				} else {
+					if uint(off1822)+1 < uint(len(b1824)) && b1824[off1822+1] < 0x80 && b1824[off1822]&0x1f != 0x1f && off1822+2+int(b1824[off1822+1]) <= len(b1824) {
+						t, l := b1824[off1822], int(b1824[off1822+1])
+						e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1822, off1822+2, off1822+2+l, off1822+2+l
+					} else if uint(off1822)+2 < uint(len(b1824)) && b1824[off1822+1] == 0x81 && b1824[off1822+2] >= 0x80 && b1824[off1822]&0x1f != 0x1f && off1822+3+int(b1824[off1822+2]) <= len(b1824) {
+						t, l := b1824[off1822], int(b1824[off1822+2])
+						e1823.tag, e1823.cons, e1823.off, e1823.start, e1823.end, e1823.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1822, off1822+3, off1822+3+l, off1822+3+l
+					} else if err := d.next(&e1823, off1822, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e1823.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1823, "[UNIVERSAL 16]"), i1821), "evParList")
+					}
+				}
+				if !e1823.cons || !fastEventParameterV123(d, d.window(&e1823), e1823.start, e1823.end, &m.EvParList[i1821]) {
+					if err = decodeEventParameterV123(d, &e1823, &m.EvParList[i1821]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1821), "evParList")
+					}
+				}
+				off1822 = e1823.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -24711,52 +25221,58 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 		m.RequestID.Value = uint32(x1916)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1921 := d.window(&e)
-		n1917 := 1
-		if e.cons && e.start == e.end {
-			n1917 = 0
-		} else if !(e.cons && expect(b1921, e.start, 0x30) == e.end) {
-			var err error
-			if n1917, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.SecondRequestedEvent.Room(n1917)
-		if m.EventList == nil {
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1917)
-		}
-		if n1917 == 1 {
-			m.EventList[0] = model.SecondRequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1920 header
-		for i1918, off1919 := 0, e.start; i1918 < n1917; i1918++ {
-			if en1922 := expect(b1921, off1919, 0x30); en1922 != 0 {
-				e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = 0x10, true, off1919, off1919+2, en1922, en1922
-			} else {
-				if uint(off1919)+1 < uint(len(b1921)) && b1921[off1919+1] < 0x80 && b1921[off1919]&0x1f != 0x1f && off1919+2+int(b1921[off1919+1]) <= len(b1921) {
-					t, l := b1921[off1919], int(b1921[off1919+1])
-					e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1919, off1919+2, off1919+2+l, off1919+2+l
-				} else if uint(off1919)+2 < uint(len(b1921)) && b1921[off1919+1] == 0x81 && b1921[off1919+2] >= 0x80 && b1921[off1919]&0x1f != 0x1f && off1919+3+int(b1921[off1919+2]) <= len(b1921) {
-					t, l := b1921[off1919], int(b1921[off1919+2])
-					e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1919, off1919+3, off1919+3+l, off1919+3+l
-				} else if err := d.next(&e1920, off1919, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1921 := d.window(&e)
+			n1917 := 1
+			if e.cons && e.start == e.end {
+				n1917 = 0
+			} else if !(e.cons && expect(b1921, e.start, 0x30) == e.end) {
+				var err error
+				if n1917, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1920.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1920, "[UNIVERSAL 16]"), i1918), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Room(n1917)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1917)
+			}
+			if n1917 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1920 header
+			for i1918, off1919 := 0, e.start; i1918 < n1917; i1918++ {
+				if en1922 := expect(b1921, off1919, 0x30); en1922 != 0 {
+					e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = 0x10, true, off1919, off1919+2, en1922, en1922
+				} else {
+					if uint(off1919)+1 < uint(len(b1921)) && b1921[off1919+1] < 0x80 && b1921[off1919]&0x1f != 0x1f && off1919+2+int(b1921[off1919+1]) <= len(b1921) {
+						t, l := b1921[off1919], int(b1921[off1919+1])
+						e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1919, off1919+2, off1919+2+l, off1919+2+l
+					} else if uint(off1919)+2 < uint(len(b1921)) && b1921[off1919+1] == 0x81 && b1921[off1919+2] >= 0x80 && b1921[off1919]&0x1f != 0x1f && off1919+3+int(b1921[off1919+2]) <= len(b1921) {
+						t, l := b1921[off1919], int(b1921[off1919+2])
+						e1920.tag, e1920.cons, e1920.off, e1920.start, e1920.end, e1920.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1919, off1919+3, off1919+3+l, off1919+3+l
+					} else if err := d.next(&e1920, off1919, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1920.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1920, "[UNIVERSAL 16]"), i1918), "eventList")
+					}
 				}
+				if err = decodeSecondRequestedEventV1(d, &e1920, &m.EventList[i1918]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1918), "eventList")
+				}
+				off1919 = e1920.next
 			}
-			if err = decodeSecondRequestedEventV1(d, &e1920, &m.EventList[i1918]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1918), "eventList")
-			}
-			off1919 = e1920.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -24905,52 +25421,58 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 		m.RequestID.Value = uint32(x1933)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1938 := d.window(&e)
-		n1934 := 1
-		if e.cons && e.start == e.end {
-			n1934 = 0
-		} else if !(e.cons && expect(b1938, e.start, 0x30) == e.end) {
-			var err error
-			if n1934, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.SecondRequestedEvent.Room(n1934)
-		if m.EventList == nil {
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1934)
-		}
-		if n1934 == 1 {
-			m.EventList[0] = model.SecondRequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1937 header
-		for i1935, off1936 := 0, e.start; i1935 < n1934; i1935++ {
-			if en1939 := expect(b1938, off1936, 0x30); en1939 != 0 {
-				e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = 0x10, true, off1936, off1936+2, en1939, en1939
-			} else {
-				if uint(off1936)+1 < uint(len(b1938)) && b1938[off1936+1] < 0x80 && b1938[off1936]&0x1f != 0x1f && off1936+2+int(b1938[off1936+1]) <= len(b1938) {
-					t, l := b1938[off1936], int(b1938[off1936+1])
-					e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1936, off1936+2, off1936+2+l, off1936+2+l
-				} else if uint(off1936)+2 < uint(len(b1938)) && b1938[off1936+1] == 0x81 && b1938[off1936+2] >= 0x80 && b1938[off1936]&0x1f != 0x1f && off1936+3+int(b1938[off1936+2]) <= len(b1938) {
-					t, l := b1938[off1936], int(b1938[off1936+2])
-					e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1936, off1936+3, off1936+3+l, off1936+3+l
-				} else if err := d.next(&e1937, off1936, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1938 := d.window(&e)
+			n1934 := 1
+			if e.cons && e.start == e.end {
+				n1934 = 0
+			} else if !(e.cons && expect(b1938, e.start, 0x30) == e.end) {
+				var err error
+				if n1934, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1937.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1937, "[UNIVERSAL 16]"), i1935), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Room(n1934)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1934)
+			}
+			if n1934 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1937 header
+			for i1935, off1936 := 0, e.start; i1935 < n1934; i1935++ {
+				if en1939 := expect(b1938, off1936, 0x30); en1939 != 0 {
+					e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = 0x10, true, off1936, off1936+2, en1939, en1939
+				} else {
+					if uint(off1936)+1 < uint(len(b1938)) && b1938[off1936+1] < 0x80 && b1938[off1936]&0x1f != 0x1f && off1936+2+int(b1938[off1936+1]) <= len(b1938) {
+						t, l := b1938[off1936], int(b1938[off1936+1])
+						e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1936, off1936+2, off1936+2+l, off1936+2+l
+					} else if uint(off1936)+2 < uint(len(b1938)) && b1938[off1936+1] == 0x81 && b1938[off1936+2] >= 0x80 && b1938[off1936]&0x1f != 0x1f && off1936+3+int(b1938[off1936+2]) <= len(b1938) {
+						t, l := b1938[off1936], int(b1938[off1936+2])
+						e1937.tag, e1937.cons, e1937.off, e1937.start, e1937.end, e1937.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1936, off1936+3, off1936+3+l, off1936+3+l
+					} else if err := d.next(&e1937, off1936, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1937.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1937, "[UNIVERSAL 16]"), i1935), "eventList")
+					}
 				}
+				if err = decodeSecondRequestedEventV2(d, &e1937, &m.EventList[i1935]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1935), "eventList")
+				}
+				off1936 = e1937.next
 			}
-			if err = decodeSecondRequestedEventV2(d, &e1937, &m.EventList[i1935]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1935), "eventList")
-			}
-			off1936 = e1937.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -25096,52 +25618,58 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 		m.RequestID.Value = uint32(x1950)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] eventList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b1955 := d.window(&e)
-		n1951 := 1
-		if e.cons && e.start == e.end {
-			n1951 = 0
-		} else if !(e.cons && expect(b1955, e.start, 0x30) == e.end) {
-			var err error
-			if n1951, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.EventList = d.s.SecondRequestedEvent.Room(n1951)
-		if m.EventList == nil {
-			m.EventList = d.s.SecondRequestedEvent.Raw(n1951)
-		}
-		if n1951 == 1 {
-			m.EventList[0] = model.SecondRequestedEvent{}
-		} else {
-			clear(m.EventList)
-		}
-		var e1954 header
-		for i1952, off1953 := 0, e.start; i1952 < n1951; i1952++ {
-			if en1956 := expect(b1955, off1953, 0x30); en1956 != 0 {
-				e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = 0x10, true, off1953, off1953+2, en1956, en1956
-			} else {
-				if uint(off1953)+1 < uint(len(b1955)) && b1955[off1953+1] < 0x80 && b1955[off1953]&0x1f != 0x1f && off1953+2+int(b1955[off1953+1]) <= len(b1955) {
-					t, l := b1955[off1953], int(b1955[off1953+1])
-					e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1953, off1953+2, off1953+2+l, off1953+2+l
-				} else if uint(off1953)+2 < uint(len(b1955)) && b1955[off1953+1] == 0x81 && b1955[off1953+2] >= 0x80 && b1955[off1953]&0x1f != 0x1f && off1953+3+int(b1955[off1953+2]) <= len(b1955) {
-					t, l := b1955[off1953], int(b1955[off1953+2])
-					e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1953, off1953+3, off1953+3+l, off1953+3+l
-				} else if err := d.next(&e1954, off1953, e.end); err != nil {
+		if en != 0 { // [1] eventList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b1955 := d.window(&e)
+			n1951 := 1
+			if e.cons && e.start == e.end {
+				n1951 = 0
+			} else if !(e.cons && expect(b1955, e.start, 0x30) == e.end) {
+				var err error
+				if n1951, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventList")
 				}
-				if e1954.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1954, "[UNIVERSAL 16]"), i1952), "eventList")
+			}
+			m.EventList = d.s.SecondRequestedEvent.Room(n1951)
+			if m.EventList == nil {
+				m.EventList = d.s.SecondRequestedEvent.Raw(n1951)
+			}
+			if n1951 == 1 {
+				m.EventList[0] = model.SecondRequestedEvent{}
+			} else {
+				clear(m.EventList)
+			}
+			var e1954 header
+			for i1952, off1953 := 0, e.start; i1952 < n1951; i1952++ {
+				if en1956 := expect(b1955, off1953, 0x30); en1956 != 0 {
+					e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = 0x10, true, off1953, off1953+2, en1956, en1956
+				} else {
+					if uint(off1953)+1 < uint(len(b1955)) && b1955[off1953+1] < 0x80 && b1955[off1953]&0x1f != 0x1f && off1953+2+int(b1955[off1953+1]) <= len(b1955) {
+						t, l := b1955[off1953], int(b1955[off1953+1])
+						e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1953, off1953+2, off1953+2+l, off1953+2+l
+					} else if uint(off1953)+2 < uint(len(b1955)) && b1955[off1953+1] == 0x81 && b1955[off1953+2] >= 0x80 && b1955[off1953]&0x1f != 0x1f && off1953+3+int(b1955[off1953+2]) <= len(b1955) {
+						t, l := b1955[off1953], int(b1955[off1953+2])
+						e1954.tag, e1954.cons, e1954.off, e1954.start, e1954.end, e1954.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1953, off1953+3, off1953+3+l, off1953+3+l
+					} else if err := d.next(&e1954, off1953, e.end); err != nil {
+						return codecerr.At(err, "eventList")
+					}
+					if e1954.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1954, "[UNIVERSAL 16]"), i1952), "eventList")
+					}
 				}
+				if err = decodeSecondRequestedEventV3(d, &e1954, &m.EventList[i1952]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i1952), "eventList")
+				}
+				off1953 = e1954.next
 			}
-			if err = decodeSecondRequestedEventV3(d, &e1954, &m.EventList[i1952]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i1952), "eventList")
-			}
-			off1953 = e1954.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -25331,54 +25859,60 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1974 := d.window(&e)
-		n1970 := 1
-		if e.cons && e.start == e.end {
-			n1970 = 0
-		} else if !(e.cons && expect(b1974, e.start, 0x30) == e.end) {
-			var err error
-			if n1970, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n1970)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n1970)
-		}
-		if n1970 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e1973 header
-		for i1971, off1972 := 0, e.start; i1971 < n1970; i1971++ {
-			if en1975 := expect(b1974, off1972, 0x30); en1975 != 0 {
-				e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = 0x10, true, off1972, off1972+2, en1975, en1975
-			} else {
-				if uint(off1972)+1 < uint(len(b1974)) && b1974[off1972+1] < 0x80 && b1974[off1972]&0x1f != 0x1f && off1972+2+int(b1974[off1972+1]) <= len(b1974) {
-					t, l := b1974[off1972], int(b1974[off1972+1])
-					e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1972, off1972+2, off1972+2+l, off1972+2+l
-				} else if uint(off1972)+2 < uint(len(b1974)) && b1974[off1972+1] == 0x81 && b1974[off1972+2] >= 0x80 && b1974[off1972]&0x1f != 0x1f && off1972+3+int(b1974[off1972+2]) <= len(b1974) {
-					t, l := b1974[off1972], int(b1974[off1972+2])
-					e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1972, off1972+3, off1972+3+l, off1972+3+l
-				} else if err := d.next(&e1973, off1972, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1974 := d.window(&e)
+			n1970 := 1
+			if e.cons && e.start == e.end {
+				n1970 = 0
+			} else if !(e.cons && expect(b1974, e.start, 0x30) == e.end) {
+				var err error
+				if n1970, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1973.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1973, "[UNIVERSAL 16]"), i1971), "evParList")
-				}
 			}
-			if !e1973.cons || !fastEventParameterV123(d, d.window(&e1973), e1973.start, e1973.end, &m.EvParList[i1971]) {
-				if err = decodeEventParameterV123(d, &e1973, &m.EvParList[i1971]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1971), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n1970)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1970)
 			}
-			off1972 = e1973.next
+			if n1970 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e1973 header
+			for i1971, off1972 := 0, e.start; i1971 < n1970; i1971++ {
+				if en1975 := expect(b1974, off1972, 0x30); en1975 != 0 {
+					e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = 0x10, true, off1972, off1972+2, en1975, en1975
+				} else {
+					if uint(off1972)+1 < uint(len(b1974)) && b1974[off1972+1] < 0x80 && b1974[off1972]&0x1f != 0x1f && off1972+2+int(b1974[off1972+1]) <= len(b1974) {
+						t, l := b1974[off1972], int(b1974[off1972+1])
+						e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1972, off1972+2, off1972+2+l, off1972+2+l
+					} else if uint(off1972)+2 < uint(len(b1974)) && b1974[off1972+1] == 0x81 && b1974[off1972+2] >= 0x80 && b1974[off1972]&0x1f != 0x1f && off1972+3+int(b1974[off1972+2]) <= len(b1974) {
+						t, l := b1974[off1972], int(b1974[off1972+2])
+						e1973.tag, e1973.cons, e1973.off, e1973.start, e1973.end, e1973.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1972, off1972+3, off1972+3+l, off1972+3+l
+					} else if err := d.next(&e1973, off1972, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e1973.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1973, "[UNIVERSAL 16]"), i1971), "evParList")
+					}
+				}
+				if !e1973.cons || !fastEventParameterV123(d, d.window(&e1973), e1973.start, e1973.end, &m.EvParList[i1971]) {
+					if err = decodeEventParameterV123(d, &e1973, &m.EvParList[i1971]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1971), "evParList")
+					}
+				}
+				off1972 = e1973.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -25600,54 +26134,60 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b1994 := d.window(&e)
-		n1990 := 1
-		if e.cons && e.start == e.end {
-			n1990 = 0
-		} else if !(e.cons && expect(b1994, e.start, 0x30) == e.end) {
-			var err error
-			if n1990, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n1990)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n1990)
-		}
-		if n1990 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e1993 header
-		for i1991, off1992 := 0, e.start; i1991 < n1990; i1991++ {
-			if en1995 := expect(b1994, off1992, 0x30); en1995 != 0 {
-				e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = 0x10, true, off1992, off1992+2, en1995, en1995
-			} else {
-				if uint(off1992)+1 < uint(len(b1994)) && b1994[off1992+1] < 0x80 && b1994[off1992]&0x1f != 0x1f && off1992+2+int(b1994[off1992+1]) <= len(b1994) {
-					t, l := b1994[off1992], int(b1994[off1992+1])
-					e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1992, off1992+2, off1992+2+l, off1992+2+l
-				} else if uint(off1992)+2 < uint(len(b1994)) && b1994[off1992+1] == 0x81 && b1994[off1992+2] >= 0x80 && b1994[off1992]&0x1f != 0x1f && off1992+3+int(b1994[off1992+2]) <= len(b1994) {
-					t, l := b1994[off1992], int(b1994[off1992+2])
-					e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1992, off1992+3, off1992+3+l, off1992+3+l
-				} else if err := d.next(&e1993, off1992, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b1994 := d.window(&e)
+			n1990 := 1
+			if e.cons && e.start == e.end {
+				n1990 = 0
+			} else if !(e.cons && expect(b1994, e.start, 0x30) == e.end) {
+				var err error
+				if n1990, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e1993.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e1993, "[UNIVERSAL 16]"), i1991), "evParList")
-				}
 			}
-			if !e1993.cons || !fastEventParameterV123(d, d.window(&e1993), e1993.start, e1993.end, &m.EvParList[i1991]) {
-				if err = decodeEventParameterV123(d, &e1993, &m.EvParList[i1991]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i1991), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n1990)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n1990)
 			}
-			off1992 = e1993.next
+			if n1990 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e1993 header
+			for i1991, off1992 := 0, e.start; i1991 < n1990; i1991++ {
+				if en1995 := expect(b1994, off1992, 0x30); en1995 != 0 {
+					e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = 0x10, true, off1992, off1992+2, en1995, en1995
+				} else {
+					if uint(off1992)+1 < uint(len(b1994)) && b1994[off1992+1] < 0x80 && b1994[off1992]&0x1f != 0x1f && off1992+2+int(b1994[off1992+1]) <= len(b1994) {
+						t, l := b1994[off1992], int(b1994[off1992+1])
+						e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1992, off1992+2, off1992+2+l, off1992+2+l
+					} else if uint(off1992)+2 < uint(len(b1994)) && b1994[off1992+1] == 0x81 && b1994[off1992+2] >= 0x80 && b1994[off1992]&0x1f != 0x1f && off1992+3+int(b1994[off1992+2]) <= len(b1994) {
+						t, l := b1994[off1992], int(b1994[off1992+2])
+						e1993.tag, e1993.cons, e1993.off, e1993.start, e1993.end, e1993.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off1992, off1992+3, off1992+3+l, off1992+3+l
+					} else if err := d.next(&e1993, off1992, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e1993.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e1993, "[UNIVERSAL 16]"), i1991), "evParList")
+					}
+				}
+				if !e1993.cons || !fastEventParameterV123(d, d.window(&e1993), e1993.start, e1993.end, &m.EvParList[i1991]) {
+					if err = decodeEventParameterV123(d, &e1993, &m.EvParList[i1991]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i1991), "evParList")
+					}
+				}
+				off1992 = e1993.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -25869,54 +26409,60 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa3); en != 0 { // [3] evParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
-		seen |= 1 << 3
-		b2014 := d.window(&e)
-		n2010 := 1
-		if e.cons && e.start == e.end {
-			n2010 = 0
-		} else if !(e.cons && expect(b2014, e.start, 0x30) == e.end) {
-			var err error
-			if n2010, err = d.count(&e); err != nil {
-				return codecerr.At(err, "evParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa3)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa3)
 		}
-		m.EvParList = d.s.EventParameter.Room(n2010)
-		if m.EvParList == nil {
-			m.EvParList = d.s.EventParameter.Raw(n2010)
-		}
-		if n2010 == 1 {
-			m.EvParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EvParList)
-		}
-		var e2013 header
-		for i2011, off2012 := 0, e.start; i2011 < n2010; i2011++ {
-			if en2015 := expect(b2014, off2012, 0x30); en2015 != 0 {
-				e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = 0x10, true, off2012, off2012+2, en2015, en2015
-			} else {
-				if uint(off2012)+1 < uint(len(b2014)) && b2014[off2012+1] < 0x80 && b2014[off2012]&0x1f != 0x1f && off2012+2+int(b2014[off2012+1]) <= len(b2014) {
-					t, l := b2014[off2012], int(b2014[off2012+1])
-					e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2012, off2012+2, off2012+2+l, off2012+2+l
-				} else if uint(off2012)+2 < uint(len(b2014)) && b2014[off2012+1] == 0x81 && b2014[off2012+2] >= 0x80 && b2014[off2012]&0x1f != 0x1f && off2012+3+int(b2014[off2012+2]) <= len(b2014) {
-					t, l := b2014[off2012], int(b2014[off2012+2])
-					e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2012, off2012+3, off2012+3+l, off2012+3+l
-				} else if err := d.next(&e2013, off2012, e.end); err != nil {
+		if en != 0 { // [3] evParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
+			seen |= 1 << 3
+			b2014 := d.window(&e)
+			n2010 := 1
+			if e.cons && e.start == e.end {
+				n2010 = 0
+			} else if !(e.cons && expect(b2014, e.start, 0x30) == e.end) {
+				var err error
+				if n2010, err = d.count(&e); err != nil {
 					return codecerr.At(err, "evParList")
 				}
-				if e2013.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2013, "[UNIVERSAL 16]"), i2011), "evParList")
-				}
 			}
-			if !e2013.cons || !fastEventParameterV123(d, d.window(&e2013), e2013.start, e2013.end, &m.EvParList[i2011]) {
-				if err = decodeEventParameterV123(d, &e2013, &m.EvParList[i2011]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2011), "evParList")
-				}
+			m.EvParList = d.s.EventParameter.Room(n2010)
+			if m.EvParList == nil {
+				m.EvParList = d.s.EventParameter.Raw(n2010)
 			}
-			off2012 = e2013.next
+			if n2010 == 1 {
+				m.EvParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EvParList)
+			}
+			var e2013 header
+			for i2011, off2012 := 0, e.start; i2011 < n2010; i2011++ {
+				if en2015 := expect(b2014, off2012, 0x30); en2015 != 0 {
+					e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = 0x10, true, off2012, off2012+2, en2015, en2015
+				} else {
+					if uint(off2012)+1 < uint(len(b2014)) && b2014[off2012+1] < 0x80 && b2014[off2012]&0x1f != 0x1f && off2012+2+int(b2014[off2012+1]) <= len(b2014) {
+						t, l := b2014[off2012], int(b2014[off2012+1])
+						e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2012, off2012+2, off2012+2+l, off2012+2+l
+					} else if uint(off2012)+2 < uint(len(b2014)) && b2014[off2012+1] == 0x81 && b2014[off2012+2] >= 0x80 && b2014[off2012]&0x1f != 0x1f && off2012+3+int(b2014[off2012+2]) <= len(b2014) {
+						t, l := b2014[off2012], int(b2014[off2012+2])
+						e2013.tag, e2013.cons, e2013.off, e2013.start, e2013.end, e2013.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2012, off2012+3, off2012+3+l, off2012+3+l
+					} else if err := d.next(&e2013, off2012, e.end); err != nil {
+						return codecerr.At(err, "evParList")
+					}
+					if e2013.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2013, "[UNIVERSAL 16]"), i2011), "evParList")
+					}
+				}
+				if !e2013.cons || !fastEventParameterV123(d, d.window(&e2013), e2013.start, e2013.end, &m.EvParList[i2011]) {
+					if err = decodeEventParameterV123(d, &e2013, &m.EvParList[i2011]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2011), "evParList")
+					}
+				}
+				off2012 = e2013.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -26870,54 +27416,60 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 		m.StreamID.Value = uint32(x2091)
 		off = en
 	}
-	if en := expect(b, off, 0xa2); en != 0 { // [2] eventParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
-		seen |= 1 << 2
-		b2096 := d.window(&e)
-		n2092 := 1
-		if e.cons && e.start == e.end {
-			n2092 = 0
-		} else if !(e.cons && expect(b2096, e.start, 0x30) == e.end) {
-			var err error
-			if n2092, err = d.count(&e); err != nil {
-				return codecerr.At(err, "eventParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa2)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa2)
 		}
-		m.EventParList = d.s.EventParameter.Room(n2092)
-		if m.EventParList == nil {
-			m.EventParList = d.s.EventParameter.Raw(n2092)
-		}
-		if n2092 == 1 {
-			m.EventParList[0] = model.EventParameter{}
-		} else {
-			clear(m.EventParList)
-		}
-		var e2095 header
-		for i2093, off2094 := 0, e.start; i2093 < n2092; i2093++ {
-			if en2097 := expect(b2096, off2094, 0x30); en2097 != 0 {
-				e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = 0x10, true, off2094, off2094+2, en2097, en2097
-			} else {
-				if uint(off2094)+1 < uint(len(b2096)) && b2096[off2094+1] < 0x80 && b2096[off2094]&0x1f != 0x1f && off2094+2+int(b2096[off2094+1]) <= len(b2096) {
-					t, l := b2096[off2094], int(b2096[off2094+1])
-					e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2094, off2094+2, off2094+2+l, off2094+2+l
-				} else if uint(off2094)+2 < uint(len(b2096)) && b2096[off2094+1] == 0x81 && b2096[off2094+2] >= 0x80 && b2096[off2094]&0x1f != 0x1f && off2094+3+int(b2096[off2094+2]) <= len(b2096) {
-					t, l := b2096[off2094], int(b2096[off2094+2])
-					e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2094, off2094+3, off2094+3+l, off2094+3+l
-				} else if err := d.next(&e2095, off2094, e.end); err != nil {
+		if en != 0 { // [2] eventParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
+			seen |= 1 << 2
+			b2096 := d.window(&e)
+			n2092 := 1
+			if e.cons && e.start == e.end {
+				n2092 = 0
+			} else if !(e.cons && expect(b2096, e.start, 0x30) == e.end) {
+				var err error
+				if n2092, err = d.count(&e); err != nil {
 					return codecerr.At(err, "eventParList")
 				}
-				if e2095.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2095, "[UNIVERSAL 16]"), i2093), "eventParList")
-				}
 			}
-			if !e2095.cons || !fastEventParameterV123(d, d.window(&e2095), e2095.start, e2095.end, &m.EventParList[i2093]) {
-				if err = decodeEventParameterV123(d, &e2095, &m.EventParList[i2093]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2093), "eventParList")
-				}
+			m.EventParList = d.s.EventParameter.Room(n2092)
+			if m.EventParList == nil {
+				m.EventParList = d.s.EventParameter.Raw(n2092)
 			}
-			off2094 = e2095.next
+			if n2092 == 1 {
+				m.EventParList[0] = model.EventParameter{}
+			} else {
+				clear(m.EventParList)
+			}
+			var e2095 header
+			for i2093, off2094 := 0, e.start; i2093 < n2092; i2093++ {
+				if en2097 := expect(b2096, off2094, 0x30); en2097 != 0 {
+					e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = 0x10, true, off2094, off2094+2, en2097, en2097
+				} else {
+					if uint(off2094)+1 < uint(len(b2096)) && b2096[off2094+1] < 0x80 && b2096[off2094]&0x1f != 0x1f && off2094+2+int(b2096[off2094+1]) <= len(b2096) {
+						t, l := b2096[off2094], int(b2096[off2094+1])
+						e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2094, off2094+2, off2094+2+l, off2094+2+l
+					} else if uint(off2094)+2 < uint(len(b2096)) && b2096[off2094+1] == 0x81 && b2096[off2094+2] >= 0x80 && b2096[off2094]&0x1f != 0x1f && off2094+3+int(b2096[off2094+2]) <= len(b2096) {
+						t, l := b2096[off2094], int(b2096[off2094+2])
+						e2095.tag, e2095.cons, e2095.off, e2095.start, e2095.end, e2095.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2094, off2094+3, off2094+3+l, off2094+3+l
+					} else if err := d.next(&e2095, off2094, e.end); err != nil {
+						return codecerr.At(err, "eventParList")
+					}
+					if e2095.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2095, "[UNIVERSAL 16]"), i2093), "eventParList")
+					}
+				}
+				if !e2095.cons || !fastEventParameterV123(d, d.window(&e2095), e2095.start, e2095.end, &m.EventParList[i2093]) {
+					if err = decodeEventParameterV123(d, &e2095, &m.EventParList[i2093]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2093), "eventParList")
+					}
+				}
+				off2094 = e2095.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -27278,52 +27830,58 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 		m.Id = uint32(x2121)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] signalList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2126 := d.window(&e)
-		n2122 := 1
-		if e.cons && e.start == e.end {
-			n2122 = 0
-		} else if !(e.cons && expect(b2126, e.start, 0x30) == e.end) {
-			var err error
-			if n2122, err = d.count(&e); err != nil {
-				return codecerr.At(err, "signalList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.SignalList = d.s.Signal.Room(n2122)
-		if m.SignalList == nil {
-			m.SignalList = d.s.Signal.Raw(n2122)
-		}
-		if n2122 == 1 {
-			m.SignalList[0] = model.Signal{}
-		} else {
-			clear(m.SignalList)
-		}
-		var e2125 header
-		for i2123, off2124 := 0, e.start; i2123 < n2122; i2123++ {
-			if en2127 := expect(b2126, off2124, 0x30); en2127 != 0 {
-				e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = 0x10, true, off2124, off2124+2, en2127, en2127
-			} else {
-				if uint(off2124)+1 < uint(len(b2126)) && b2126[off2124+1] < 0x80 && b2126[off2124]&0x1f != 0x1f && off2124+2+int(b2126[off2124+1]) <= len(b2126) {
-					t, l := b2126[off2124], int(b2126[off2124+1])
-					e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2124, off2124+2, off2124+2+l, off2124+2+l
-				} else if uint(off2124)+2 < uint(len(b2126)) && b2126[off2124+1] == 0x81 && b2126[off2124+2] >= 0x80 && b2126[off2124]&0x1f != 0x1f && off2124+3+int(b2126[off2124+2]) <= len(b2126) {
-					t, l := b2126[off2124], int(b2126[off2124+2])
-					e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2124, off2124+3, off2124+3+l, off2124+3+l
-				} else if err := d.next(&e2125, off2124, e.end); err != nil {
+		if en != 0 { // [1] signalList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2126 := d.window(&e)
+			n2122 := 1
+			if e.cons && e.start == e.end {
+				n2122 = 0
+			} else if !(e.cons && expect(b2126, e.start, 0x30) == e.end) {
+				var err error
+				if n2122, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e2125.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2125, "[UNIVERSAL 16]"), i2123), "signalList")
+			}
+			m.SignalList = d.s.Signal.Room(n2122)
+			if m.SignalList == nil {
+				m.SignalList = d.s.Signal.Raw(n2122)
+			}
+			if n2122 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
+			var e2125 header
+			for i2123, off2124 := 0, e.start; i2123 < n2122; i2123++ {
+				if en2127 := expect(b2126, off2124, 0x30); en2127 != 0 {
+					e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = 0x10, true, off2124, off2124+2, en2127, en2127
+				} else {
+					if uint(off2124)+1 < uint(len(b2126)) && b2126[off2124+1] < 0x80 && b2126[off2124]&0x1f != 0x1f && off2124+2+int(b2126[off2124+1]) <= len(b2126) {
+						t, l := b2126[off2124], int(b2126[off2124+1])
+						e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2124, off2124+2, off2124+2+l, off2124+2+l
+					} else if uint(off2124)+2 < uint(len(b2126)) && b2126[off2124+1] == 0x81 && b2126[off2124+2] >= 0x80 && b2126[off2124]&0x1f != 0x1f && off2124+3+int(b2126[off2124+2]) <= len(b2126) {
+						t, l := b2126[off2124], int(b2126[off2124+2])
+						e2125.tag, e2125.cons, e2125.off, e2125.start, e2125.end, e2125.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2124, off2124+3, off2124+3+l, off2124+3+l
+					} else if err := d.next(&e2125, off2124, e.end); err != nil {
+						return codecerr.At(err, "signalList")
+					}
+					if e2125.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2125, "[UNIVERSAL 16]"), i2123), "signalList")
+					}
 				}
+				if err = decodeSignalV12(d, &e2125, &m.SignalList[i2123]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2123), "signalList")
+				}
+				off2124 = e2125.next
 			}
-			if err = decodeSignalV12(d, &e2125, &m.SignalList[i2123]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2123), "signalList")
-			}
-			off2124 = e2125.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -27472,52 +28030,58 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 		m.Id = uint32(x2138)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] signalList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2143 := d.window(&e)
-		n2139 := 1
-		if e.cons && e.start == e.end {
-			n2139 = 0
-		} else if !(e.cons && expect(b2143, e.start, 0x30) == e.end) {
-			var err error
-			if n2139, err = d.count(&e); err != nil {
-				return codecerr.At(err, "signalList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.SignalList = d.s.Signal.Room(n2139)
-		if m.SignalList == nil {
-			m.SignalList = d.s.Signal.Raw(n2139)
-		}
-		if n2139 == 1 {
-			m.SignalList[0] = model.Signal{}
-		} else {
-			clear(m.SignalList)
-		}
-		var e2142 header
-		for i2140, off2141 := 0, e.start; i2140 < n2139; i2140++ {
-			if en2144 := expect(b2143, off2141, 0x30); en2144 != 0 {
-				e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = 0x10, true, off2141, off2141+2, en2144, en2144
-			} else {
-				if uint(off2141)+1 < uint(len(b2143)) && b2143[off2141+1] < 0x80 && b2143[off2141]&0x1f != 0x1f && off2141+2+int(b2143[off2141+1]) <= len(b2143) {
-					t, l := b2143[off2141], int(b2143[off2141+1])
-					e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2141, off2141+2, off2141+2+l, off2141+2+l
-				} else if uint(off2141)+2 < uint(len(b2143)) && b2143[off2141+1] == 0x81 && b2143[off2141+2] >= 0x80 && b2143[off2141]&0x1f != 0x1f && off2141+3+int(b2143[off2141+2]) <= len(b2143) {
-					t, l := b2143[off2141], int(b2143[off2141+2])
-					e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2141, off2141+3, off2141+3+l, off2141+3+l
-				} else if err := d.next(&e2142, off2141, e.end); err != nil {
+		if en != 0 { // [1] signalList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2143 := d.window(&e)
+			n2139 := 1
+			if e.cons && e.start == e.end {
+				n2139 = 0
+			} else if !(e.cons && expect(b2143, e.start, 0x30) == e.end) {
+				var err error
+				if n2139, err = d.count(&e); err != nil {
 					return codecerr.At(err, "signalList")
 				}
-				if e2142.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2142, "[UNIVERSAL 16]"), i2140), "signalList")
+			}
+			m.SignalList = d.s.Signal.Room(n2139)
+			if m.SignalList == nil {
+				m.SignalList = d.s.Signal.Raw(n2139)
+			}
+			if n2139 == 1 {
+				m.SignalList[0] = model.Signal{}
+			} else {
+				clear(m.SignalList)
+			}
+			var e2142 header
+			for i2140, off2141 := 0, e.start; i2140 < n2139; i2140++ {
+				if en2144 := expect(b2143, off2141, 0x30); en2144 != 0 {
+					e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = 0x10, true, off2141, off2141+2, en2144, en2144
+				} else {
+					if uint(off2141)+1 < uint(len(b2143)) && b2143[off2141+1] < 0x80 && b2143[off2141]&0x1f != 0x1f && off2141+2+int(b2143[off2141+1]) <= len(b2143) {
+						t, l := b2143[off2141], int(b2143[off2141+1])
+						e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2141, off2141+2, off2141+2+l, off2141+2+l
+					} else if uint(off2141)+2 < uint(len(b2143)) && b2143[off2141+1] == 0x81 && b2143[off2141+2] >= 0x80 && b2143[off2141]&0x1f != 0x1f && off2141+3+int(b2143[off2141+2]) <= len(b2143) {
+						t, l := b2143[off2141], int(b2143[off2141+2])
+						e2142.tag, e2142.cons, e2142.off, e2142.start, e2142.end, e2142.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2141, off2141+3, off2141+3+l, off2141+3+l
+					} else if err := d.next(&e2142, off2141, e.end); err != nil {
+						return codecerr.At(err, "signalList")
+					}
+					if e2142.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2142, "[UNIVERSAL 16]"), i2140), "signalList")
+					}
 				}
+				if err = decodeSignalV3(d, &e2142, &m.SignalList[i2140]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2140), "signalList")
+				}
+				off2141 = e2142.next
 			}
-			if err = decodeSignalV3(d, &e2142, &m.SignalList[i2140]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2140), "signalList")
-			}
-			off2141 = e2142.next
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -27775,54 +28339,60 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa6); en != 0 { // [6] sigParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
-		seen |= 1 << 6
-		b2162 := d.window(&e)
-		n2158 := 1
-		if e.cons && e.start == e.end {
-			n2158 = 0
-		} else if !(e.cons && expect(b2162, e.start, 0x30) == e.end) {
-			var err error
-			if n2158, err = d.count(&e); err != nil {
-				return codecerr.At(err, "sigParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa6)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa6)
 		}
-		m.SigParList = d.s.SigParameter.Room(n2158)
-		if m.SigParList == nil {
-			m.SigParList = d.s.SigParameter.Raw(n2158)
-		}
-		if n2158 == 1 {
-			m.SigParList[0] = model.SigParameter{}
-		} else {
-			clear(m.SigParList)
-		}
-		var e2161 header
-		for i2159, off2160 := 0, e.start; i2159 < n2158; i2159++ {
-			if en2163 := expect(b2162, off2160, 0x30); en2163 != 0 {
-				e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = 0x10, true, off2160, off2160+2, en2163, en2163
-			} else {
-				if uint(off2160)+1 < uint(len(b2162)) && b2162[off2160+1] < 0x80 && b2162[off2160]&0x1f != 0x1f && off2160+2+int(b2162[off2160+1]) <= len(b2162) {
-					t, l := b2162[off2160], int(b2162[off2160+1])
-					e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2160, off2160+2, off2160+2+l, off2160+2+l
-				} else if uint(off2160)+2 < uint(len(b2162)) && b2162[off2160+1] == 0x81 && b2162[off2160+2] >= 0x80 && b2162[off2160]&0x1f != 0x1f && off2160+3+int(b2162[off2160+2]) <= len(b2162) {
-					t, l := b2162[off2160], int(b2162[off2160+2])
-					e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2160, off2160+3, off2160+3+l, off2160+3+l
-				} else if err := d.next(&e2161, off2160, e.end); err != nil {
+		if en != 0 { // [6] sigParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, s, en, en
+			seen |= 1 << 6
+			b2162 := d.window(&e)
+			n2158 := 1
+			if e.cons && e.start == e.end {
+				n2158 = 0
+			} else if !(e.cons && expect(b2162, e.start, 0x30) == e.end) {
+				var err error
+				if n2158, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e2161.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2161, "[UNIVERSAL 16]"), i2159), "sigParList")
-				}
 			}
-			if !e2161.cons || !fastSigParameterV123(d, d.window(&e2161), e2161.start, e2161.end, &m.SigParList[i2159]) {
-				if err = decodeSigParameterV123(d, &e2161, &m.SigParList[i2159]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2159), "sigParList")
-				}
+			m.SigParList = d.s.SigParameter.Room(n2158)
+			if m.SigParList == nil {
+				m.SigParList = d.s.SigParameter.Raw(n2158)
 			}
-			off2160 = e2161.next
+			if n2158 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
+			var e2161 header
+			for i2159, off2160 := 0, e.start; i2159 < n2158; i2159++ {
+				if en2163 := expect(b2162, off2160, 0x30); en2163 != 0 {
+					e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = 0x10, true, off2160, off2160+2, en2163, en2163
+				} else {
+					if uint(off2160)+1 < uint(len(b2162)) && b2162[off2160+1] < 0x80 && b2162[off2160]&0x1f != 0x1f && off2160+2+int(b2162[off2160+1]) <= len(b2162) {
+						t, l := b2162[off2160], int(b2162[off2160+1])
+						e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2160, off2160+2, off2160+2+l, off2160+2+l
+					} else if uint(off2160)+2 < uint(len(b2162)) && b2162[off2160+1] == 0x81 && b2162[off2160+2] >= 0x80 && b2162[off2160]&0x1f != 0x1f && off2160+3+int(b2162[off2160+2]) <= len(b2162) {
+						t, l := b2162[off2160], int(b2162[off2160+2])
+						e2161.tag, e2161.cons, e2161.off, e2161.start, e2161.end, e2161.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2160, off2160+3, off2160+3+l, off2160+3+l
+					} else if err := d.next(&e2161, off2160, e.end); err != nil {
+						return codecerr.At(err, "sigParList")
+					}
+					if e2161.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2161, "[UNIVERSAL 16]"), i2159), "sigParList")
+					}
+				}
+				if !e2161.cons || !fastSigParameterV123(d, d.window(&e2161), e2161.start, e2161.end, &m.SigParList[i2159]) {
+					if err = decodeSigParameterV123(d, &e2161, &m.SigParList[i2159]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2159), "sigParList")
+					}
+				}
+				off2160 = e2161.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -28162,54 +28732,60 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa6); en != 0 { // [6] sigParList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
-		seen |= 1 << 6
-		b2183 := d.window(&e)
-		n2179 := 1
-		if e.cons && e.start == e.end {
-			n2179 = 0
-		} else if !(e.cons && expect(b2183, e.start, 0x30) == e.end) {
-			var err error
-			if n2179, err = d.count(&e); err != nil {
-				return codecerr.At(err, "sigParList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa6)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa6)
 		}
-		m.SigParList = d.s.SigParameter.Room(n2179)
-		if m.SigParList == nil {
-			m.SigParList = d.s.SigParameter.Raw(n2179)
-		}
-		if n2179 == 1 {
-			m.SigParList[0] = model.SigParameter{}
-		} else {
-			clear(m.SigParList)
-		}
-		var e2182 header
-		for i2180, off2181 := 0, e.start; i2180 < n2179; i2180++ {
-			if en2184 := expect(b2183, off2181, 0x30); en2184 != 0 {
-				e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = 0x10, true, off2181, off2181+2, en2184, en2184
-			} else {
-				if uint(off2181)+1 < uint(len(b2183)) && b2183[off2181+1] < 0x80 && b2183[off2181]&0x1f != 0x1f && off2181+2+int(b2183[off2181+1]) <= len(b2183) {
-					t, l := b2183[off2181], int(b2183[off2181+1])
-					e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2181, off2181+2, off2181+2+l, off2181+2+l
-				} else if uint(off2181)+2 < uint(len(b2183)) && b2183[off2181+1] == 0x81 && b2183[off2181+2] >= 0x80 && b2183[off2181]&0x1f != 0x1f && off2181+3+int(b2183[off2181+2]) <= len(b2183) {
-					t, l := b2183[off2181], int(b2183[off2181+2])
-					e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2181, off2181+3, off2181+3+l, off2181+3+l
-				} else if err := d.next(&e2182, off2181, e.end); err != nil {
+		if en != 0 { // [6] sigParList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, s, en, en
+			seen |= 1 << 6
+			b2183 := d.window(&e)
+			n2179 := 1
+			if e.cons && e.start == e.end {
+				n2179 = 0
+			} else if !(e.cons && expect(b2183, e.start, 0x30) == e.end) {
+				var err error
+				if n2179, err = d.count(&e); err != nil {
 					return codecerr.At(err, "sigParList")
 				}
-				if e2182.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2182, "[UNIVERSAL 16]"), i2180), "sigParList")
-				}
 			}
-			if !e2182.cons || !fastSigParameterV123(d, d.window(&e2182), e2182.start, e2182.end, &m.SigParList[i2180]) {
-				if err = decodeSigParameterV123(d, &e2182, &m.SigParList[i2180]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2180), "sigParList")
-				}
+			m.SigParList = d.s.SigParameter.Room(n2179)
+			if m.SigParList == nil {
+				m.SigParList = d.s.SigParameter.Raw(n2179)
 			}
-			off2181 = e2182.next
+			if n2179 == 1 {
+				m.SigParList[0] = model.SigParameter{}
+			} else {
+				clear(m.SigParList)
+			}
+			var e2182 header
+			for i2180, off2181 := 0, e.start; i2180 < n2179; i2180++ {
+				if en2184 := expect(b2183, off2181, 0x30); en2184 != 0 {
+					e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = 0x10, true, off2181, off2181+2, en2184, en2184
+				} else {
+					if uint(off2181)+1 < uint(len(b2183)) && b2183[off2181+1] < 0x80 && b2183[off2181]&0x1f != 0x1f && off2181+2+int(b2183[off2181+1]) <= len(b2183) {
+						t, l := b2183[off2181], int(b2183[off2181+1])
+						e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2181, off2181+2, off2181+2+l, off2181+2+l
+					} else if uint(off2181)+2 < uint(len(b2183)) && b2183[off2181+1] == 0x81 && b2183[off2181+2] >= 0x80 && b2183[off2181]&0x1f != 0x1f && off2181+3+int(b2183[off2181+2]) <= len(b2183) {
+						t, l := b2183[off2181], int(b2183[off2181+2])
+						e2182.tag, e2182.cons, e2182.off, e2182.start, e2182.end, e2182.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2181, off2181+3, off2181+3+l, off2181+3+l
+					} else if err := d.next(&e2182, off2181, e.end); err != nil {
+						return codecerr.At(err, "sigParList")
+					}
+					if e2182.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2182, "[UNIVERSAL 16]"), i2180), "sigParList")
+					}
+				}
+				if !e2182.cons || !fastSigParameterV123(d, d.window(&e2182), e2182.start, e2182.end, &m.SigParList[i2180]) {
+					if err = decodeSigParameterV123(d, &e2182, &m.SigParList[i2180]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2180), "sigParList")
+					}
+				}
+				off2181 = e2182.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x87); en != 0 { // [7] direction
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, false, off, off+2, en, en
@@ -28516,50 +29092,56 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] value
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2207 := d.window(&e)
-		n2203 := 1
-		if e.cons && e.start == e.end {
-			n2203 = 0
-		} else if !(e.cons && expect(b2207, e.start, 0x4) == e.end) {
-			var err error
-			if n2203, err = d.count(&e); err != nil {
-				return codecerr.At(err, "value")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Value = d.s.Octets.Room(n2203)
-		if m.Value == nil {
-			m.Value = d.s.Octets.Raw(n2203)
+		if en != 0 { // [1] value
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2207 := d.window(&e)
+			n2203 := 1
+			if e.cons && e.start == e.end {
+				n2203 = 0
+			} else if !(e.cons && expect(b2207, e.start, 0x4) == e.end) {
+				var err error
+				if n2203, err = d.count(&e); err != nil {
+					return codecerr.At(err, "value")
+				}
+			}
+			m.Value = d.s.Octets.Room(n2203)
+			if m.Value == nil {
+				m.Value = d.s.Octets.Raw(n2203)
+			}
+			var e2206 header
+			for i2204, off2205 := 0, e.start; i2204 < n2203; i2204++ {
+				if en2208 := expect(b2207, off2205, 0x4); en2208 != 0 {
+					m.Value[i2204] = b2207[off2205+2 : en2208 : en2208]
+					off2205 = en2208
+					continue
+				}
+				if uint(off2205)+1 < uint(len(b2207)) && b2207[off2205+1] < 0x80 && b2207[off2205]&0x1f != 0x1f && off2205+2+int(b2207[off2205+1]) <= len(b2207) {
+					t, l := b2207[off2205], int(b2207[off2205+1])
+					e2206.tag, e2206.cons, e2206.off, e2206.start, e2206.end, e2206.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2205, off2205+2, off2205+2+l, off2205+2+l
+				} else if uint(off2205)+2 < uint(len(b2207)) && b2207[off2205+1] == 0x81 && b2207[off2205+2] >= 0x80 && b2207[off2205]&0x1f != 0x1f && off2205+3+int(b2207[off2205+2]) <= len(b2207) {
+					t, l := b2207[off2205], int(b2207[off2205+2])
+					e2206.tag, e2206.cons, e2206.off, e2206.start, e2206.end, e2206.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2205, off2205+3, off2205+3+l, off2205+3+l
+				} else if err := d.next(&e2206, off2205, e.end); err != nil {
+					return codecerr.At(err, "value")
+				}
+				if e2206.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2206, "[UNIVERSAL 4]"), i2204), "value")
+				}
+				if !e2206.cons {
+					m.Value[i2204] = d.data[e2206.start:e2206.end:e2206.end]
+				} else if m.Value[i2204], err = d.octets(e2206); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2204), "value")
+				}
+				off2205 = e2206.next
+			}
+			off = en
 		}
-		var e2206 header
-		for i2204, off2205 := 0, e.start; i2204 < n2203; i2204++ {
-			if en2208 := expect(b2207, off2205, 0x4); en2208 != 0 {
-				m.Value[i2204] = b2207[off2205+2 : en2208 : en2208]
-				off2205 = en2208
-				continue
-			}
-			if uint(off2205)+1 < uint(len(b2207)) && b2207[off2205+1] < 0x80 && b2207[off2205]&0x1f != 0x1f && off2205+2+int(b2207[off2205+1]) <= len(b2207) {
-				t, l := b2207[off2205], int(b2207[off2205+1])
-				e2206.tag, e2206.cons, e2206.off, e2206.start, e2206.end, e2206.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2205, off2205+2, off2205+2+l, off2205+2+l
-			} else if uint(off2205)+2 < uint(len(b2207)) && b2207[off2205+1] == 0x81 && b2207[off2205+2] >= 0x80 && b2207[off2205]&0x1f != 0x1f && off2205+3+int(b2207[off2205+2]) <= len(b2207) {
-				t, l := b2207[off2205], int(b2207[off2205+2])
-				e2206.tag, e2206.cons, e2206.off, e2206.start, e2206.end, e2206.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2205, off2205+3, off2205+3+l, off2205+3+l
-			} else if err := d.next(&e2206, off2205, e.end); err != nil {
-				return codecerr.At(err, "value")
-			}
-			if e2206.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e2206, "[UNIVERSAL 4]"), i2204), "value")
-			}
-			if !e2206.cons {
-				m.Value[i2204] = d.data[e2206.start:e2206.end:e2206.end]
-			} else if m.Value[i2204], err = d.octets(e2206); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2204), "value")
-			}
-			off2205 = e2206.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] extraInfo
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -28926,104 +29508,116 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] mtl
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b2238 := d.window(&e)
-		n2234 := 1
-		if e.cons && e.start == e.end {
-			n2234 = 0
-		} else if !(e.cons && expect(b2238, e.start, 0xa) == e.end) {
-			var err error
-			if n2234, err = d.count(&e); err != nil {
-				return codecerr.At(err, "mtl")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.Mtl = d.s.ModemType.Room(n2234)
-		if m.Mtl == nil {
-			m.Mtl = d.s.ModemType.Raw(n2234)
-		}
-		var e2237 header
-		for i2235, off2236 := 0, e.start; i2235 < n2234; i2235++ {
-			if en2239 := expect(b2238, off2236, 0xa); en2239 != 0 {
-				e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = 0xa, false, off2236, off2236+2, en2239, en2239
-			} else {
-				if uint(off2236)+1 < uint(len(b2238)) && b2238[off2236+1] < 0x80 && b2238[off2236]&0x1f != 0x1f && off2236+2+int(b2238[off2236+1]) <= len(b2238) {
-					t, l := b2238[off2236], int(b2238[off2236+1])
-					e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2236, off2236+2, off2236+2+l, off2236+2+l
-				} else if uint(off2236)+2 < uint(len(b2238)) && b2238[off2236+1] == 0x81 && b2238[off2236+2] >= 0x80 && b2238[off2236]&0x1f != 0x1f && off2236+3+int(b2238[off2236+2]) <= len(b2238) {
-					t, l := b2238[off2236], int(b2238[off2236+2])
-					e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2236, off2236+3, off2236+3+l, off2236+3+l
-				} else if err := d.next(&e2237, off2236, e.end); err != nil {
+		if en != 0 { // [0] mtl
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b2238 := d.window(&e)
+			n2234 := 1
+			if e.cons && e.start == e.end {
+				n2234 = 0
+			} else if !(e.cons && expect(b2238, e.start, 0xa) == e.end) {
+				var err error
+				if n2234, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mtl")
 				}
-				if e2237.tag != 0xa {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2237, "[UNIVERSAL 10]"), i2235), "mtl")
+			}
+			m.Mtl = d.s.ModemType.Room(n2234)
+			if m.Mtl == nil {
+				m.Mtl = d.s.ModemType.Raw(n2234)
+			}
+			var e2237 header
+			for i2235, off2236 := 0, e.start; i2235 < n2234; i2235++ {
+				if en2239 := expect(b2238, off2236, 0xa); en2239 != 0 {
+					e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = 0xa, false, off2236, off2236+2, en2239, en2239
+				} else {
+					if uint(off2236)+1 < uint(len(b2238)) && b2238[off2236+1] < 0x80 && b2238[off2236]&0x1f != 0x1f && off2236+2+int(b2238[off2236+1]) <= len(b2238) {
+						t, l := b2238[off2236], int(b2238[off2236+1])
+						e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2236, off2236+2, off2236+2+l, off2236+2+l
+					} else if uint(off2236)+2 < uint(len(b2238)) && b2238[off2236+1] == 0x81 && b2238[off2236+2] >= 0x80 && b2238[off2236]&0x1f != 0x1f && off2236+3+int(b2238[off2236+2]) <= len(b2238) {
+						t, l := b2238[off2236], int(b2238[off2236+2])
+						e2237.tag, e2237.cons, e2237.off, e2237.start, e2237.end, e2237.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2236, off2236+3, off2236+3+l, off2236+3+l
+					} else if err := d.next(&e2237, off2236, e.end); err != nil {
+						return codecerr.At(err, "mtl")
+					}
+					if e2237.tag != 0xa {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2237, "[UNIVERSAL 10]"), i2235), "mtl")
+					}
 				}
-			}
-			x2240, ok := d.smallInt(&e2237)
-			if !ok {
-				var err error
-				if x2240, err = d.integer(&e2237, minInt, maxInt); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2235), "mtl")
+				x2240, ok := d.smallInt(&e2237)
+				if !ok {
+					var err error
+					if x2240, err = d.integer(&e2237, minInt, maxInt); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2235), "mtl")
+					}
 				}
+				if x2240 < -1<<31 || x2240 >= 1<<31 {
+					return codecerr.At(codecerr.AtIndex(d.errorf(e2237.start, "enumeration value %d out of range", x2240), i2235), "mtl")
+				}
+				m.Mtl[i2235] = model.ModemType(x2240)
+				off2236 = e2237.next
 			}
-			if x2240 < -1<<31 || x2240 >= 1<<31 {
-				return codecerr.At(codecerr.AtIndex(d.errorf(e2237.start, "enumeration value %d out of range", x2240), i2235), "mtl")
-			}
-			m.Mtl[i2235] = model.ModemType(x2240)
-			off2236 = e2237.next
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] mpl
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2245 := d.window(&e)
-		n2241 := 1
-		if e.cons && e.start == e.end {
-			n2241 = 0
-		} else if !(e.cons && expect(b2245, e.start, 0x30) == e.end) {
-			var err error
-			if n2241, err = d.count(&e); err != nil {
-				return codecerr.At(err, "mpl")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.Mpl = d.s.PropertyParm.Room(n2241)
-		if m.Mpl == nil {
-			m.Mpl = d.s.PropertyParm.Raw(n2241)
-		}
-		if n2241 == 1 {
-			m.Mpl[0] = model.PropertyParm{}
-		} else {
-			clear(m.Mpl)
-		}
-		var e2244 header
-		for i2242, off2243 := 0, e.start; i2242 < n2241; i2242++ {
-			if en2246 := expect(b2245, off2243, 0x30); en2246 != 0 {
-				e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = 0x10, true, off2243, off2243+2, en2246, en2246
-			} else {
-				if uint(off2243)+1 < uint(len(b2245)) && b2245[off2243+1] < 0x80 && b2245[off2243]&0x1f != 0x1f && off2243+2+int(b2245[off2243+1]) <= len(b2245) {
-					t, l := b2245[off2243], int(b2245[off2243+1])
-					e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2243, off2243+2, off2243+2+l, off2243+2+l
-				} else if uint(off2243)+2 < uint(len(b2245)) && b2245[off2243+1] == 0x81 && b2245[off2243+2] >= 0x80 && b2245[off2243]&0x1f != 0x1f && off2243+3+int(b2245[off2243+2]) <= len(b2245) {
-					t, l := b2245[off2243], int(b2245[off2243+2])
-					e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2243, off2243+3, off2243+3+l, off2243+3+l
-				} else if err := d.next(&e2244, off2243, e.end); err != nil {
+		if en != 0 { // [1] mpl
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2245 := d.window(&e)
+			n2241 := 1
+			if e.cons && e.start == e.end {
+				n2241 = 0
+			} else if !(e.cons && expect(b2245, e.start, 0x30) == e.end) {
+				var err error
+				if n2241, err = d.count(&e); err != nil {
 					return codecerr.At(err, "mpl")
 				}
-				if e2244.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2244, "[UNIVERSAL 16]"), i2242), "mpl")
-				}
 			}
-			if !e2244.cons || !fastPropertyParmV123(d, d.window(&e2244), e2244.start, e2244.end, &m.Mpl[i2242]) {
-				if err = decodePropertyParmV123(d, &e2244, &m.Mpl[i2242]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2242), "mpl")
-				}
+			m.Mpl = d.s.PropertyParm.Room(n2241)
+			if m.Mpl == nil {
+				m.Mpl = d.s.PropertyParm.Raw(n2241)
 			}
-			off2243 = e2244.next
+			if n2241 == 1 {
+				m.Mpl[0] = model.PropertyParm{}
+			} else {
+				clear(m.Mpl)
+			}
+			var e2244 header
+			for i2242, off2243 := 0, e.start; i2242 < n2241; i2242++ {
+				if en2246 := expect(b2245, off2243, 0x30); en2246 != 0 {
+					e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = 0x10, true, off2243, off2243+2, en2246, en2246
+				} else {
+					if uint(off2243)+1 < uint(len(b2245)) && b2245[off2243+1] < 0x80 && b2245[off2243]&0x1f != 0x1f && off2243+2+int(b2245[off2243+1]) <= len(b2245) {
+						t, l := b2245[off2243], int(b2245[off2243+1])
+						e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2243, off2243+2, off2243+2+l, off2243+2+l
+					} else if uint(off2243)+2 < uint(len(b2245)) && b2245[off2243+1] == 0x81 && b2245[off2243+2] >= 0x80 && b2245[off2243]&0x1f != 0x1f && off2243+3+int(b2245[off2243+2]) <= len(b2245) {
+						t, l := b2245[off2243], int(b2245[off2243+2])
+						e2244.tag, e2244.cons, e2244.off, e2244.start, e2244.end, e2244.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2243, off2243+3, off2243+3+l, off2243+3+l
+					} else if err := d.next(&e2244, off2243, e.end); err != nil {
+						return codecerr.At(err, "mpl")
+					}
+					if e2244.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2244, "[UNIVERSAL 16]"), i2242), "mpl")
+					}
+				}
+				if !e2244.cons || !fastPropertyParmV123(d, d.window(&e2244), e2244.start, e2244.end, &m.Mpl[i2242]) {
+					if err = decodePropertyParmV123(d, &e2244, &m.Mpl[i2242]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2242), "mpl")
+					}
+				}
+				off2243 = e2244.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] nonStandardData
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
@@ -30149,50 +30743,56 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa4); en != 0 { // [4] serviceChangeReason
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
-		seen |= 1 << 4
-		b2312 := d.window(&e)
-		n2308 := 1
-		if e.cons && e.start == e.end {
-			n2308 = 0
-		} else if !(e.cons && expect(b2312, e.start, 0x4) == e.end) {
-			var err error
-			if n2308, err = d.count(&e); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa4)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa4)
 		}
-		m.ServiceChangeReason = d.s.Octets.Room(n2308)
-		if m.ServiceChangeReason == nil {
-			m.ServiceChangeReason = d.s.Octets.Raw(n2308)
+		if en != 0 { // [4] serviceChangeReason
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
+			seen |= 1 << 4
+			b2312 := d.window(&e)
+			n2308 := 1
+			if e.cons && e.start == e.end {
+				n2308 = 0
+			} else if !(e.cons && expect(b2312, e.start, 0x4) == e.end) {
+				var err error
+				if n2308, err = d.count(&e); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+			}
+			m.ServiceChangeReason = d.s.Octets.Room(n2308)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2308)
+			}
+			var e2311 header
+			for i2309, off2310 := 0, e.start; i2309 < n2308; i2309++ {
+				if en2313 := expect(b2312, off2310, 0x4); en2313 != 0 {
+					m.ServiceChangeReason[i2309] = b2312[off2310+2 : en2313 : en2313]
+					off2310 = en2313
+					continue
+				}
+				if uint(off2310)+1 < uint(len(b2312)) && b2312[off2310+1] < 0x80 && b2312[off2310]&0x1f != 0x1f && off2310+2+int(b2312[off2310+1]) <= len(b2312) {
+					t, l := b2312[off2310], int(b2312[off2310+1])
+					e2311.tag, e2311.cons, e2311.off, e2311.start, e2311.end, e2311.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2310, off2310+2, off2310+2+l, off2310+2+l
+				} else if uint(off2310)+2 < uint(len(b2312)) && b2312[off2310+1] == 0x81 && b2312[off2310+2] >= 0x80 && b2312[off2310]&0x1f != 0x1f && off2310+3+int(b2312[off2310+2]) <= len(b2312) {
+					t, l := b2312[off2310], int(b2312[off2310+2])
+					e2311.tag, e2311.cons, e2311.off, e2311.start, e2311.end, e2311.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2310, off2310+3, off2310+3+l, off2310+3+l
+				} else if err := d.next(&e2311, off2310, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2311.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2311, "[UNIVERSAL 4]"), i2309), "serviceChangeReason")
+				}
+				if !e2311.cons {
+					m.ServiceChangeReason[i2309] = d.data[e2311.start:e2311.end:e2311.end]
+				} else if m.ServiceChangeReason[i2309], err = d.octets(e2311); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2309), "serviceChangeReason")
+				}
+				off2310 = e2311.next
+			}
+			off = en
 		}
-		var e2311 header
-		for i2309, off2310 := 0, e.start; i2309 < n2308; i2309++ {
-			if en2313 := expect(b2312, off2310, 0x4); en2313 != 0 {
-				m.ServiceChangeReason[i2309] = b2312[off2310+2 : en2313 : en2313]
-				off2310 = en2313
-				continue
-			}
-			if uint(off2310)+1 < uint(len(b2312)) && b2312[off2310+1] < 0x80 && b2312[off2310]&0x1f != 0x1f && off2310+2+int(b2312[off2310+1]) <= len(b2312) {
-				t, l := b2312[off2310], int(b2312[off2310+1])
-				e2311.tag, e2311.cons, e2311.off, e2311.start, e2311.end, e2311.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2310, off2310+2, off2310+2+l, off2310+2+l
-			} else if uint(off2310)+2 < uint(len(b2312)) && b2312[off2310+1] == 0x81 && b2312[off2310+2] >= 0x80 && b2312[off2310]&0x1f != 0x1f && off2310+3+int(b2312[off2310+2]) <= len(b2312) {
-				t, l := b2312[off2310], int(b2312[off2310+2])
-				e2311.tag, e2311.cons, e2311.off, e2311.start, e2311.end, e2311.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2310, off2310+3, off2310+3+l, off2310+3+l
-			} else if err := d.next(&e2311, off2310, e.end); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			if e2311.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e2311, "[UNIVERSAL 4]"), i2309), "serviceChangeReason")
-			}
-			if !e2311.cons {
-				m.ServiceChangeReason[i2309] = d.data[e2311.start:e2311.end:e2311.end]
-			} else if m.ServiceChangeReason[i2309], err = d.octets(e2311); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2309), "serviceChangeReason")
-			}
-			off2310 = e2311.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
 		seen |= 1 << 5
@@ -30678,50 +31278,56 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa4); en != 0 { // [4] serviceChangeReason
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
-		seen |= 1 << 4
-		b2356 := d.window(&e)
-		n2352 := 1
-		if e.cons && e.start == e.end {
-			n2352 = 0
-		} else if !(e.cons && expect(b2356, e.start, 0x4) == e.end) {
-			var err error
-			if n2352, err = d.count(&e); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa4)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa4)
 		}
-		m.ServiceChangeReason = d.s.Octets.Room(n2352)
-		if m.ServiceChangeReason == nil {
-			m.ServiceChangeReason = d.s.Octets.Raw(n2352)
+		if en != 0 { // [4] serviceChangeReason
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
+			seen |= 1 << 4
+			b2356 := d.window(&e)
+			n2352 := 1
+			if e.cons && e.start == e.end {
+				n2352 = 0
+			} else if !(e.cons && expect(b2356, e.start, 0x4) == e.end) {
+				var err error
+				if n2352, err = d.count(&e); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+			}
+			m.ServiceChangeReason = d.s.Octets.Room(n2352)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2352)
+			}
+			var e2355 header
+			for i2353, off2354 := 0, e.start; i2353 < n2352; i2353++ {
+				if en2357 := expect(b2356, off2354, 0x4); en2357 != 0 {
+					m.ServiceChangeReason[i2353] = b2356[off2354+2 : en2357 : en2357]
+					off2354 = en2357
+					continue
+				}
+				if uint(off2354)+1 < uint(len(b2356)) && b2356[off2354+1] < 0x80 && b2356[off2354]&0x1f != 0x1f && off2354+2+int(b2356[off2354+1]) <= len(b2356) {
+					t, l := b2356[off2354], int(b2356[off2354+1])
+					e2355.tag, e2355.cons, e2355.off, e2355.start, e2355.end, e2355.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2354, off2354+2, off2354+2+l, off2354+2+l
+				} else if uint(off2354)+2 < uint(len(b2356)) && b2356[off2354+1] == 0x81 && b2356[off2354+2] >= 0x80 && b2356[off2354]&0x1f != 0x1f && off2354+3+int(b2356[off2354+2]) <= len(b2356) {
+					t, l := b2356[off2354], int(b2356[off2354+2])
+					e2355.tag, e2355.cons, e2355.off, e2355.start, e2355.end, e2355.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2354, off2354+3, off2354+3+l, off2354+3+l
+				} else if err := d.next(&e2355, off2354, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2355.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2355, "[UNIVERSAL 4]"), i2353), "serviceChangeReason")
+				}
+				if !e2355.cons {
+					m.ServiceChangeReason[i2353] = d.data[e2355.start:e2355.end:e2355.end]
+				} else if m.ServiceChangeReason[i2353], err = d.octets(e2355); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2353), "serviceChangeReason")
+				}
+				off2354 = e2355.next
+			}
+			off = en
 		}
-		var e2355 header
-		for i2353, off2354 := 0, e.start; i2353 < n2352; i2353++ {
-			if en2357 := expect(b2356, off2354, 0x4); en2357 != 0 {
-				m.ServiceChangeReason[i2353] = b2356[off2354+2 : en2357 : en2357]
-				off2354 = en2357
-				continue
-			}
-			if uint(off2354)+1 < uint(len(b2356)) && b2356[off2354+1] < 0x80 && b2356[off2354]&0x1f != 0x1f && off2354+2+int(b2356[off2354+1]) <= len(b2356) {
-				t, l := b2356[off2354], int(b2356[off2354+1])
-				e2355.tag, e2355.cons, e2355.off, e2355.start, e2355.end, e2355.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2354, off2354+2, off2354+2+l, off2354+2+l
-			} else if uint(off2354)+2 < uint(len(b2356)) && b2356[off2354+1] == 0x81 && b2356[off2354+2] >= 0x80 && b2356[off2354]&0x1f != 0x1f && off2354+3+int(b2356[off2354+2]) <= len(b2356) {
-				t, l := b2356[off2354], int(b2356[off2354+2])
-				e2355.tag, e2355.cons, e2355.off, e2355.start, e2355.end, e2355.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2354, off2354+3, off2354+3+l, off2354+3+l
-			} else if err := d.next(&e2355, off2354, e.end); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			if e2355.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e2355, "[UNIVERSAL 4]"), i2353), "serviceChangeReason")
-			}
-			if !e2355.cons {
-				m.ServiceChangeReason[i2353] = d.data[e2355.start:e2355.end:e2355.end]
-			} else if m.ServiceChangeReason[i2353], err = d.octets(e2355); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2353), "serviceChangeReason")
-			}
-			off2354 = e2355.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
 		seen |= 1 << 5
@@ -31239,50 +31845,56 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		off = en
 	}
-	if en := expect(b, off, 0xa4); en != 0 { // [4] serviceChangeReason
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
-		seen |= 1 << 4
-		b2402 := d.window(&e)
-		n2398 := 1
-		if e.cons && e.start == e.end {
-			n2398 = 0
-		} else if !(e.cons && expect(b2402, e.start, 0x4) == e.end) {
-			var err error
-			if n2398, err = d.count(&e); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa4)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa4)
 		}
-		m.ServiceChangeReason = d.s.Octets.Room(n2398)
-		if m.ServiceChangeReason == nil {
-			m.ServiceChangeReason = d.s.Octets.Raw(n2398)
+		if en != 0 { // [4] serviceChangeReason
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
+			seen |= 1 << 4
+			b2402 := d.window(&e)
+			n2398 := 1
+			if e.cons && e.start == e.end {
+				n2398 = 0
+			} else if !(e.cons && expect(b2402, e.start, 0x4) == e.end) {
+				var err error
+				if n2398, err = d.count(&e); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+			}
+			m.ServiceChangeReason = d.s.Octets.Room(n2398)
+			if m.ServiceChangeReason == nil {
+				m.ServiceChangeReason = d.s.Octets.Raw(n2398)
+			}
+			var e2401 header
+			for i2399, off2400 := 0, e.start; i2399 < n2398; i2399++ {
+				if en2403 := expect(b2402, off2400, 0x4); en2403 != 0 {
+					m.ServiceChangeReason[i2399] = b2402[off2400+2 : en2403 : en2403]
+					off2400 = en2403
+					continue
+				}
+				if uint(off2400)+1 < uint(len(b2402)) && b2402[off2400+1] < 0x80 && b2402[off2400]&0x1f != 0x1f && off2400+2+int(b2402[off2400+1]) <= len(b2402) {
+					t, l := b2402[off2400], int(b2402[off2400+1])
+					e2401.tag, e2401.cons, e2401.off, e2401.start, e2401.end, e2401.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2400, off2400+2, off2400+2+l, off2400+2+l
+				} else if uint(off2400)+2 < uint(len(b2402)) && b2402[off2400+1] == 0x81 && b2402[off2400+2] >= 0x80 && b2402[off2400]&0x1f != 0x1f && off2400+3+int(b2402[off2400+2]) <= len(b2402) {
+					t, l := b2402[off2400], int(b2402[off2400+2])
+					e2401.tag, e2401.cons, e2401.off, e2401.start, e2401.end, e2401.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2400, off2400+3, off2400+3+l, off2400+3+l
+				} else if err := d.next(&e2401, off2400, e.end); err != nil {
+					return codecerr.At(err, "serviceChangeReason")
+				}
+				if e2401.tag != 0x4 {
+					return codecerr.At(codecerr.AtIndex(d.unexpected(e2401, "[UNIVERSAL 4]"), i2399), "serviceChangeReason")
+				}
+				if !e2401.cons {
+					m.ServiceChangeReason[i2399] = d.data[e2401.start:e2401.end:e2401.end]
+				} else if m.ServiceChangeReason[i2399], err = d.octets(e2401); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2399), "serviceChangeReason")
+				}
+				off2400 = e2401.next
+			}
+			off = en
 		}
-		var e2401 header
-		for i2399, off2400 := 0, e.start; i2399 < n2398; i2399++ {
-			if en2403 := expect(b2402, off2400, 0x4); en2403 != 0 {
-				m.ServiceChangeReason[i2399] = b2402[off2400+2 : en2403 : en2403]
-				off2400 = en2403
-				continue
-			}
-			if uint(off2400)+1 < uint(len(b2402)) && b2402[off2400+1] < 0x80 && b2402[off2400]&0x1f != 0x1f && off2400+2+int(b2402[off2400+1]) <= len(b2402) {
-				t, l := b2402[off2400], int(b2402[off2400+1])
-				e2401.tag, e2401.cons, e2401.off, e2401.start, e2401.end, e2401.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2400, off2400+2, off2400+2+l, off2400+2+l
-			} else if uint(off2400)+2 < uint(len(b2402)) && b2402[off2400+1] == 0x81 && b2402[off2400+2] >= 0x80 && b2402[off2400]&0x1f != 0x1f && off2400+3+int(b2402[off2400+2]) <= len(b2402) {
-				t, l := b2402[off2400], int(b2402[off2400+2])
-				e2401.tag, e2401.cons, e2401.off, e2401.start, e2401.end, e2401.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2400, off2400+3, off2400+3+l, off2400+3+l
-			} else if err := d.next(&e2401, off2400, e.end); err != nil {
-				return codecerr.At(err, "serviceChangeReason")
-			}
-			if e2401.tag != 0x4 {
-				return codecerr.At(codecerr.AtIndex(d.unexpected(e2401, "[UNIVERSAL 4]"), i2399), "serviceChangeReason")
-			}
-			if !e2401.cons {
-				m.ServiceChangeReason[i2399] = d.data[e2401.start:e2401.end:e2401.end]
-			} else if m.ServiceChangeReason[i2399], err = d.octets(e2401); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2399), "serviceChangeReason")
-			}
-			off2400 = e2401.next
-		}
-		off = en
 	}
 	if en := expect(b, off, 0x85); en != 0 { // [5] serviceChangeDelay
 		seen |= 1 << 5
@@ -33040,24 +33652,30 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] nonStandardIdentifier
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		var h2520 header
-		b2521 := d.window(&e)
-		if e.cons && uint(e.start)+1 < uint(len(b2521)) && b2521[e.start+1] < 0x80 && b2521[e.start]&0x1f != 0x1f && e.start+2+int(b2521[e.start+1]) <= len(b2521) && e.start+2+int(b2521[e.start+1]) == e.end {
-			t, l := b2521[e.start], int(b2521[e.start+1])
-			h2520.tag, h2520.cons, h2520.off, h2520.start, h2520.end, h2520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
-		} else if e.cons && uint(e.start)+2 < uint(len(b2521)) && b2521[e.start+1] == 0x81 && b2521[e.start+2] >= 0x80 && b2521[e.start]&0x1f != 0x1f && e.start+3+int(b2521[e.start+2]) == e.end {
-			t, l := b2521[e.start], int(b2521[e.start+2])
-			h2520.tag, h2520.cons, h2520.off, h2520.start, h2520.end, h2520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
-		} else if err := d.explicit(&h2520, &e, anyTag); err != nil {
-			return codecerr.At(err, "nonStandardIdentifier")
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		if err = decodeNonStandardIdentifierV123(d, &h2520, &m.NonStandardIdentifier); err != nil {
-			return codecerr.At(err, "nonStandardIdentifier")
+		if en != 0 { // [0] nonStandardIdentifier
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			var h2520 header
+			b2521 := d.window(&e)
+			if e.cons && uint(e.start)+1 < uint(len(b2521)) && b2521[e.start+1] < 0x80 && b2521[e.start]&0x1f != 0x1f && e.start+2+int(b2521[e.start+1]) <= len(b2521) && e.start+2+int(b2521[e.start+1]) == e.end {
+				t, l := b2521[e.start], int(b2521[e.start+1])
+				h2520.tag, h2520.cons, h2520.off, h2520.start, h2520.end, h2520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
+			} else if e.cons && uint(e.start)+2 < uint(len(b2521)) && b2521[e.start+1] == 0x81 && b2521[e.start+2] >= 0x80 && b2521[e.start]&0x1f != 0x1f && e.start+3+int(b2521[e.start+2]) == e.end {
+				t, l := b2521[e.start], int(b2521[e.start+2])
+				h2520.tag, h2520.cons, h2520.off, h2520.start, h2520.end, h2520.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+3, e.start+3+l, e.start+3+l
+			} else if err := d.explicit(&h2520, &e, anyTag); err != nil {
+				return codecerr.At(err, "nonStandardIdentifier")
+			}
+			if err = decodeNonStandardIdentifierV123(d, &h2520, &m.NonStandardIdentifier); err != nil {
+				return codecerr.At(err, "nonStandardIdentifier")
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] data
 		seen |= 1 << 1
@@ -34930,15 +35548,21 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		m.StreamID = uint32(x2645)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
-			if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
-				return codecerr.At(err, "streamParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] streamParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+				if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
+					return codecerr.At(err, "streamParms")
+				}
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -35065,15 +35689,21 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		m.StreamID = uint32(x2649)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		if !e.cons || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
-			if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
-				return codecerr.At(err, "streamParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		off = en
+		if en != 0 { // [1] streamParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			if !e.cons || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+				if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
+					return codecerr.At(err, "streamParms")
+				}
+			}
+			off = en
+		}
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -36557,54 +37187,60 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 		m.PropGroupID.Value = uint32(x2728)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] propGrps
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2733 := d.window(&e)
-		n2729 := 1
-		if e.cons && e.start == e.end {
-			n2729 = 0
-		} else if !(e.cons && expect(b2733, e.start, 0x30) == e.end) {
-			var err error
-			if n2729, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propGrps")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.PropGrps = d.s.IndAudPropertyParm.Room(n2729)
-		if m.PropGrps == nil {
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2729)
-		}
-		if n2729 == 1 {
-			m.PropGrps[0] = model.IndAudPropertyParm{}
-		} else {
-			clear(m.PropGrps)
-		}
-		var e2732 header
-		for i2730, off2731 := 0, e.start; i2730 < n2729; i2730++ {
-			if en2734 := expect(b2733, off2731, 0x30); en2734 != 0 {
-				e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = 0x10, true, off2731, off2731+2, en2734, en2734
-			} else {
-				if uint(off2731)+1 < uint(len(b2733)) && b2733[off2731+1] < 0x80 && b2733[off2731]&0x1f != 0x1f && off2731+2+int(b2733[off2731+1]) <= len(b2733) {
-					t, l := b2733[off2731], int(b2733[off2731+1])
-					e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2731, off2731+2, off2731+2+l, off2731+2+l
-				} else if uint(off2731)+2 < uint(len(b2733)) && b2733[off2731+1] == 0x81 && b2733[off2731+2] >= 0x80 && b2733[off2731]&0x1f != 0x1f && off2731+3+int(b2733[off2731+2]) <= len(b2733) {
-					t, l := b2733[off2731], int(b2733[off2731+2])
-					e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2731, off2731+3, off2731+3+l, off2731+3+l
-				} else if err := d.next(&e2732, off2731, e.end); err != nil {
+		if en != 0 { // [1] propGrps
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2733 := d.window(&e)
+			n2729 := 1
+			if e.cons && e.start == e.end {
+				n2729 = 0
+			} else if !(e.cons && expect(b2733, e.start, 0x30) == e.end) {
+				var err error
+				if n2729, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e2732.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2732, "[UNIVERSAL 16]"), i2730), "propGrps")
-				}
 			}
-			if !e2732.cons || !fastIndAudPropertyParmV2(d, d.window(&e2732), e2732.start, e2732.end, &m.PropGrps[i2730]) {
-				if err = decodeIndAudPropertyParmV2(d, &e2732, &m.PropGrps[i2730]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2730), "propGrps")
-				}
+			m.PropGrps = d.s.IndAudPropertyParm.Room(n2729)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.IndAudPropertyParm.Raw(n2729)
 			}
-			off2731 = e2732.next
+			if n2729 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
+			var e2732 header
+			for i2730, off2731 := 0, e.start; i2730 < n2729; i2730++ {
+				if en2734 := expect(b2733, off2731, 0x30); en2734 != 0 {
+					e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = 0x10, true, off2731, off2731+2, en2734, en2734
+				} else {
+					if uint(off2731)+1 < uint(len(b2733)) && b2733[off2731+1] < 0x80 && b2733[off2731]&0x1f != 0x1f && off2731+2+int(b2733[off2731+1]) <= len(b2733) {
+						t, l := b2733[off2731], int(b2733[off2731+1])
+						e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2731, off2731+2, off2731+2+l, off2731+2+l
+					} else if uint(off2731)+2 < uint(len(b2733)) && b2733[off2731+1] == 0x81 && b2733[off2731+2] >= 0x80 && b2733[off2731]&0x1f != 0x1f && off2731+3+int(b2733[off2731+2]) <= len(b2733) {
+						t, l := b2733[off2731], int(b2733[off2731+2])
+						e2732.tag, e2732.cons, e2732.off, e2732.start, e2732.end, e2732.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2731, off2731+3, off2731+3+l, off2731+3+l
+					} else if err := d.next(&e2732, off2731, e.end); err != nil {
+						return codecerr.At(err, "propGrps")
+					}
+					if e2732.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2732, "[UNIVERSAL 16]"), i2730), "propGrps")
+					}
+				}
+				if !e2732.cons || !fastIndAudPropertyParmV2(d, d.window(&e2732), e2732.start, e2732.end, &m.PropGrps[i2730]) {
+					if err = decodeIndAudPropertyParmV2(d, &e2732, &m.PropGrps[i2730]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2730), "propGrps")
+					}
+				}
+				off2731 = e2732.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -36813,54 +37449,60 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 		m.PropGroupID.Value = uint32(x2750)
 		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] propGrps
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2755 := d.window(&e)
-		n2751 := 1
-		if e.cons && e.start == e.end {
-			n2751 = 0
-		} else if !(e.cons && expect(b2755, e.start, 0x30) == e.end) {
-			var err error
-			if n2751, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propGrps")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
 		}
-		m.PropGrps = d.s.IndAudPropertyParm.Room(n2751)
-		if m.PropGrps == nil {
-			m.PropGrps = d.s.IndAudPropertyParm.Raw(n2751)
-		}
-		if n2751 == 1 {
-			m.PropGrps[0] = model.IndAudPropertyParm{}
-		} else {
-			clear(m.PropGrps)
-		}
-		var e2754 header
-		for i2752, off2753 := 0, e.start; i2752 < n2751; i2752++ {
-			if en2756 := expect(b2755, off2753, 0x30); en2756 != 0 {
-				e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = 0x10, true, off2753, off2753+2, en2756, en2756
-			} else {
-				if uint(off2753)+1 < uint(len(b2755)) && b2755[off2753+1] < 0x80 && b2755[off2753]&0x1f != 0x1f && off2753+2+int(b2755[off2753+1]) <= len(b2755) {
-					t, l := b2755[off2753], int(b2755[off2753+1])
-					e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2753, off2753+2, off2753+2+l, off2753+2+l
-				} else if uint(off2753)+2 < uint(len(b2755)) && b2755[off2753+1] == 0x81 && b2755[off2753+2] >= 0x80 && b2755[off2753]&0x1f != 0x1f && off2753+3+int(b2755[off2753+2]) <= len(b2755) {
-					t, l := b2755[off2753], int(b2755[off2753+2])
-					e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2753, off2753+3, off2753+3+l, off2753+3+l
-				} else if err := d.next(&e2754, off2753, e.end); err != nil {
+		if en != 0 { // [1] propGrps
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2755 := d.window(&e)
+			n2751 := 1
+			if e.cons && e.start == e.end {
+				n2751 = 0
+			} else if !(e.cons && expect(b2755, e.start, 0x30) == e.end) {
+				var err error
+				if n2751, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propGrps")
 				}
-				if e2754.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2754, "[UNIVERSAL 16]"), i2752), "propGrps")
-				}
 			}
-			if !e2754.cons || !fastIndAudPropertyParmV3(d, d.window(&e2754), e2754.start, e2754.end, &m.PropGrps[i2752]) {
-				if err = decodeIndAudPropertyParmV3(d, &e2754, &m.PropGrps[i2752]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2752), "propGrps")
-				}
+			m.PropGrps = d.s.IndAudPropertyParm.Room(n2751)
+			if m.PropGrps == nil {
+				m.PropGrps = d.s.IndAudPropertyParm.Raw(n2751)
 			}
-			off2753 = e2754.next
+			if n2751 == 1 {
+				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropGrps)
+			}
+			var e2754 header
+			for i2752, off2753 := 0, e.start; i2752 < n2751; i2752++ {
+				if en2756 := expect(b2755, off2753, 0x30); en2756 != 0 {
+					e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = 0x10, true, off2753, off2753+2, en2756, en2756
+				} else {
+					if uint(off2753)+1 < uint(len(b2755)) && b2755[off2753+1] < 0x80 && b2755[off2753]&0x1f != 0x1f && off2753+2+int(b2755[off2753+1]) <= len(b2755) {
+						t, l := b2755[off2753], int(b2755[off2753+1])
+						e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2753, off2753+2, off2753+2+l, off2753+2+l
+					} else if uint(off2753)+2 < uint(len(b2755)) && b2755[off2753+1] == 0x81 && b2755[off2753+2] >= 0x80 && b2755[off2753]&0x1f != 0x1f && off2753+3+int(b2755[off2753+2]) <= len(b2755) {
+						t, l := b2755[off2753], int(b2755[off2753+2])
+						e2754.tag, e2754.cons, e2754.off, e2754.start, e2754.end, e2754.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2753, off2753+3, off2753+3+l, off2753+3+l
+					} else if err := d.next(&e2754, off2753, e.end); err != nil {
+						return codecerr.At(err, "propGrps")
+					}
+					if e2754.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2754, "[UNIVERSAL 16]"), i2752), "propGrps")
+					}
+				}
+				if !e2754.cons || !fastIndAudPropertyParmV3(d, d.window(&e2754), e2754.start, e2754.end, &m.PropGrps[i2752]) {
+					if err = decodeIndAudPropertyParmV3(d, &e2754, &m.PropGrps[i2752]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2752), "propGrps")
+					}
+				}
+				off2753 = e2754.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
@@ -37062,54 +37704,60 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b2776 := d.window(&e)
-		n2772 := 1
-		if e.cons && e.start == e.end {
-			n2772 = 0
-		} else if !(e.cons && expect(b2776, e.start, 0x30) == e.end) {
-			var err error
-			if n2772, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2772)
-		if m.PropertyParms == nil {
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2772)
-		}
-		if n2772 == 1 {
-			m.PropertyParms[0] = model.IndAudPropertyParm{}
-		} else {
-			clear(m.PropertyParms)
-		}
-		var e2775 header
-		for i2773, off2774 := 0, e.start; i2773 < n2772; i2773++ {
-			if en2777 := expect(b2776, off2774, 0x30); en2777 != 0 {
-				e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = 0x10, true, off2774, off2774+2, en2777, en2777
-			} else {
-				if uint(off2774)+1 < uint(len(b2776)) && b2776[off2774+1] < 0x80 && b2776[off2774]&0x1f != 0x1f && off2774+2+int(b2776[off2774+1]) <= len(b2776) {
-					t, l := b2776[off2774], int(b2776[off2774+1])
-					e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2774, off2774+2, off2774+2+l, off2774+2+l
-				} else if uint(off2774)+2 < uint(len(b2776)) && b2776[off2774+1] == 0x81 && b2776[off2774+2] >= 0x80 && b2776[off2774]&0x1f != 0x1f && off2774+3+int(b2776[off2774+2]) <= len(b2776) {
-					t, l := b2776[off2774], int(b2776[off2774+2])
-					e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2774, off2774+3, off2774+3+l, off2774+3+l
-				} else if err := d.next(&e2775, off2774, e.end); err != nil {
+		if en != 0 { // [0] propertyParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b2776 := d.window(&e)
+			n2772 := 1
+			if e.cons && e.start == e.end {
+				n2772 = 0
+			} else if !(e.cons && expect(b2776, e.start, 0x30) == e.end) {
+				var err error
+				if n2772, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e2775.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2775, "[UNIVERSAL 16]"), i2773), "propertyParms")
-				}
 			}
-			if !e2775.cons || !fastIndAudPropertyParmV2(d, d.window(&e2775), e2775.start, e2775.end, &m.PropertyParms[i2773]) {
-				if err = decodeIndAudPropertyParmV2(d, &e2775, &m.PropertyParms[i2773]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2773), "propertyParms")
-				}
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2772)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2772)
 			}
-			off2774 = e2775.next
+			if n2772 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			var e2775 header
+			for i2773, off2774 := 0, e.start; i2773 < n2772; i2773++ {
+				if en2777 := expect(b2776, off2774, 0x30); en2777 != 0 {
+					e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = 0x10, true, off2774, off2774+2, en2777, en2777
+				} else {
+					if uint(off2774)+1 < uint(len(b2776)) && b2776[off2774+1] < 0x80 && b2776[off2774]&0x1f != 0x1f && off2774+2+int(b2776[off2774+1]) <= len(b2776) {
+						t, l := b2776[off2774], int(b2776[off2774+1])
+						e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2774, off2774+2, off2774+2+l, off2774+2+l
+					} else if uint(off2774)+2 < uint(len(b2776)) && b2776[off2774+1] == 0x81 && b2776[off2774+2] >= 0x80 && b2776[off2774]&0x1f != 0x1f && off2774+3+int(b2776[off2774+2]) <= len(b2776) {
+						t, l := b2776[off2774], int(b2776[off2774+2])
+						e2775.tag, e2775.cons, e2775.off, e2775.start, e2775.end, e2775.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2774, off2774+3, off2774+3+l, off2774+3+l
+					} else if err := d.next(&e2775, off2774, e.end); err != nil {
+						return codecerr.At(err, "propertyParms")
+					}
+					if e2775.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2775, "[UNIVERSAL 16]"), i2773), "propertyParms")
+					}
+				}
+				if !e2775.cons || !fastIndAudPropertyParmV2(d, d.window(&e2775), e2775.start, e2775.end, &m.PropertyParms[i2773]) {
+					if err = decodeIndAudPropertyParmV2(d, &e2775, &m.PropertyParms[i2773]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2773), "propertyParms")
+					}
+				}
+				off2774 = e2775.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] eventBufferControl
 		seen |= 1 << 1
@@ -37341,54 +37989,60 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b2795 := d.window(&e)
-		n2791 := 1
-		if e.cons && e.start == e.end {
-			n2791 = 0
-		} else if !(e.cons && expect(b2795, e.start, 0x30) == e.end) {
-			var err error
-			if n2791, err = d.count(&e); err != nil {
-				return codecerr.At(err, "propertyParms")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.PropertyParms = d.s.IndAudPropertyParm.Room(n2791)
-		if m.PropertyParms == nil {
-			m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2791)
-		}
-		if n2791 == 1 {
-			m.PropertyParms[0] = model.IndAudPropertyParm{}
-		} else {
-			clear(m.PropertyParms)
-		}
-		var e2794 header
-		for i2792, off2793 := 0, e.start; i2792 < n2791; i2792++ {
-			if en2796 := expect(b2795, off2793, 0x30); en2796 != 0 {
-				e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = 0x10, true, off2793, off2793+2, en2796, en2796
-			} else {
-				if uint(off2793)+1 < uint(len(b2795)) && b2795[off2793+1] < 0x80 && b2795[off2793]&0x1f != 0x1f && off2793+2+int(b2795[off2793+1]) <= len(b2795) {
-					t, l := b2795[off2793], int(b2795[off2793+1])
-					e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2793, off2793+2, off2793+2+l, off2793+2+l
-				} else if uint(off2793)+2 < uint(len(b2795)) && b2795[off2793+1] == 0x81 && b2795[off2793+2] >= 0x80 && b2795[off2793]&0x1f != 0x1f && off2793+3+int(b2795[off2793+2]) <= len(b2795) {
-					t, l := b2795[off2793], int(b2795[off2793+2])
-					e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2793, off2793+3, off2793+3+l, off2793+3+l
-				} else if err := d.next(&e2794, off2793, e.end); err != nil {
+		if en != 0 { // [0] propertyParms
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b2795 := d.window(&e)
+			n2791 := 1
+			if e.cons && e.start == e.end {
+				n2791 = 0
+			} else if !(e.cons && expect(b2795, e.start, 0x30) == e.end) {
+				var err error
+				if n2791, err = d.count(&e); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
-				if e2794.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2794, "[UNIVERSAL 16]"), i2792), "propertyParms")
-				}
 			}
-			if !e2794.cons || !fastIndAudPropertyParmV3(d, d.window(&e2794), e2794.start, e2794.end, &m.PropertyParms[i2792]) {
-				if err = decodeIndAudPropertyParmV3(d, &e2794, &m.PropertyParms[i2792]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2792), "propertyParms")
-				}
+			m.PropertyParms = d.s.IndAudPropertyParm.Room(n2791)
+			if m.PropertyParms == nil {
+				m.PropertyParms = d.s.IndAudPropertyParm.Raw(n2791)
 			}
-			off2793 = e2794.next
+			if n2791 == 1 {
+				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else {
+				clear(m.PropertyParms)
+			}
+			var e2794 header
+			for i2792, off2793 := 0, e.start; i2792 < n2791; i2792++ {
+				if en2796 := expect(b2795, off2793, 0x30); en2796 != 0 {
+					e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = 0x10, true, off2793, off2793+2, en2796, en2796
+				} else {
+					if uint(off2793)+1 < uint(len(b2795)) && b2795[off2793+1] < 0x80 && b2795[off2793]&0x1f != 0x1f && off2793+2+int(b2795[off2793+1]) <= len(b2795) {
+						t, l := b2795[off2793], int(b2795[off2793+1])
+						e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2793, off2793+2, off2793+2+l, off2793+2+l
+					} else if uint(off2793)+2 < uint(len(b2795)) && b2795[off2793+1] == 0x81 && b2795[off2793+2] >= 0x80 && b2795[off2793]&0x1f != 0x1f && off2793+3+int(b2795[off2793+2]) <= len(b2795) {
+						t, l := b2795[off2793], int(b2795[off2793+2])
+						e2794.tag, e2794.cons, e2794.off, e2794.start, e2794.end, e2794.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2793, off2793+3, off2793+3+l, off2793+3+l
+					} else if err := d.next(&e2794, off2793, e.end); err != nil {
+						return codecerr.At(err, "propertyParms")
+					}
+					if e2794.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2794, "[UNIVERSAL 16]"), i2792), "propertyParms")
+					}
+				}
+				if !e2794.cons || !fastIndAudPropertyParmV3(d, d.window(&e2794), e2794.start, e2794.end, &m.PropertyParms[i2792]) {
+					if err = decodeIndAudPropertyParmV3(d, &e2794, &m.PropertyParms[i2792]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2792), "propertyParms")
+					}
+				}
+				off2793 = e2794.next
+			}
+			off = en
 		}
-		off = en
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] eventBufferControl
 		seen |= 1 << 1
@@ -39347,94 +40001,106 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 	var e header
 	b, end := d.window(h), h.end
 	off := h.start
-	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationIDList
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
-		seen |= 1 << 0
-		b2872 := d.window(&e)
-		n2868 := 1
-		if e.cons && e.start == e.end {
-			n2868 = 0
-		} else if !(e.cons && expect(b2872, e.start, 0x30) == e.end) {
-			var err error
-			if n2868, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationIDList")
-			}
+	{
+		s, en := off+2, expect(b, off, 0xa0)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa0)
 		}
-		m.TerminationIDList = d.s.TerminationID.Room(n2868)
-		if m.TerminationIDList == nil {
-			m.TerminationIDList = d.s.TerminationID.Raw(n2868)
-		}
-		if n2868 == 1 {
-			m.TerminationIDList[0] = model.TerminationID{}
-		} else {
-			clear(m.TerminationIDList)
-		}
-		var e2871 header
-		for i2869, off2870 := 0, e.start; i2869 < n2868; i2869++ {
-			if en2873 := expect(b2872, off2870, 0x30); en2873 != 0 {
-				e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = 0x10, true, off2870, off2870+2, en2873, en2873
-			} else {
-				if uint(off2870)+1 < uint(len(b2872)) && b2872[off2870+1] < 0x80 && b2872[off2870]&0x1f != 0x1f && off2870+2+int(b2872[off2870+1]) <= len(b2872) {
-					t, l := b2872[off2870], int(b2872[off2870+1])
-					e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2870, off2870+2, off2870+2+l, off2870+2+l
-				} else if uint(off2870)+2 < uint(len(b2872)) && b2872[off2870+1] == 0x81 && b2872[off2870+2] >= 0x80 && b2872[off2870]&0x1f != 0x1f && off2870+3+int(b2872[off2870+2]) <= len(b2872) {
-					t, l := b2872[off2870], int(b2872[off2870+2])
-					e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2870, off2870+3, off2870+3+l, off2870+3+l
-				} else if err := d.next(&e2871, off2870, e.end); err != nil {
+		if en != 0 { // [0] terminationIDList
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
+			seen |= 1 << 0
+			b2872 := d.window(&e)
+			n2868 := 1
+			if e.cons && e.start == e.end {
+				n2868 = 0
+			} else if !(e.cons && expect(b2872, e.start, 0x30) == e.end) {
+				var err error
+				if n2868, err = d.count(&e); err != nil {
 					return codecerr.At(err, "terminationIDList")
 				}
-				if e2871.tag != 0x10 {
-					return codecerr.At(codecerr.AtIndex(d.unexpected(e2871, "[UNIVERSAL 16]"), i2869), "terminationIDList")
-				}
 			}
-			if !e2871.cons || !fastTerminationIDV123(d, d.window(&e2871), e2871.start, e2871.end, &m.TerminationIDList[i2869]) {
-				if err = decodeTerminationIDV123(d, &e2871, &m.TerminationIDList[i2869]); err != nil {
-					return codecerr.At(codecerr.AtIndex(err, i2869), "terminationIDList")
-				}
+			m.TerminationIDList = d.s.TerminationID.Room(n2868)
+			if m.TerminationIDList == nil {
+				m.TerminationIDList = d.s.TerminationID.Raw(n2868)
 			}
-			off2870 = e2871.next
+			if n2868 == 1 {
+				m.TerminationIDList[0] = model.TerminationID{}
+			} else {
+				clear(m.TerminationIDList)
+			}
+			var e2871 header
+			for i2869, off2870 := 0, e.start; i2869 < n2868; i2869++ {
+				if en2873 := expect(b2872, off2870, 0x30); en2873 != 0 {
+					e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = 0x10, true, off2870, off2870+2, en2873, en2873
+				} else {
+					if uint(off2870)+1 < uint(len(b2872)) && b2872[off2870+1] < 0x80 && b2872[off2870]&0x1f != 0x1f && off2870+2+int(b2872[off2870+1]) <= len(b2872) {
+						t, l := b2872[off2870], int(b2872[off2870+1])
+						e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2870, off2870+2, off2870+2+l, off2870+2+l
+					} else if uint(off2870)+2 < uint(len(b2872)) && b2872[off2870+1] == 0x81 && b2872[off2870+2] >= 0x80 && b2872[off2870]&0x1f != 0x1f && off2870+3+int(b2872[off2870+2]) <= len(b2872) {
+						t, l := b2872[off2870], int(b2872[off2870+2])
+						e2871.tag, e2871.cons, e2871.off, e2871.start, e2871.end, e2871.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2870, off2870+3, off2870+3+l, off2870+3+l
+					} else if err := d.next(&e2871, off2870, e.end); err != nil {
+						return codecerr.At(err, "terminationIDList")
+					}
+					if e2871.tag != 0x10 {
+						return codecerr.At(codecerr.AtIndex(d.unexpected(e2871, "[UNIVERSAL 16]"), i2869), "terminationIDList")
+					}
+				}
+				if !e2871.cons || !fastTerminationIDV123(d, d.window(&e2871), e2871.start, e2871.end, &m.TerminationIDList[i2869]) {
+					if err = decodeTerminationIDV123(d, &e2871, &m.TerminationIDList[i2869]); err != nil {
+						return codecerr.At(codecerr.AtIndex(err, i2869), "terminationIDList")
+					}
+				}
+				off2870 = e2871.next
+			}
+			off = en
 		}
-		off = en
 	}
-	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAuditResult
-		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
-		seen |= 1 << 1
-		b2878 := d.window(&e)
-		n2874 := 1
-		if e.cons && e.start == e.end {
-			n2874 = 0
-		} else if !(e.cons && uint(e.start)+1 < uint(len(b2878)) && b2878[e.start+1] < 0x80 && b2878[e.start]&0x1f != 0x1f && e.start+2+int(b2878[e.start+1]) <= len(b2878) && e.start+2+int(b2878[e.start+1]) == e.end) {
-			var err error
-			if n2874, err = d.count(&e); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+	{
+		s, en := off+2, expect(b, off, 0xa1)
+		if en == 0 {
+			s, en = expectLong(b, off, 0xa1)
+		}
+		if en != 0 { // [1] terminationAuditResult
+			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
+			seen |= 1 << 1
+			b2878 := d.window(&e)
+			n2874 := 1
+			if e.cons && e.start == e.end {
+				n2874 = 0
+			} else if !(e.cons && uint(e.start)+1 < uint(len(b2878)) && b2878[e.start+1] < 0x80 && b2878[e.start]&0x1f != 0x1f && e.start+2+int(b2878[e.start+1]) <= len(b2878) && e.start+2+int(b2878[e.start+1]) == e.end) {
+				var err error
+				if n2874, err = d.count(&e); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
 			}
-		}
-		m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n2874)
-		if m.TerminationAuditResult == nil {
-			m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2874)
-		}
-		if n2874 == 1 {
-			m.TerminationAuditResult[0] = model.AuditReturnParameter{}
-		} else {
-			clear(m.TerminationAuditResult)
-		}
-		var e2877 header
-		for i2875, off2876 := 0, e.start; i2875 < n2874; i2875++ {
-			if uint(off2876)+1 < uint(len(b2878)) && b2878[off2876+1] < 0x80 && b2878[off2876]&0x1f != 0x1f && off2876+2+int(b2878[off2876+1]) <= len(b2878) {
-				t, l := b2878[off2876], int(b2878[off2876+1])
-				e2877.tag, e2877.cons, e2877.off, e2877.start, e2877.end, e2877.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2876, off2876+2, off2876+2+l, off2876+2+l
-			} else if uint(off2876)+2 < uint(len(b2878)) && b2878[off2876+1] == 0x81 && b2878[off2876+2] >= 0x80 && b2878[off2876]&0x1f != 0x1f && off2876+3+int(b2878[off2876+2]) <= len(b2878) {
-				t, l := b2878[off2876], int(b2878[off2876+2])
-				e2877.tag, e2877.cons, e2877.off, e2877.start, e2877.end, e2877.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2876, off2876+3, off2876+3+l, off2876+3+l
-			} else if err := d.next(&e2877, off2876, e.end); err != nil {
-				return codecerr.At(err, "terminationAuditResult")
+			m.TerminationAuditResult = d.s.AuditReturnParameter.Room(n2874)
+			if m.TerminationAuditResult == nil {
+				m.TerminationAuditResult = d.s.AuditReturnParameter.Raw(n2874)
 			}
-			if err = decodeAuditReturnParameterV3(d, &e2877, &m.TerminationAuditResult[i2875]); err != nil {
-				return codecerr.At(codecerr.AtIndex(err, i2875), "terminationAuditResult")
+			if n2874 == 1 {
+				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else {
+				clear(m.TerminationAuditResult)
 			}
-			off2876 = e2877.next
+			var e2877 header
+			for i2875, off2876 := 0, e.start; i2875 < n2874; i2875++ {
+				if uint(off2876)+1 < uint(len(b2878)) && b2878[off2876+1] < 0x80 && b2878[off2876]&0x1f != 0x1f && off2876+2+int(b2878[off2876+1]) <= len(b2878) {
+					t, l := b2878[off2876], int(b2878[off2876+1])
+					e2877.tag, e2877.cons, e2877.off, e2877.start, e2877.end, e2877.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2876, off2876+2, off2876+2+l, off2876+2+l
+				} else if uint(off2876)+2 < uint(len(b2878)) && b2878[off2876+1] == 0x81 && b2878[off2876+2] >= 0x80 && b2878[off2876]&0x1f != 0x1f && off2876+3+int(b2878[off2876+2]) <= len(b2878) {
+					t, l := b2878[off2876], int(b2878[off2876+2])
+					e2877.tag, e2877.cons, e2877.off, e2877.start, e2877.end, e2877.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, off2876, off2876+3, off2876+3+l, off2876+3+l
+				} else if err := d.next(&e2877, off2876, e.end); err != nil {
+					return codecerr.At(err, "terminationAuditResult")
+				}
+				if err = decodeAuditReturnParameterV3(d, &e2877, &m.TerminationAuditResult[i2875]); err != nil {
+					return codecerr.At(codecerr.AtIndex(err, i2875), "terminationAuditResult")
+				}
+				off2876 = e2877.next
+			}
+			off = en
 		}
-		off = en
 	}
 	for off < end {
 		if uint(off)+1 < uint(len(b)) && b[off+1] < 0x80 && b[off]&0x1f != 0x1f && off+2+int(b[off+1]) <= len(b) {
