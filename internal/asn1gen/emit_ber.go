@@ -925,12 +925,17 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		if len(etags) > 0 && etags[0].Number < 31 {
 			id = int(etags[0].Bytes()[0])
 		}
-		one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
 		if id >= 0 {
-			one = fmt.Sprintf("expect(%s, %s.start, %#x) == %s.end", win, hv, id, hv)
+			// Two elements in the form the encoder writes are counted
+			// here too, without reader.count's call.
+			x := g.tmp("x")
+			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
+				win, addr(hv), n, hv, x, id, fail)
+		} else {
+			one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
+			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+				win, addr(hv), n, hv, one, fail)
 		}
-		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-			win, addr(hv), n, hv, one, fail)
 		g.decSize(r.Size, n, hv+".start", "elements", ret)
 		g.raw(target, "=", egoT, n)
 		// Elements of other types are each assigned in full below: they
