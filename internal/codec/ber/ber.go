@@ -200,13 +200,32 @@ func (d *decoder) quickStart(h *header, v *int) bool {
 	if p+l != len(b) {
 		return false
 	}
-	h.tag, h.cons, h.off, h.start, h.end, h.next = 16, true, 0, p, p+l, p+l
-	n, ok := d.quickVersion(h)
-	if !ok || !limits.ValidVersion(n) {
+	// What quickVersion reads, here without its call: mess [1] with a
+	// length of up to two octets, then version [0] of one octet.
+	if p+7 > len(b) || b[p] != 0xa1 {
 		return false
 	}
+	q, n := p+2, int(b[p+1])
+	switch n {
+	case 0x81:
+		q, n = q+1, int(b[q])
+	case 0x82:
+		q, n = q+2, int(b[q])<<8|int(b[q+1])
+	default:
+		if n >= 0x80 {
+			return false
+		}
+	}
+	if n < 3 || q+n > len(b) {
+		return false
+	}
+	c := b[q : q+3]
+	if c[0] != 0x80 || c[1] != 1 || c[2] > 99 || !limits.ValidVersion(int(c[2])) {
+		return false
+	}
+	h.tag, h.cons, h.off, h.start, h.end, h.next = 16, true, 0, p, p+l, p+l
 	d.elems++ // as start's header read counts it
-	*v = n
+	*v = int(c[2])
 	return true
 }
 
