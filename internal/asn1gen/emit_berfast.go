@@ -332,7 +332,8 @@ func (g *berGen) fastList(v *Version, r *Type, target string) error {
 		return err
 	}
 	sl, id := g.slab(egoT), etags[0].Bytes()[0]
-	fmt.Fprintf(w, "if en == off+2 {\n%[1]s = %[2]s.Room(0)\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n", target, sl, id)
+	// An empty list is non-nil and empty, as Raw(0) makes it: no memory.
+	fmt.Fprintf(w, "if en == off+2 {\n%[1]s = []%[4]s{}\n} else if expect(b, off+2, %#[3]x) == en {\n%[1]s = %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n", target, sl, id, g.f.qualify(egoT, "model."))
 	g.fastElem(v, er, egoT, target+"[0]", "off+2", "en")
 	// More elements: counted first, each in the form the encoder writes.
 	n, i, p, q := g.tmp("n"), g.tmp("i"), g.tmp("p"), g.tmp("q")

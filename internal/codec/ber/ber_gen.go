@@ -6269,7 +6269,7 @@ func fastContextRequestV1(d *decoder, b []byte, off, end int, m *model.ContextRe
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] topologyReq
 		if en == off+2 {
-			m.TopologyReq = d.s.TopologyRequest.Room(0)
+			m.TopologyReq = []model.TopologyRequest{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TopologyReq = d.s.TopologyRequest.Room(1)
 			if m.TopologyReq == nil {
@@ -6567,7 +6567,7 @@ func fastContextRequestV2(d *decoder, b []byte, off, end int, m *model.ContextRe
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] topologyReq
 		if en == off+2 {
-			m.TopologyReq = d.s.TopologyRequest.Room(0)
+			m.TopologyReq = []model.TopologyRequest{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TopologyReq = d.s.TopologyRequest.Room(1)
 			if m.TopologyReq == nil {
@@ -7703,7 +7703,7 @@ func fastContextAttrAuditRequestV3(d *decoder, b []byte, off, end int, m *model.
 	}
 	if en := expect(b, off, 0xa4); en != 0 { // [4] contextPropAud
 		if en == off+2 {
-			m.ContextPropAud = d.s.IndAudPropertyParm.Room(0)
+			m.ContextPropAud = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.ContextPropAud = d.s.IndAudPropertyParm.Room(1)
 			if m.ContextPropAud == nil {
@@ -16971,7 +16971,7 @@ func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRe
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
-			m.TerminationID = d.s.TerminationID.Room(0)
+			m.TerminationID = []model.TerminationID{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TerminationID = d.s.TerminationID.Room(1)
 			if m.TerminationID == nil {
@@ -17256,7 +17256,7 @@ func fastNotifyReplyV123(d *decoder, b []byte, off, end int, m *model.NotifyRepl
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
-			m.TerminationID = d.s.TerminationID.Room(0)
+			m.TerminationID = []model.TerminationID{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TerminationID = d.s.TerminationID.Room(1)
 			if m.TerminationID == nil {
@@ -17538,7 +17538,7 @@ func fastObservedEventsDescriptorV123(d *decoder, b []byte, off, end int, m *mod
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] observedEventLst
 		if en == off+2 {
-			m.ObservedEventLst = d.s.ObservedEvent.Room(0)
+			m.ObservedEventLst = []model.ObservedEvent{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.ObservedEventLst = d.s.ObservedEvent.Room(1)
 			if m.ObservedEventLst == nil {
@@ -17893,7 +17893,7 @@ func fastObservedEventV123(d *decoder, b []byte, off, end int, m *model.Observed
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventParList
 		if en == off+2 {
-			m.EventParList = d.s.EventParameter.Room(0)
+			m.EventParList = []model.EventParameter{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.EventParList = d.s.EventParameter.Room(1)
 			if m.EventParList == nil {
@@ -18225,7 +18225,7 @@ func fastEventParameterV123(d *decoder, b []byte, off, end int, m *model.EventPa
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] value
 		if en == off+2 {
-			m.Value = d.s.Octets.Room(0)
+			m.Value = []model.Octets{}
 		} else if expect(b, off+2, 0x4) == en {
 			m.Value = d.s.Octets.Room(1)
 			if m.Value == nil {
@@ -19233,7 +19233,7 @@ func fastServiceChangeReplyV1(d *decoder, b []byte, off, end int, m *model.Servi
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
-			m.TerminationID = d.s.TerminationID.Room(0)
+			m.TerminationID = []model.TerminationID{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TerminationID = d.s.TerminationID.Room(1)
 			if m.TerminationID == nil {
@@ -19525,7 +19525,7 @@ func fastServiceChangeReplyV23(d *decoder, b []byte, off, end int, m *model.Serv
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
-			m.TerminationID = d.s.TerminationID.Room(0)
+			m.TerminationID = []model.TerminationID{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.TerminationID = d.s.TerminationID.Room(1)
 			if m.TerminationID == nil {
@@ -20008,7 +20008,7 @@ func fastTerminationIDV123(d *decoder, b []byte, off, end int, m *model.Terminat
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] wildcard
 		if en == off+2 {
-			m.Wildcard = d.s.Octets.Room(0)
+			m.Wildcard = []model.Octets{}
 		} else if expect(b, off+2, 0x4) == en {
 			m.Wildcard = d.s.Octets.Room(1)
 			if m.Wildcard == nil {
@@ -21544,7 +21544,7 @@ func fastLocalControlDescriptorV123(d *decoder, b []byte, off, end int, m *model
 	}
 	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.PropertyParm.Room(0)
+			m.PropertyParms = []model.PropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.PropertyParm.Room(1)
 			if m.PropertyParms == nil {
@@ -21864,7 +21864,7 @@ func fastPropertyParmV123(d *decoder, b []byte, off, end int, m *model.PropertyP
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] value
 		if en == off+2 {
-			m.Value = d.s.Octets.Room(0)
+			m.Value = []model.Octets{}
 		} else if expect(b, off+2, 0x4) == en {
 			m.Value = d.s.Octets.Room(1)
 			if m.Value == nil {
@@ -22532,7 +22532,7 @@ func fastTerminationStateDescriptorV123(d *decoder, b []byte, off, end int, m *m
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.PropertyParm.Room(0)
+			m.PropertyParms = []model.PropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.PropertyParm.Room(1)
 			if m.PropertyParms == nil {
@@ -28129,7 +28129,7 @@ func fastEventSpecV123(d *decoder, b []byte, off, end int, m *model.EventSpec) b
 	}
 	if en := expect(b, off, 0xa2); en != 0 { // [2] eventParList
 		if en == off+2 {
-			m.EventParList = d.s.EventParameter.Room(0)
+			m.EventParList = []model.EventParameter{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.EventParList = d.s.EventParameter.Room(1)
 			if m.EventParList == nil {
@@ -29868,7 +29868,7 @@ func fastSigParameterV123(d *decoder, b []byte, off, end int, m *model.SigParame
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] value
 		if en == off+2 {
-			m.Value = d.s.Octets.Room(0)
+			m.Value = []model.Octets{}
 		} else if expect(b, off+2, 0x4) == en {
 			m.Value = d.s.Octets.Room(1)
 			if m.Value == nil {
@@ -34202,7 +34202,7 @@ func fastStatisticsParameterV123(d *decoder, b []byte, off, end int, m *model.St
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] statValue
 		if en == off+2 {
-			m.StatValue = d.s.Octets.Room(0)
+			m.StatValue = []model.Octets{}
 		} else if expect(b, off+2, 0x4) == en {
 			m.StatValue = d.s.Octets.Room(1)
 			if m.StatValue == nil {
@@ -35904,7 +35904,7 @@ func fastIndAudMediaDescriptorStreamsV2(d *decoder, b []byte, off, end int, m *m
 	case 0xa1: // [1] multiStream
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		if en == off+2 {
-			m.MultiStream = d.s.IndAudStreamDescriptor.Room(0)
+			m.MultiStream = []model.IndAudStreamDescriptor{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.MultiStream = d.s.IndAudStreamDescriptor.Room(1)
 			if m.MultiStream == nil {
@@ -36084,7 +36084,7 @@ func fastIndAudMediaDescriptorStreamsV3(d *decoder, b []byte, off, end int, m *m
 	case 0xa1: // [1] multiStream
 		m.Kind = model.IndAudMediaDescriptorStreams_MultiStream
 		if en == off+2 {
-			m.MultiStream = d.s.IndAudStreamDescriptor.Room(0)
+			m.MultiStream = []model.IndAudStreamDescriptor{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.MultiStream = d.s.IndAudStreamDescriptor.Room(1)
 			if m.MultiStream == nil {
@@ -37140,7 +37140,7 @@ func fastIndAudLocalControlDescriptorV2(d *decoder, b []byte, off, end int, m *m
 	}
 	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.IndAudPropertyParm.Room(0)
+			m.PropertyParms = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.IndAudPropertyParm.Room(1)
 			if m.PropertyParms == nil {
@@ -37485,7 +37485,7 @@ func fastIndAudLocalControlDescriptorV3(d *decoder, b []byte, off, end int, m *m
 	}
 	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.IndAudPropertyParm.Room(0)
+			m.PropertyParms = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.IndAudPropertyParm.Room(1)
 			if m.PropertyParms == nil {
@@ -37995,7 +37995,7 @@ func fastIndAudLocalRemoteDescriptorV2(d *decoder, b []byte, off, end int, m *mo
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] propGrps
 		if en == off+2 {
-			m.PropGrps = d.s.IndAudPropertyParm.Room(0)
+			m.PropGrps = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropGrps = d.s.IndAudPropertyParm.Room(1)
 			if m.PropGrps == nil {
@@ -38265,7 +38265,7 @@ func fastIndAudLocalRemoteDescriptorV3(d *decoder, b []byte, off, end int, m *mo
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] propGrps
 		if en == off+2 {
-			m.PropGrps = d.s.IndAudPropertyParm.Room(0)
+			m.PropGrps = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropGrps = d.s.IndAudPropertyParm.Room(1)
 			if m.PropGrps == nil {
@@ -38539,7 +38539,7 @@ func fastIndAudTerminationStateDescriptorV2(d *decoder, b []byte, off, end int, 
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.IndAudPropertyParm.Room(0)
+			m.PropertyParms = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.IndAudPropertyParm.Room(1)
 			if m.PropertyParms == nil {
@@ -38866,7 +38866,7 @@ func fastIndAudTerminationStateDescriptorV3(d *decoder, b []byte, off, end int, 
 	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
-			m.PropertyParms = d.s.IndAudPropertyParm.Room(0)
+			m.PropertyParms = []model.IndAudPropertyParm{}
 		} else if expect(b, off+2, 0x30) == en {
 			m.PropertyParms = d.s.IndAudPropertyParm.Room(1)
 			if m.PropertyParms == nil {
