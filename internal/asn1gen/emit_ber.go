@@ -942,7 +942,8 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		// need no zeroing.
 		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
 			// Most lists have one element: zeroed inline, as in one.
-			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
+			// Two are too: clear costs a call of the runtime's.
+			fmt.Fprintf(w, "if %[1]s == 1 {\n%[2]s[0] = %[3]s{}\n} else if len(%[2]s) == 2 {\n%[2]s[0], %[2]s[1] = %[3]s{}, %[3]s{}\n} else {\nclear(%[2]s)\n}\n", n, target, g.f.qualify(egoT, "model."))
 		}
 		fmt.Fprintf(w, "var %s header\n", e)
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)

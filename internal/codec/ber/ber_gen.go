@@ -1171,6 +1171,8 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		if n53 == 1 {
 			m.Transactions[0] = model.Transaction{}
+		} else if len(m.Transactions) == 2 {
+			m.Transactions[0], m.Transactions[1] = model.Transaction{}, model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
@@ -1268,6 +1270,8 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		if n62 == 1 {
 			m.Transactions[0] = model.Transaction{}
+		} else if len(m.Transactions) == 2 {
+			m.Transactions[0], m.Transactions[1] = model.Transaction{}, model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
@@ -1365,6 +1369,8 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		if n71 == 1 {
 			m.Transactions[0] = model.Transaction{}
+		} else if len(m.Transactions) == 2 {
+			m.Transactions[0], m.Transactions[1] = model.Transaction{}, model.Transaction{}
 		} else {
 			clear(m.Transactions)
 		}
@@ -2121,6 +2127,8 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		}
 		if n106 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else if len(m.TransactionResponseAck) == 2 {
+			m.TransactionResponseAck[0], m.TransactionResponseAck[1] = model.TransactionAck{}, model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
@@ -2283,6 +2291,8 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		}
 		if n122 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else if len(m.TransactionResponseAck) == 2 {
+			m.TransactionResponseAck[0], m.TransactionResponseAck[1] = model.TransactionAck{}, model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
@@ -2455,6 +2465,8 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 		if n139 == 1 {
 			m.TransactionResponseAck[0] = model.TransactionAck{}
+		} else if len(m.TransactionResponseAck) == 2 {
+			m.TransactionResponseAck[0], m.TransactionResponseAck[1] = model.TransactionAck{}, model.TransactionAck{}
 		} else {
 			clear(m.TransactionResponseAck)
 		}
@@ -2587,6 +2599,8 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n151 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -2665,6 +2679,8 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n159 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -2793,6 +2809,8 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n170 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -2871,6 +2889,8 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n178 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -2999,6 +3019,8 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n189 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -3077,6 +3099,8 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 			}
 			if n197 == 1 {
 				m.Actions[0] = model.ActionRequest{}
+			} else if len(m.Actions) == 2 {
+				m.Actions[0], m.Actions[1] = model.ActionRequest{}, model.ActionRequest{}
 			} else {
 				clear(m.Actions)
 			}
@@ -3828,6 +3852,8 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 		}
 		if n235 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
+		} else if len(m.ActionReplies) == 2 {
+			m.ActionReplies[0], m.ActionReplies[1] = model.ActionReply{}, model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
@@ -3940,6 +3966,8 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 		}
 		if n247 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
+		} else if len(m.ActionReplies) == 2 {
+			m.ActionReplies[0], m.ActionReplies[1] = model.ActionReply{}, model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
@@ -4052,6 +4080,8 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 		}
 		if n259 == 1 {
 			m.ActionReplies[0] = model.ActionReply{}
+		} else if len(m.ActionReplies) == 2 {
+			m.ActionReplies[0], m.ActionReplies[1] = model.ActionReply{}, model.ActionReply{}
 		} else {
 			clear(m.ActionReplies)
 		}
@@ -4494,6 +4524,8 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n285 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -4604,6 +4636,8 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n295 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -4784,6 +4818,8 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n310 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -4894,6 +4930,8 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n320 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -5072,6 +5110,8 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n335 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -5180,6 +5220,8 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			if n345 == 1 {
 				m.CommandRequests[0] = model.CommandRequest{}
+			} else if len(m.CommandRequests) == 2 {
+				m.CommandRequests[0], m.CommandRequests[1] = model.CommandRequest{}, model.CommandRequest{}
 			} else {
 				clear(m.CommandRequests)
 			}
@@ -5352,6 +5394,8 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n359 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -5451,6 +5495,8 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n367 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -5616,6 +5662,8 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n379 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -5715,6 +5763,8 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n387 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -5878,6 +5928,8 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n399 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -5975,6 +6027,8 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			if n407 == 1 {
 				m.CommandReply[0] = model.CommandReply{}
+			} else if len(m.CommandReply) == 2 {
+				m.CommandReply[0], m.CommandReply[1] = model.CommandReply{}, model.CommandReply{}
 			} else {
 				clear(m.CommandReply)
 			}
@@ -6118,6 +6172,8 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		if n416 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
+		} else if len(m.TopologyReq) == 2 {
+			m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 		} else {
 			clear(m.TopologyReq)
 		}
@@ -6207,6 +6263,8 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			if n424 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
+			} else if len(m.TopologyReq) == 2 {
+				m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
@@ -6416,6 +6474,8 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		if n440 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
+		} else if len(m.TopologyReq) == 2 {
+			m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 		} else {
 			clear(m.TopologyReq)
 		}
@@ -6505,6 +6565,8 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			if n448 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
+			} else if len(m.TopologyReq) == 2 {
+				m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
@@ -6753,6 +6815,8 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		if n469 == 1 {
 			m.TopologyReq[0] = model.TopologyRequest{}
+		} else if len(m.TopologyReq) == 2 {
+			m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 		} else {
 			clear(m.TopologyReq)
 		}
@@ -6815,6 +6879,8 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		if n476 == 1 {
 			m.ContextProp[0] = model.PropertyParm{}
+		} else if len(m.ContextProp) == 2 {
+			m.ContextProp[0], m.ContextProp[1] = model.PropertyParm{}, model.PropertyParm{}
 		} else {
 			clear(m.ContextProp)
 		}
@@ -6955,6 +7021,8 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			if n492 == 1 {
 				m.TopologyReq[0] = model.TopologyRequest{}
+			} else if len(m.TopologyReq) == 2 {
+				m.TopologyReq[0], m.TopologyReq[1] = model.TopologyRequest{}, model.TopologyRequest{}
 			} else {
 				clear(m.TopologyReq)
 			}
@@ -7017,6 +7085,8 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			if n499 == 1 {
 				m.ContextProp[0] = model.PropertyParm{}
+			} else if len(m.ContextProp) == 2 {
+				m.ContextProp[0], m.ContextProp[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.ContextProp)
 			}
@@ -7410,6 +7480,8 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		}
 		if n518 == 1 {
 			m.ContextPropAud[0] = model.IndAudPropertyParm{}
+		} else if len(m.ContextPropAud) == 2 {
+			m.ContextPropAud[0], m.ContextPropAud[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 		} else {
 			clear(m.ContextPropAud)
 		}
@@ -7571,6 +7643,8 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			if n529 == 1 {
 				m.ContextPropAud[0] = model.IndAudPropertyParm{}
+			} else if len(m.ContextPropAud) == 2 {
+				m.ContextPropAud[0], m.ContextPropAud[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.ContextPropAud)
 			}
@@ -10317,6 +10391,8 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n698 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -10372,6 +10448,8 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n705 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -10430,6 +10508,8 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n710 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -10479,6 +10559,8 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n717 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -10597,6 +10679,8 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n727 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -10652,6 +10736,8 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n734 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -10710,6 +10796,8 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n739 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -10759,6 +10847,8 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n746 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -10877,6 +10967,8 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n756 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -10932,6 +11024,8 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n763 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -10990,6 +11084,8 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n768 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -11039,6 +11135,8 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			if n775 == 1 {
 				m.Descriptors[0] = model.AmmDescriptor{}
+			} else if len(m.Descriptors) == 2 {
+				m.Descriptors[0], m.Descriptors[1] = model.AmmDescriptor{}, model.AmmDescriptor{}
 			} else {
 				clear(m.Descriptors)
 			}
@@ -11267,6 +11365,8 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n795 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -11313,6 +11413,8 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n802 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -11554,6 +11656,8 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n824 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -11600,6 +11704,8 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n831 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -11860,6 +11966,8 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n856 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -11906,6 +12014,8 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n863 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -11971,6 +12081,8 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		if n870 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else if len(m.StatisticsDescriptor) == 2 {
+			m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
@@ -12087,6 +12199,8 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n882 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12137,6 +12251,8 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 		if n889 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
+		} else if len(m.TerminationAudit) == 2 {
+			m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 		} else {
 			clear(m.TerminationAudit)
 		}
@@ -12194,6 +12310,8 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n894 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12243,6 +12361,8 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n901 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAudit) == 2 {
+				m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
@@ -12358,6 +12478,8 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n911 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12408,6 +12530,8 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 		if n918 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
+		} else if len(m.TerminationAudit) == 2 {
+			m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 		} else {
 			clear(m.TerminationAudit)
 		}
@@ -12465,6 +12589,8 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n923 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12514,6 +12640,8 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n930 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAudit) == 2 {
+				m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
@@ -12629,6 +12757,8 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n940 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12679,6 +12809,8 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 		}
 		if n947 == 1 {
 			m.TerminationAudit[0] = model.AuditReturnParameter{}
+		} else if len(m.TerminationAudit) == 2 {
+			m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 		} else {
 			clear(m.TerminationAudit)
 		}
@@ -12736,6 +12868,8 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n952 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12785,6 +12919,8 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			if n959 == 1 {
 				m.TerminationAudit[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAudit) == 2 {
+				m.TerminationAudit[0], m.TerminationAudit[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAudit)
 			}
@@ -12892,6 +13028,8 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n968 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -12973,6 +13111,8 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n976 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -13103,6 +13243,8 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n988 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -13184,6 +13326,8 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n996 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -13314,6 +13458,8 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n1008 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -13395,6 +13541,8 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			if n1016 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -13786,6 +13934,8 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 		if n1033 == 1 {
 			m.TerminationIDList[0] = model.TerminationID{}
+		} else if len(m.TerminationIDList) == 2 {
+			m.TerminationIDList[0], m.TerminationIDList[1] = model.TerminationID{}, model.TerminationID{}
 		} else {
 			clear(m.TerminationIDList)
 		}
@@ -13870,6 +14020,8 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			if n1040 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
+			} else if len(m.TerminationIDList) == 2 {
+				m.TerminationIDList[0], m.TerminationIDList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationIDList)
 			}
@@ -13996,6 +14148,8 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		if n1052 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
+		} else if len(m.ContextAuditResult) == 2 {
+			m.ContextAuditResult[0], m.ContextAuditResult[1] = model.TerminationID{}, model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
@@ -14135,6 +14289,8 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		if n1066 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
+		} else if len(m.ContextAuditResult) == 2 {
+			m.ContextAuditResult[0], m.ContextAuditResult[1] = model.TerminationID{}, model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
@@ -14284,6 +14440,8 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		if n1081 == 1 {
 			m.ContextAuditResult[0] = model.TerminationID{}
+		} else if len(m.ContextAuditResult) == 2 {
+			m.ContextAuditResult[0], m.ContextAuditResult[1] = model.TerminationID{}, model.TerminationID{}
 		} else {
 			clear(m.ContextAuditResult)
 		}
@@ -14435,6 +14593,8 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1094 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -14499,6 +14659,8 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1099 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -14617,6 +14779,8 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1107 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -14681,6 +14845,8 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1112 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -14799,6 +14965,8 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1120 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -14863,6 +15031,8 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 			}
 			if n1125 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -15168,6 +15338,8 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1154 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -15214,6 +15386,8 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1161 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -15281,6 +15455,8 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1168 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else if len(m.StatisticsDescriptor) == 2 {
+			m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
@@ -15331,6 +15507,8 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1175 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else if len(m.PackagesDescriptor) == 2 {
+			m.PackagesDescriptor[0], m.PackagesDescriptor[1] = model.PackagesItem{}, model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
@@ -15645,6 +15823,8 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1207 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -15691,6 +15871,8 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1214 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -15758,6 +15940,8 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1221 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else if len(m.StatisticsDescriptor) == 2 {
+			m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
@@ -15808,6 +15992,8 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1228 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else if len(m.PackagesDescriptor) == 2 {
+			m.PackagesDescriptor[0], m.PackagesDescriptor[1] = model.PackagesItem{}, model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
@@ -16122,6 +16308,8 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1260 == 1 {
 			m.EventBufferDescriptor[0] = model.EventSpec{}
+		} else if len(m.EventBufferDescriptor) == 2 {
+			m.EventBufferDescriptor[0], m.EventBufferDescriptor[1] = model.EventSpec{}, model.EventSpec{}
 		} else {
 			clear(m.EventBufferDescriptor)
 		}
@@ -16168,6 +16356,8 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1267 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -16235,6 +16425,8 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1274 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else if len(m.StatisticsDescriptor) == 2 {
+			m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
@@ -16285,6 +16477,8 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		if n1281 == 1 {
 			m.PackagesDescriptor[0] = model.PackagesItem{}
+		} else if len(m.PackagesDescriptor) == 2 {
+			m.PackagesDescriptor[0], m.PackagesDescriptor[1] = model.PackagesItem{}, model.PackagesItem{}
 		} else {
 			clear(m.PackagesDescriptor)
 		}
@@ -16461,6 +16655,8 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 		}
 		if n1291 == 1 {
 			m.AuditPropertyToken[0] = model.IndAuditParameter{}
+		} else if len(m.AuditPropertyToken) == 2 {
+			m.AuditPropertyToken[0], m.AuditPropertyToken[1] = model.IndAuditParameter{}, model.IndAuditParameter{}
 		} else {
 			clear(m.AuditPropertyToken)
 		}
@@ -16523,6 +16719,8 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 			}
 			if n1296 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else if len(m.AuditPropertyToken) == 2 {
+				m.AuditPropertyToken[0], m.AuditPropertyToken[1] = model.IndAuditParameter{}, model.IndAuditParameter{}
 			} else {
 				clear(m.AuditPropertyToken)
 			}
@@ -16619,6 +16817,8 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 		}
 		if n1303 == 1 {
 			m.AuditPropertyToken[0] = model.IndAuditParameter{}
+		} else if len(m.AuditPropertyToken) == 2 {
+			m.AuditPropertyToken[0], m.AuditPropertyToken[1] = model.IndAuditParameter{}, model.IndAuditParameter{}
 		} else {
 			clear(m.AuditPropertyToken)
 		}
@@ -16681,6 +16881,8 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 			}
 			if n1308 == 1 {
 				m.AuditPropertyToken[0] = model.IndAuditParameter{}
+			} else if len(m.AuditPropertyToken) == 2 {
+				m.AuditPropertyToken[0], m.AuditPropertyToken[1] = model.IndAuditParameter{}, model.IndAuditParameter{}
 			} else {
 				clear(m.AuditPropertyToken)
 			}
@@ -16793,6 +16995,8 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			if n1318 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -16892,6 +17096,8 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			if n1326 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -17107,6 +17313,8 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			}
 			if n1343 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -17190,6 +17398,8 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			}
 			if n1351 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -17395,6 +17605,8 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			}
 			if n1368 == 1 {
 				m.ObservedEventLst[0] = model.ObservedEvent{}
+			} else if len(m.ObservedEventLst) == 2 {
+				m.ObservedEventLst[0], m.ObservedEventLst[1] = model.ObservedEvent{}, model.ObservedEvent{}
 			} else {
 				clear(m.ObservedEventLst)
 			}
@@ -17475,6 +17687,8 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			}
 			if n1376 == 1 {
 				m.ObservedEventLst[0] = model.ObservedEvent{}
+			} else if len(m.ObservedEventLst) == 2 {
+				m.ObservedEventLst[0], m.ObservedEventLst[1] = model.ObservedEvent{}, model.ObservedEvent{}
 			} else {
 				clear(m.ObservedEventLst)
 			}
@@ -17696,6 +17910,8 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			if n1393 == 1 {
 				m.EventParList[0] = model.EventParameter{}
+			} else if len(m.EventParList) == 2 {
+				m.EventParList[0], m.EventParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
@@ -17806,6 +18022,8 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			if n1402 == 1 {
 				m.EventParList[0] = model.EventParameter{}
+			} else if len(m.EventParList) == 2 {
+				m.EventParList[0], m.EventParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
@@ -18441,6 +18659,8 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1450 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -18522,6 +18742,8 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1457 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -18649,6 +18871,8 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1468 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -18730,6 +18954,8 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1475 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -18857,6 +19083,8 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1486 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -18938,6 +19166,8 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			if n1493 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -19065,6 +19295,8 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			}
 			if n1504 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -19159,6 +19391,8 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			}
 			if n1513 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -19357,6 +19591,8 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			}
 			if n1530 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -19451,6 +19687,8 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			}
 			if n1539 == 1 {
 				m.TerminationID[0] = model.TerminationID{}
+			} else if len(m.TerminationID) == 2 {
+				m.TerminationID[0], m.TerminationID[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationID)
 			}
@@ -20451,6 +20689,8 @@ func decodeMediaDescriptorStreamsV12(d *decoder, h *header, m *model.MediaDescri
 		}
 		if n1611 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
+		} else if len(m.MultiStream) == 2 {
+			m.MultiStream[0], m.MultiStream[1] = model.StreamDescriptor{}, model.StreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
@@ -20561,6 +20801,8 @@ func decodeMediaDescriptorStreamsV3(d *decoder, h *header, m *model.MediaDescrip
 		}
 		if n1623 == 1 {
 			m.MultiStream[0] = model.StreamDescriptor{}
+		} else if len(m.MultiStream) == 2 {
+			m.MultiStream[0], m.MultiStream[1] = model.StreamDescriptor{}, model.StreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
@@ -21101,6 +21343,8 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		if n1654 == 1 {
 			m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+		} else if len(m.StatisticsDescriptor) == 2 {
+			m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 		} else {
 			clear(m.StatisticsDescriptor)
 		}
@@ -21211,6 +21455,8 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			}
 			if n1664 == 1 {
 				m.StatisticsDescriptor[0] = model.StatisticsParameter{}
+			} else if len(m.StatisticsDescriptor) == 2 {
+				m.StatisticsDescriptor[0], m.StatisticsDescriptor[1] = model.StatisticsParameter{}, model.StatisticsParameter{}
 			} else {
 				clear(m.StatisticsDescriptor)
 			}
@@ -21367,6 +21613,8 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			if n1675 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -21469,6 +21717,8 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			if n1683 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -22118,6 +22368,8 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				}
 				if n1737 == 1 {
 					m.PropGrps[i1731][0] = model.PropertyParm{}
+				} else if len(m.PropGrps[i1731]) == 2 {
+					m.PropGrps[i1731][0], m.PropGrps[i1731][1] = model.PropertyParm{}, model.PropertyParm{}
 				} else {
 					clear(m.PropGrps[i1731])
 				}
@@ -22223,6 +22475,8 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				}
 				if n1751 == 1 {
 					m.PropGrps[i1745][0] = model.PropertyParm{}
+				} else if len(m.PropGrps[i1745]) == 2 {
+					m.PropGrps[i1745][0], m.PropGrps[i1745][1] = model.PropertyParm{}, model.PropertyParm{}
 				} else {
 					clear(m.PropGrps[i1745])
 				}
@@ -22347,6 +22601,8 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			if n1761 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -22448,6 +22704,8 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			if n1770 == 1 {
 				m.PropertyParms[0] = model.PropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -22690,6 +22948,8 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			}
 			if n1790 == 1 {
 				m.TermList[0] = model.TerminationID{}
+			} else if len(m.TermList) == 2 {
+				m.TermList[0], m.TermList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
@@ -22787,6 +23047,8 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			}
 			if n1799 == 1 {
 				m.TermList[0] = model.TerminationID{}
+			} else if len(m.TermList) == 2 {
+				m.TermList[0], m.TermList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
@@ -22944,6 +23206,8 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			}
 			if n1812 == 1 {
 				m.TermList[0] = model.TerminationID{}
+			} else if len(m.TermList) == 2 {
+				m.TermList[0], m.TermList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
@@ -23041,6 +23305,8 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			}
 			if n1821 == 1 {
 				m.TermList[0] = model.TerminationID{}
+			} else if len(m.TermList) == 2 {
+				m.TermList[0], m.TermList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TermList)
 			}
@@ -23189,6 +23455,8 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1833 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23268,6 +23536,8 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1841 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23397,6 +23667,8 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1852 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23476,6 +23748,8 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1860 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23602,6 +23876,8 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1871 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23681,6 +23957,8 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 			}
 			if n1879 == 1 {
 				m.EventList[0] = model.RequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.RequestedEvent{}, model.RequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -23851,6 +24129,8 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1892 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -23959,6 +24239,8 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1901 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -24134,6 +24416,8 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1914 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -24242,6 +24526,8 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1923 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -24417,6 +24703,8 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1936 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -24525,6 +24813,8 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			if n1945 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -24703,6 +24993,8 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		if n1960 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -24806,6 +25098,8 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			if n1969 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -24967,6 +25261,8 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		if n1982 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -25070,6 +25366,8 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			if n1991 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -25242,6 +25540,8 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		if n2005 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -25378,6 +25678,8 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			if n2017 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -25721,6 +26023,8 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2035 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -25800,6 +26104,8 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2043 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -25929,6 +26235,8 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2054 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -26008,6 +26316,8 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2062 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -26134,6 +26444,8 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2073 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -26213,6 +26525,8 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 			}
 			if n2081 == 1 {
 				m.EventList[0] = model.SecondRequestedEvent{}
+			} else if len(m.EventList) == 2 {
+				m.EventList[0], m.EventList[1] = model.SecondRequestedEvent{}, model.SecondRequestedEvent{}
 			} else {
 				clear(m.EventList)
 			}
@@ -26383,6 +26697,8 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2094 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -26491,6 +26807,8 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2103 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -26666,6 +26984,8 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2116 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -26774,6 +27094,8 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2125 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -26949,6 +27271,8 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2138 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -27057,6 +27381,8 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			if n2147 == 1 {
 				m.EvParList[0] = model.EventParameter{}
+			} else if len(m.EvParList) == 2 {
+				m.EvParList[0], m.EvParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EvParList)
 			}
@@ -27211,6 +27537,8 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		}
 		if n2160 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -27300,6 +27628,8 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			}
 			if n2168 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -27437,6 +27767,8 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		}
 		if n2179 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -27526,6 +27858,8 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			}
 			if n2187 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -27674,6 +28008,8 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		}
 		if n2199 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -27796,6 +28132,8 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			}
 			if n2210 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
@@ -27964,6 +28302,8 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			if n2222 == 1 {
 				m.EventParList[0] = model.EventParameter{}
+			} else if len(m.EventParList) == 2 {
+				m.EventParList[0], m.EventParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
@@ -28058,6 +28398,8 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			if n2230 == 1 {
 				m.EventParList[0] = model.EventParameter{}
+			} else if len(m.EventParList) == 2 {
+				m.EventParList[0], m.EventParList[1] = model.EventParameter{}, model.EventParameter{}
 			} else {
 				clear(m.EventParList)
 			}
@@ -28386,6 +28728,8 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 			}
 			if n2254 == 1 {
 				m.SignalList[0] = model.Signal{}
+			} else if len(m.SignalList) == 2 {
+				m.SignalList[0], m.SignalList[1] = model.Signal{}, model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
@@ -28464,6 +28808,8 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 			}
 			if n2262 == 1 {
 				m.SignalList[0] = model.Signal{}
+			} else if len(m.SignalList) == 2 {
+				m.SignalList[0], m.SignalList[1] = model.Signal{}, model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
@@ -28594,6 +28940,8 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 			}
 			if n2273 == 1 {
 				m.SignalList[0] = model.Signal{}
+			} else if len(m.SignalList) == 2 {
+				m.SignalList[0], m.SignalList[1] = model.Signal{}, model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
@@ -28672,6 +29020,8 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 			}
 			if n2281 == 1 {
 				m.SignalList[0] = model.Signal{}
+			} else if len(m.SignalList) == 2 {
+				m.SignalList[0], m.SignalList[1] = model.Signal{}, model.Signal{}
 			} else {
 				clear(m.SignalList)
 			}
@@ -28911,6 +29261,8 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			if n2294 == 1 {
 				m.SigParList[0] = model.SigParameter{}
+			} else if len(m.SigParList) == 2 {
+				m.SigParList[0], m.SigParList[1] = model.SigParameter{}, model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
@@ -29054,6 +29406,8 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			if n2304 == 1 {
 				m.SigParList[0] = model.SigParameter{}
+			} else if len(m.SigParList) == 2 {
+				m.SigParList[0], m.SigParList[1] = model.SigParameter{}, model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
@@ -29312,6 +29666,8 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			if n2317 == 1 {
 				m.SigParList[0] = model.SigParameter{}
+			} else if len(m.SigParList) == 2 {
+				m.SigParList[0], m.SigParList[1] = model.SigParameter{}, model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
@@ -29500,6 +29856,8 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			if n2330 == 1 {
 				m.SigParList[0] = model.SigParameter{}
+			} else if len(m.SigParList) == 2 {
+				m.SigParList[0], m.SigParList[1] = model.SigParameter{}, model.SigParameter{}
 			} else {
 				clear(m.SigParList)
 			}
@@ -30164,6 +30522,8 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			}
 			if n2384 == 1 {
 				m.Mpl[0] = model.PropertyParm{}
+			} else if len(m.Mpl) == 2 {
+				m.Mpl[0], m.Mpl[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.Mpl)
 			}
@@ -30299,6 +30659,8 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			}
 			if n2400 == 1 {
 				m.Mpl[0] = model.PropertyParm{}
+			} else if len(m.Mpl) == 2 {
+				m.Mpl[0], m.Mpl[1] = model.PropertyParm{}, model.PropertyParm{}
 			} else {
 				clear(m.Mpl)
 			}
@@ -35845,6 +36207,8 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 		}
 		if n2771 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else if len(m.MultiStream) == 2 {
+			m.MultiStream[0], m.MultiStream[1] = model.IndAudStreamDescriptor{}, model.IndAudStreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
@@ -36025,6 +36389,8 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 		}
 		if n2788 == 1 {
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
+		} else if len(m.MultiStream) == 2 {
+			m.MultiStream[0], m.MultiStream[1] = model.IndAudStreamDescriptor{}, model.IndAudStreamDescriptor{}
 		} else {
 			clear(m.MultiStream)
 		}
@@ -36981,6 +37347,8 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 		}
 		if n2839 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
+		} else if len(m.PropertyParms) == 2 {
+			m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 		} else {
 			clear(m.PropertyParms)
 		}
@@ -37074,6 +37442,8 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			}
 			if n2846 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -37292,6 +37662,8 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 		}
 		if n2860 == 1 {
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
+		} else if len(m.PropertyParms) == 2 {
+			m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 		} else {
 			clear(m.PropertyParms)
 		}
@@ -37402,6 +37774,8 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			if n2868 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -37855,6 +38229,8 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			if n2889 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropGrps) == 2 {
+				m.PropGrps[0], m.PropGrps[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
@@ -37936,6 +38312,8 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			if n2897 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropGrps) == 2 {
+				m.PropGrps[0], m.PropGrps[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
@@ -38125,6 +38503,8 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			if n2913 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropGrps) == 2 {
+				m.PropGrps[0], m.PropGrps[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
@@ -38206,6 +38586,8 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			if n2921 == 1 {
 				m.PropGrps[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropGrps) == 2 {
+				m.PropGrps[0], m.PropGrps[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropGrps)
 			}
@@ -38388,6 +38770,8 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			}
 			if n2936 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -38471,6 +38855,8 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			}
 			if n2943 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -38681,6 +39067,8 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			if n2957 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -38781,6 +39169,8 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			if n2965 == 1 {
 				m.PropertyParms[0] = model.IndAudPropertyParm{}
+			} else if len(m.PropertyParms) == 2 {
+				m.PropertyParms[0], m.PropertyParms[1] = model.IndAudPropertyParm{}, model.IndAudPropertyParm{}
 			} else {
 				clear(m.PropertyParms)
 			}
@@ -40701,6 +41091,8 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			if n3036 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
+			} else if len(m.TerminationIDList) == 2 {
+				m.TerminationIDList[0], m.TerminationIDList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationIDList)
 			}
@@ -40756,6 +41148,8 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			if n3043 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -40814,6 +41208,8 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			if n3048 == 1 {
 				m.TerminationIDList[0] = model.TerminationID{}
+			} else if len(m.TerminationIDList) == 2 {
+				m.TerminationIDList[0], m.TerminationIDList[1] = model.TerminationID{}, model.TerminationID{}
 			} else {
 				clear(m.TerminationIDList)
 			}
@@ -40863,6 +41259,8 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			if n3055 == 1 {
 				m.TerminationAuditResult[0] = model.AuditReturnParameter{}
+			} else if len(m.TerminationAuditResult) == 2 {
+				m.TerminationAuditResult[0], m.TerminationAuditResult[1] = model.AuditReturnParameter{}, model.AuditReturnParameter{}
 			} else {
 				clear(m.TerminationAuditResult)
 			}
@@ -40974,6 +41372,8 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 		}
 		if n3064 == 1 {
 			m.SignalsDescriptor[0] = model.SignalRequest{}
+		} else if len(m.SignalsDescriptor) == 2 {
+			m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 		} else {
 			clear(m.SignalsDescriptor)
 		}
@@ -41041,6 +41441,8 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 			}
 			if n3070 == 1 {
 				m.SignalsDescriptor[0] = model.SignalRequest{}
+			} else if len(m.SignalsDescriptor) == 2 {
+				m.SignalsDescriptor[0], m.SignalsDescriptor[1] = model.SignalRequest{}, model.SignalRequest{}
 			} else {
 				clear(m.SignalsDescriptor)
 			}
