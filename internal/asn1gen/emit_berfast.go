@@ -159,7 +159,7 @@ func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 	// A CHOICE's is tried before its tag is unwrapped (fastChoiceCall).
 	fast := fi.ok && r.Kind == KindSequence
 	if fast {
-		fmt.Fprintf(&g.w, "if !%[1]s.cons || !fast%[2]s(d, d.window(%[3]s), %[1]s.start, %[1]s.end, %[4]s) {\n", hv, fn, addr(hv), addr(target))
+		fmt.Fprintf(&g.w, "if !%[1]s.cons || d.depth+%[5]d > d.lim.MaxDepth || !fast%[2]s(d, d.window(%[3]s), %[1]s.start, %[1]s.end, %[4]s) {\n", hv, fn, addr(hv), addr(target), fi.height)
 	}
 	fmt.Fprintf(&g.w, "if err = decode%s(d, %s, %s); err != nil {\n%s\n}\n", fn, addr(hv), addr(target), fail)
 	if fast {
@@ -178,24 +178,32 @@ func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) 
 		return false, err
 	}
 	name := g.f.named[r]
-	fmt.Fprintf(&g.w, "if !%[1]s.cons || !fast%[2]s%[3]s(d, d.window(%[4]s), %[1]s.start, %[1]s.end, %[5]s) {\n", hv, name, g.funcSuffix(name, v.N), addr(hv), addr(target))
+	depth := "" // a CHOICE of primitives nests nothing
+	if fi.height > 0 {
+		depth = fmt.Sprintf(" || d.depth+%d > d.lim.MaxDepth", fi.height)
+	}
+	fmt.Fprintf(&g.w, "if !%[1]s.cons%[6]s || !fast%[2]s%[3]s(d, d.window(%[4]s), %[1]s.start, %[1]s.end, %[5]s) {\n", hv, name, g.funcSuffix(name, v.N), addr(hv), addr(target), depth)
 	return true, nil
 }
 
 // fastHead emits the start of the fast decoder of tf, which reads what
-// (in window b), up to its nesting check, with cond more to fail it.
+// (in window b), with cond to fail it. The callers check the nesting:
+// the full decoders before the call (fastCall), a fast one for all it
+// reads (its height).
 func (g *berGen) fastHead(tf typeFunc, fi *fastInfo, what, cond string) {
 	fn := tf.t.Name + suffix(tf.vs)
 	fmt.Fprintf(&g.w, "// fast%[1]s is decode%[1]s for %[2]s in the form the encoder\n// writes; false for anything else, which the caller decodes in full.\n", fn, what)
 	fmt.Fprintf(&g.w, "func fast%s(d *decoder, b []byte, off, end int, m *model.%s) bool {\n", fn, tf.t.Name)
-	fmt.Fprintf(&g.w, "if d.depth+%d > d.lim.MaxDepth%s {\nreturn false\n}\n", fi.height, cond)
+	if cond != "" {
+		fmt.Fprintf(&g.w, "if %s {\nreturn false\n}\n", cond)
+	}
 }
 
 // fastChoiceFunc emits the fast decoder of tf's CHOICE: the one element
 // at off must end at end.
 func (g *berGen) fastChoiceFunc(tf typeFunc, fi *fastInfo) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	g.fastHead(tf, fi, "the element at off ending at end", " || uint(off) >= uint(len(b))")
+	g.fastHead(tf, fi, "the element at off ending at end", "uint(off) >= uint(len(b))")
 	w.WriteString("en := expect(b, off, b[off])\nif en != end {\nreturn false\n}\nswitch b[off] {\n")
 	for _, c := range def.Components {
 		k, _, err := g.fastComponent(v, t, c)

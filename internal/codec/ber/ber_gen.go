@@ -50,7 +50,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p3[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p3[0]
-		if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -93,7 +93,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			p4[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p4[0]
-			if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 				if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 					return codecerr.At(err, "authHeader")
 				}
@@ -163,7 +163,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p7[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p7[0]
-		if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -206,7 +206,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			p8[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p8[0]
-			if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 				if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 					return codecerr.At(err, "authHeader")
 				}
@@ -276,7 +276,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p11[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p11[0]
-		if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
 			}
@@ -319,7 +319,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 			}
 			p12[0] = model.AuthenticationHeader{}
 			m.AuthHeader = &p12[0]
-			if !e.cons || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, d.window(&e), e.start, e.end, m.AuthHeader) {
 				if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 					return codecerr.At(err, "authHeader")
 				}
@@ -487,9 +487,6 @@ func decodeAuthenticationHeaderV123(d *decoder, h *header, m *model.Authenticati
 // fastAuthenticationHeaderV123 is decodeAuthenticationHeaderV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastAuthenticationHeaderV123(d *decoder, b []byte, off, end int, m *model.AuthenticationHeader) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] secParmIndex
 		m.SecParmIndex = b[off+2 : en : en]
 		if len(m.SecParmIndex) < 4 || len(m.SecParmIndex) > 4 {
@@ -585,7 +582,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		if en != 0 { // [1] mId
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h16 header
 				b17 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
@@ -658,7 +655,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h21 header
 				b22 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b22)) && b22[e.start+1] < 0x80 && b22[e.start]&0x1f != 0x1f && e.start+2+int(b22[e.start+1]) <= len(b22) && e.start+2+int(b22[e.start+1]) == e.end {
@@ -778,7 +775,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		if en != 0 { // [1] mId
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h28 header
 				b29 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
@@ -851,7 +848,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h33 header
 				b34 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b34)) && b34[e.start+1] < 0x80 && b34[e.start]&0x1f != 0x1f && e.start+2+int(b34[e.start+1]) <= len(b34) && e.start+2+int(b34[e.start+1]) == e.end {
@@ -971,7 +968,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		if en != 0 { // [1] mId
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h40 header
 				b41 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
@@ -1044,7 +1041,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 				return d.errorf(e.off, "mId: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h45 header
 				b46 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b46)) && b46[e.start+1] < 0x80 && b46[e.start]&0x1f != 0x1f && e.start+2+int(b46[e.start+1]) <= len(b46) && e.start+2+int(b46[e.start+1]) == e.end {
@@ -1148,7 +1145,7 @@ func decodeMessageMessageBodyV1(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		p52[0] = model.ErrorDescriptor{}
 		m.MessageError = &p52[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
 			if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 				return codecerr.At(err, "messageError")
 			}
@@ -1247,7 +1244,7 @@ func decodeMessageMessageBodyV2(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		p61[0] = model.ErrorDescriptor{}
 		m.MessageError = &p61[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
 			if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 				return codecerr.At(err, "messageError")
 			}
@@ -1346,7 +1343,7 @@ func decodeMessageMessageBodyV3(d *decoder, h *header, m *model.MessageMessageBo
 		}
 		p70[0] = model.ErrorDescriptor{}
 		m.MessageError = &p70[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.MessageError) {
 			if err = decodeErrorDescriptorV123(d, h, m.MessageError); err != nil {
 				return codecerr.At(err, "messageError")
 			}
@@ -1472,7 +1469,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 		p79[0] = model.IP4Address{}
 		m.Ip4Address = &p79[0]
-		if !(*h).cons || !fastIP4AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip4Address) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIP4AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip4Address) {
 			if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 				return codecerr.At(err, "ip4Address")
 			}
@@ -1485,7 +1482,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 		p80[0] = model.IP6Address{}
 		m.Ip6Address = &p80[0]
-		if !(*h).cons || !fastIP6AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip6Address) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIP6AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip6Address) {
 			if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 				return codecerr.At(err, "ip6Address")
 			}
@@ -1498,7 +1495,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 		}
 		p81[0] = model.DomainName{}
 		m.DomainName = &p81[0]
-		if !(*h).cons || !fastDomainNameV123(d, d.window(h), (*h).start, (*h).end, m.DomainName) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastDomainNameV123(d, d.window(h), (*h).start, (*h).end, m.DomainName) {
 			if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 				return codecerr.At(err, "domainName")
 			}
@@ -1530,7 +1527,7 @@ func decodeMIdV123(d *decoder, h *header, m *model.MId) error {
 // fastMIdV123 is decodeMIdV123 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastMIdV123(d *decoder, b []byte, off, end int, m *model.MId) bool {
-	if d.depth+1 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -1704,9 +1701,6 @@ func decodeDomainNameV123(d *decoder, h *header, m *model.DomainName) error {
 // fastDomainNameV123 is decodeDomainNameV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastDomainNameV123(d *decoder, b []byte, off, end int, m *model.DomainName) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
 		x89, ok := ia5At(b, off+2, en)
 		if !ok {
@@ -1840,9 +1834,6 @@ func decodeIP4AddressV123(d *decoder, h *header, m *model.IP4Address) error {
 // fastIP4AddressV123 is decodeIP4AddressV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIP4AddressV123(d *decoder, b []byte, off, end int, m *model.IP4Address) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] address
 		m.Address = b[off+2 : en : en]
 		if len(m.Address) < 4 || len(m.Address) > 4 {
@@ -1975,9 +1966,6 @@ func decodeIP6AddressV123(d *decoder, h *header, m *model.IP6Address) error {
 // fastIP6AddressV123 is decodeIP6AddressV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIP6AddressV123(d *decoder, b []byte, off, end int, m *model.IP6Address) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] address
 		m.Address = b[off+2 : en : en]
 		if len(m.Address) < 16 || len(m.Address) > 16 {
@@ -2089,7 +2077,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		}
 		p104[0] = model.TransactionPending{}
 		m.TransactionPending = &p104[0]
-		if !(*h).cons || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
 			if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 				return codecerr.At(err, "transactionPending")
 			}
@@ -2150,7 +2138,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e109, "[UNIVERSAL 16]"), i107), "transactionResponseAck")
 				}
 			}
-			if !e109.cons || !fastTransactionAckV123(d, d.window(&e109), e109.start, e109.end, &m.TransactionResponseAck[i107]) {
+			if !e109.cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionAckV123(d, d.window(&e109), e109.start, e109.end, &m.TransactionResponseAck[i107]) {
 				if err = decodeTransactionAckV123(d, &e109, &m.TransactionResponseAck[i107]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i107), "transactionResponseAck")
 				}
@@ -2253,7 +2241,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		}
 		p120[0] = model.TransactionPending{}
 		m.TransactionPending = &p120[0]
-		if !(*h).cons || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
 			if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 				return codecerr.At(err, "transactionPending")
 			}
@@ -2314,7 +2302,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e125, "[UNIVERSAL 16]"), i123), "transactionResponseAck")
 				}
 			}
-			if !e125.cons || !fastTransactionAckV123(d, d.window(&e125), e125.start, e125.end, &m.TransactionResponseAck[i123]) {
+			if !e125.cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionAckV123(d, d.window(&e125), e125.start, e125.end, &m.TransactionResponseAck[i123]) {
 				if err = decodeTransactionAckV123(d, &e125, &m.TransactionResponseAck[i123]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i123), "transactionResponseAck")
 				}
@@ -2427,7 +2415,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 		p137[0] = model.TransactionPending{}
 		m.TransactionPending = &p137[0]
-		if !(*h).cons || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionPendingV123(d, d.window(h), (*h).start, (*h).end, m.TransactionPending) {
 			if err = decodeTransactionPendingV123(d, h, m.TransactionPending); err != nil {
 				return codecerr.At(err, "transactionPending")
 			}
@@ -2488,7 +2476,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e142, "[UNIVERSAL 16]"), i140), "transactionResponseAck")
 				}
 			}
-			if !e142.cons || !fastTransactionAckV123(d, d.window(&e142), e142.start, e142.end, &m.TransactionResponseAck[i140]) {
+			if !e142.cons || d.depth+1 > d.lim.MaxDepth || !fastTransactionAckV123(d, d.window(&e142), e142.start, e142.end, &m.TransactionResponseAck[i140]) {
 				if err = decodeTransactionAckV123(d, &e142, &m.TransactionResponseAck[i140]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i140), "transactionResponseAck")
 				}
@@ -2503,7 +2491,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 		p146[0] = model.SegmentReply{}
 		m.SegmentReply = &p146[0]
-		if !(*h).cons || !fastSegmentReplyV3(d, d.window(h), (*h).start, (*h).end, m.SegmentReply) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastSegmentReplyV3(d, d.window(h), (*h).start, (*h).end, m.SegmentReply) {
 			if err = decodeSegmentReplyV3(d, h, m.SegmentReply); err != nil {
 				return codecerr.At(err, "segmentReply")
 			}
@@ -3220,9 +3208,6 @@ func decodeTransactionPendingV123(d *decoder, h *header, m *model.TransactionPen
 // fastTransactionPendingV123 is decodeTransactionPendingV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTransactionPendingV123(d *decoder, b []byte, off, end int, m *model.TransactionPending) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
 		x206, ok := intAt(b, off+2, en)
 		if !ok || x206 < 0 || x206 > 4294967295 {
@@ -3825,7 +3810,7 @@ func decodeTransactionReplyTransactionResultV1(d *decoder, h *header, m *model.T
 		}
 		p234[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p234[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
 			if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 				return codecerr.At(err, "transactionError")
 			}
@@ -3939,7 +3924,7 @@ func decodeTransactionReplyTransactionResultV2(d *decoder, h *header, m *model.T
 		}
 		p246[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p246[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
 			if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 				return codecerr.At(err, "transactionError")
 			}
@@ -4053,7 +4038,7 @@ func decodeTransactionReplyTransactionResultV3(d *decoder, h *header, m *model.T
 		}
 		p258[0] = model.ErrorDescriptor{}
 		m.TransactionError = &p258[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.TransactionError) {
 			if err = decodeErrorDescriptorV123(d, h, m.TransactionError); err != nil {
 				return codecerr.At(err, "transactionError")
 			}
@@ -4226,9 +4211,6 @@ func decodeTransactionAckV123(d *decoder, h *header, m *model.TransactionAck) er
 // fastTransactionAckV123 is decodeTransactionAckV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTransactionAckV123(d *decoder, b []byte, off, end int, m *model.TransactionAck) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] firstAck
 		x270, ok := intAt(b, off+2, en)
 		if !ok || x270 < 0 || x270 > 4294967295 {
@@ -4362,9 +4344,6 @@ func decodeErrorDescriptorV123(d *decoder, h *header, m *model.ErrorDescriptor) 
 // fastErrorDescriptorV123 is decodeErrorDescriptorV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastErrorDescriptorV123(d *decoder, b []byte, off, end int, m *model.ErrorDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] errorCode
 		x275, ok := intAt(b, off+2, en)
 		if !ok || x275 < 0 || x275 > 65535 {
@@ -4473,7 +4452,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p283[0] = model.ContextRequest{}
 		m.ContextRequest = &p283[0]
-		if !e.cons || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextRequest) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextRequest) {
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -4489,7 +4468,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p284[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p284[0]
-		if !e.cons || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -4590,7 +4569,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			p293[0] = model.ContextRequest{}
 			m.ContextRequest = &p293[0]
-			if !e.cons || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextRequest) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextRequest) {
 				if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 					return codecerr.At(err, "contextRequest")
 				}
@@ -4606,7 +4585,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			p294[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p294[0]
-			if !e.cons || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 				if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 					return codecerr.At(err, "contextAttrAuditReq")
 				}
@@ -4767,7 +4746,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p308[0] = model.ContextRequest{}
 		m.ContextRequest = &p308[0]
-		if !e.cons || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextRequest) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextRequest) {
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
 			}
@@ -4783,7 +4762,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p309[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p309[0]
-		if !e.cons || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -4884,7 +4863,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			p318[0] = model.ContextRequest{}
 			m.ContextRequest = &p318[0]
-			if !e.cons || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextRequest) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextRequest) {
 				if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 					return codecerr.At(err, "contextRequest")
 				}
@@ -4900,7 +4879,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			p319[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p319[0]
-			if !e.cons || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 				if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 					return codecerr.At(err, "contextAttrAuditReq")
 				}
@@ -5075,7 +5054,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p334[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p334[0]
-		if !e.cons || !fastContextAttrAuditRequestV3(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextAttrAuditRequestV3(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
 			}
@@ -5190,7 +5169,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 			}
 			p344[0] = model.ContextAttrAuditRequest{}
 			m.ContextAttrAuditReq = &p344[0]
-			if !e.cons || !fastContextAttrAuditRequestV3(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextAttrAuditRequestV3(d, d.window(&e), e.start, e.end, m.ContextAttrAuditReq) {
 				if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 					return codecerr.At(err, "contextAttrAuditReq")
 				}
@@ -5347,7 +5326,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p357[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p357[0]
-		if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -5363,7 +5342,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p358[0] = model.ContextRequest{}
 		m.ContextReply = &p358[0]
-		if !e.cons || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextReply) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextReply) {
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -5453,7 +5432,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			p365[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p365[0]
-			if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 				if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 					return codecerr.At(err, "errorDescriptor")
 				}
@@ -5469,7 +5448,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			p366[0] = model.ContextRequest{}
 			m.ContextReply = &p366[0]
-			if !e.cons || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextReply) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, d.window(&e), e.start, e.end, m.ContextReply) {
 				if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 					return codecerr.At(err, "contextReply")
 				}
@@ -5615,7 +5594,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p377[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p377[0]
-		if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -5631,7 +5610,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p378[0] = model.ContextRequest{}
 		m.ContextReply = &p378[0]
-		if !e.cons || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextReply) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextReply) {
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
 			}
@@ -5721,7 +5700,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			p385[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p385[0]
-			if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 				if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 					return codecerr.At(err, "errorDescriptor")
 				}
@@ -5737,7 +5716,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			p386[0] = model.ContextRequest{}
 			m.ContextReply = &p386[0]
-			if !e.cons || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextReply) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, d.window(&e), e.start, e.end, m.ContextReply) {
 				if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 					return codecerr.At(err, "contextReply")
 				}
@@ -5883,7 +5862,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p397[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p397[0]
-		if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -5987,7 +5966,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 			}
 			p405[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p405[0]
-			if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 				if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 					return codecerr.At(err, "errorDescriptor")
 				}
@@ -6195,7 +6174,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e419, "[UNIVERSAL 16]"), i417), "topologyReq")
 				}
 			}
-			if !e419.cons || !fastTopologyRequestV1(d, d.window(&e419), e419.start, e419.end, &m.TopologyReq[i417]) {
+			if !e419.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV1(d, d.window(&e419), e419.start, e419.end, &m.TopologyReq[i417]) {
 				if err = decodeTopologyRequestV1(d, &e419, &m.TopologyReq[i417]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i417), "topologyReq")
 				}
@@ -6286,7 +6265,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e427, "[UNIVERSAL 16]"), i425), "topologyReq")
 					}
 				}
-				if !e427.cons || !fastTopologyRequestV1(d, d.window(&e427), e427.start, e427.end, &m.TopologyReq[i425]) {
+				if !e427.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV1(d, d.window(&e427), e427.start, e427.end, &m.TopologyReq[i425]) {
 					if err = decodeTopologyRequestV1(d, &e427, &m.TopologyReq[i425]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i425), "topologyReq")
 					}
@@ -6305,9 +6284,6 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 // fastContextRequestV1 is decodeContextRequestV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastContextRequestV1(d *decoder, b []byte, off, end int, m *model.ContextRequest) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] priority
 		m.Priority.Present = true
 		x431, ok := intAt(b, off+2, en)
@@ -6497,7 +6473,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e443, "[UNIVERSAL 16]"), i441), "topologyReq")
 				}
 			}
-			if !e443.cons || !fastTopologyRequestV2(d, d.window(&e443), e443.start, e443.end, &m.TopologyReq[i441]) {
+			if !e443.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV2(d, d.window(&e443), e443.start, e443.end, &m.TopologyReq[i441]) {
 				if err = decodeTopologyRequestV2(d, &e443, &m.TopologyReq[i441]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i441), "topologyReq")
 				}
@@ -6588,7 +6564,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e451, "[UNIVERSAL 16]"), i449), "topologyReq")
 					}
 				}
-				if !e451.cons || !fastTopologyRequestV2(d, d.window(&e451), e451.start, e451.end, &m.TopologyReq[i449]) {
+				if !e451.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV2(d, d.window(&e451), e451.start, e451.end, &m.TopologyReq[i449]) {
 					if err = decodeTopologyRequestV2(d, &e451, &m.TopologyReq[i449]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i449), "topologyReq")
 					}
@@ -6607,9 +6583,6 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 // fastContextRequestV2 is decodeContextRequestV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastContextRequestV2(d *decoder, b []byte, off, end int, m *model.ContextRequest) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] priority
 		m.Priority.Present = true
 		x455, ok := intAt(b, off+2, en)
@@ -6838,7 +6811,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e472, "[UNIVERSAL 16]"), i470), "topologyReq")
 				}
 			}
-			if !e472.cons || !fastTopologyRequestV3(d, d.window(&e472), e472.start, e472.end, &m.TopologyReq[i470]) {
+			if !e472.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV3(d, d.window(&e472), e472.start, e472.end, &m.TopologyReq[i470]) {
 				if err = decodeTopologyRequestV3(d, &e472, &m.TopologyReq[i470]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i470), "topologyReq")
 				}
@@ -6902,7 +6875,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e479, "[UNIVERSAL 16]"), i477), "contextProp")
 				}
 			}
-			if !e479.cons || !fastPropertyParmV123(d, d.window(&e479), e479.start, e479.end, &m.ContextProp[i477]) {
+			if !e479.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e479), e479.start, e479.end, &m.ContextProp[i477]) {
 				if err = decodePropertyParmV123(d, &e479, &m.ContextProp[i477]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i477), "contextProp")
 				}
@@ -7044,7 +7017,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e495, "[UNIVERSAL 16]"), i493), "topologyReq")
 					}
 				}
-				if !e495.cons || !fastTopologyRequestV3(d, d.window(&e495), e495.start, e495.end, &m.TopologyReq[i493]) {
+				if !e495.cons || d.depth+2 > d.lim.MaxDepth || !fastTopologyRequestV3(d, d.window(&e495), e495.start, e495.end, &m.TopologyReq[i493]) {
 					if err = decodeTopologyRequestV3(d, &e495, &m.TopologyReq[i493]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i493), "topologyReq")
 					}
@@ -7108,7 +7081,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e502, "[UNIVERSAL 16]"), i500), "contextProp")
 					}
 				}
-				if !e502.cons || !fastPropertyParmV123(d, d.window(&e502), e502.start, e502.end, &m.ContextProp[i500]) {
+				if !e502.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e502), e502.start, e502.end, &m.ContextProp[i500]) {
 					if err = decodePropertyParmV123(d, &e502, &m.ContextProp[i500]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i500), "contextProp")
 					}
@@ -7302,9 +7275,6 @@ func decodeContextAttrAuditRequestV12(d *decoder, h *header, m *model.ContextAtt
 // fastContextAttrAuditRequestV12 is decodeContextAttrAuditRequestV12 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastContextAttrAuditRequestV12(d *decoder, b []byte, off, end int, m *model.ContextAttrAuditRequest) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] topology
 		m.Topology = true
 		if en != off+2 {
@@ -7503,7 +7473,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e521, "[UNIVERSAL 16]"), i519), "contextPropAud")
 				}
 			}
-			if !e521.cons || !fastIndAudPropertyParmV3(d, d.window(&e521), e521.start, e521.end, &m.ContextPropAud[i519]) {
+			if !e521.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e521), e521.start, e521.end, &m.ContextPropAud[i519]) {
 				if err = decodeIndAudPropertyParmV3(d, &e521, &m.ContextPropAud[i519]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i519), "contextPropAud")
 				}
@@ -7666,7 +7636,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e532, "[UNIVERSAL 16]"), i530), "contextPropAud")
 					}
 				}
-				if !e532.cons || !fastIndAudPropertyParmV3(d, d.window(&e532), e532.start, e532.end, &m.ContextPropAud[i530]) {
+				if !e532.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e532), e532.start, e532.end, &m.ContextPropAud[i530]) {
 					if err = decodeIndAudPropertyParmV3(d, &e532, &m.ContextPropAud[i530]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i530), "contextPropAud")
 					}
@@ -7744,9 +7714,6 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 // fastContextAttrAuditRequestV3 is decodeContextAttrAuditRequestV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastContextAttrAuditRequestV3(d *decoder, b []byte, off, end int, m *model.ContextAttrAuditRequest) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] topology
 		m.Topology = true
 		if en != off+2 {
@@ -8459,7 +8426,7 @@ func decodeCommandV1(d *decoder, h *header, m *model.Command) error {
 		}
 		p575[0] = model.NotifyRequest{}
 		m.NotifyReq = &p575[0]
-		if !(*h).cons || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
+		if !(*h).cons || d.depth+4 > d.lim.MaxDepth || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
 			if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 				return codecerr.At(err, "notifyReq")
 			}
@@ -8663,7 +8630,7 @@ func decodeCommandV2(d *decoder, h *header, m *model.Command) error {
 		}
 		p591[0] = model.NotifyRequest{}
 		m.NotifyReq = &p591[0]
-		if !(*h).cons || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
+		if !(*h).cons || d.depth+4 > d.lim.MaxDepth || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
 			if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 				return codecerr.At(err, "notifyReq")
 			}
@@ -8867,7 +8834,7 @@ func decodeCommandV3(d *decoder, h *header, m *model.Command) error {
 		}
 		p607[0] = model.NotifyRequest{}
 		m.NotifyReq = &p607[0]
-		if !(*h).cons || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
+		if !(*h).cons || d.depth+4 > d.lim.MaxDepth || !fastNotifyRequestV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReq) {
 			if err = decodeNotifyRequestV123(d, h, m.NotifyReq); err != nil {
 				return codecerr.At(err, "notifyReq")
 			}
@@ -9093,7 +9060,7 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p627[0] = model.NotifyReply{}
 		m.NotifyReply = &p627[0]
-		if !(*h).cons || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
 			if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 				return codecerr.At(err, "notifyReply")
 			}
@@ -9106,7 +9073,7 @@ func decodeCommandReplyV1(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p628[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p628[0]
-		if !(*h).cons || !fastServiceChangeReplyV1(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastServiceChangeReplyV1(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
 			if err = decodeServiceChangeReplyV1(d, h, m.ServiceChangeReply); err != nil {
 				return codecerr.At(err, "serviceChangeReply")
 			}
@@ -9321,7 +9288,7 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p647[0] = model.NotifyReply{}
 		m.NotifyReply = &p647[0]
-		if !(*h).cons || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
 			if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 				return codecerr.At(err, "notifyReply")
 			}
@@ -9334,7 +9301,7 @@ func decodeCommandReplyV2(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p648[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p648[0]
-		if !(*h).cons || !fastServiceChangeReplyV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastServiceChangeReplyV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
 			if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 				return codecerr.At(err, "serviceChangeReply")
 			}
@@ -9549,7 +9516,7 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p667[0] = model.NotifyReply{}
 		m.NotifyReply = &p667[0]
-		if !(*h).cons || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastNotifyReplyV123(d, d.window(h), (*h).start, (*h).end, m.NotifyReply) {
 			if err = decodeNotifyReplyV123(d, h, m.NotifyReply); err != nil {
 				return codecerr.At(err, "notifyReply")
 			}
@@ -9562,7 +9529,7 @@ func decodeCommandReplyV3(d *decoder, h *header, m *model.CommandReply) error {
 		}
 		p668[0] = model.ServiceChangeReply{}
 		m.ServiceChangeReply = &p668[0]
-		if !(*h).cons || !fastServiceChangeReplyV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastServiceChangeReplyV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeReply) {
 			if err = decodeServiceChangeReplyV23(d, h, m.ServiceChangeReply); err != nil {
 				return codecerr.At(err, "serviceChangeReply")
 			}
@@ -9631,7 +9598,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [0] terminationFrom
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -9647,7 +9614,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [1] terminationTo
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -9687,7 +9654,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -9697,7 +9664,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -9741,9 +9708,6 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 // fastTopologyRequestV1 is decodeTopologyRequestV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV1(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
 		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
 			return false
@@ -9838,7 +9802,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [0] terminationFrom
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -9854,7 +9818,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [1] terminationTo
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -9908,7 +9872,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -9918,7 +9882,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -9976,9 +9940,6 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 // fastTopologyRequestV2 is decodeTopologyRequestV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV2(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
 		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
 			return false
@@ -10087,7 +10048,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [0] terminationFrom
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -10103,7 +10064,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		if en != 0 { // [1] terminationTo
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -10174,7 +10135,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationFrom: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationFrom) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
 				}
@@ -10184,7 +10145,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 				return d.errorf(e.off, "terminationTo: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationTo) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
 				}
@@ -10259,9 +10220,6 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 // fastTopologyRequestV3 is decodeTopologyRequestV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV3(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
 		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
 			return false
@@ -10414,7 +10372,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e701, "[UNIVERSAL 16]"), i699), "terminationID")
 					}
 				}
-				if !e701.cons || !fastTerminationIDV123(d, d.window(&e701), e701.start, e701.end, &m.TerminationID[i699]) {
+				if !e701.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e701), e701.start, e701.end, &m.TerminationID[i699]) {
 					if err = decodeTerminationIDV123(d, &e701, &m.TerminationID[i699]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i699), "terminationID")
 					}
@@ -10531,7 +10489,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e713, "[UNIVERSAL 16]"), i711), "terminationID")
 					}
 				}
-				if !e713.cons || !fastTerminationIDV123(d, d.window(&e713), e713.start, e713.end, &m.TerminationID[i711]) {
+				if !e713.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e713), e713.start, e713.end, &m.TerminationID[i711]) {
 					if err = decodeTerminationIDV123(d, &e713, &m.TerminationID[i711]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i711), "terminationID")
 					}
@@ -10702,7 +10660,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e730, "[UNIVERSAL 16]"), i728), "terminationID")
 					}
 				}
-				if !e730.cons || !fastTerminationIDV123(d, d.window(&e730), e730.start, e730.end, &m.TerminationID[i728]) {
+				if !e730.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e730), e730.start, e730.end, &m.TerminationID[i728]) {
 					if err = decodeTerminationIDV123(d, &e730, &m.TerminationID[i728]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i728), "terminationID")
 					}
@@ -10819,7 +10777,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e742, "[UNIVERSAL 16]"), i740), "terminationID")
 					}
 				}
-				if !e742.cons || !fastTerminationIDV123(d, d.window(&e742), e742.start, e742.end, &m.TerminationID[i740]) {
+				if !e742.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e742), e742.start, e742.end, &m.TerminationID[i740]) {
 					if err = decodeTerminationIDV123(d, &e742, &m.TerminationID[i740]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i740), "terminationID")
 					}
@@ -10990,7 +10948,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e759, "[UNIVERSAL 16]"), i757), "terminationID")
 					}
 				}
-				if !e759.cons || !fastTerminationIDV123(d, d.window(&e759), e759.start, e759.end, &m.TerminationID[i757]) {
+				if !e759.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e759), e759.start, e759.end, &m.TerminationID[i757]) {
 					if err = decodeTerminationIDV123(d, &e759, &m.TerminationID[i757]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i757), "terminationID")
 					}
@@ -11107,7 +11065,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e771, "[UNIVERSAL 16]"), i769), "terminationID")
 					}
 				}
-				if !e771.cons || !fastTerminationIDV123(d, d.window(&e771), e771.start, e771.end, &m.TerminationID[i769]) {
+				if !e771.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e771), e771.start, e771.end, &m.TerminationID[i769]) {
 					if err = decodeTerminationIDV123(d, &e771, &m.TerminationID[i769]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i769), "terminationID")
 					}
@@ -11305,7 +11263,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p791[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p791[0]
-		if !(*h).cons || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -11388,7 +11346,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e798, "[UNIVERSAL 16]"), i796), "eventBufferDescriptor")
 				}
 			}
-			if !e798.cons || !fastEventSpecV123(d, d.window(&e798), e798.start, e798.end, &m.EventBufferDescriptor[i796]) {
+			if !e798.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e798), e798.start, e798.end, &m.EventBufferDescriptor[i796]) {
 				if err = decodeEventSpecV123(d, &e798, &m.EventBufferDescriptor[i796]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i796), "eventBufferDescriptor")
 				}
@@ -11442,7 +11400,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p807[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p807[0]
-		if !(*h).cons || !fastDigitMapDescriptorV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -11596,7 +11554,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p820[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p820[0]
-		if !(*h).cons || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -11679,7 +11637,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e827, "[UNIVERSAL 16]"), i825), "eventBufferDescriptor")
 				}
 			}
-			if !e827.cons || !fastEventSpecV123(d, d.window(&e827), e827.start, e827.end, &m.EventBufferDescriptor[i825]) {
+			if !e827.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e827), e827.start, e827.end, &m.EventBufferDescriptor[i825]) {
 				if err = decodeEventSpecV123(d, &e827, &m.EventBufferDescriptor[i825]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i825), "eventBufferDescriptor")
 				}
@@ -11733,7 +11691,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p836[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p836[0]
-		if !(*h).cons || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -11906,7 +11864,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p852[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p852[0]
-		if !(*h).cons || !fastMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -11989,7 +11947,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e859, "[UNIVERSAL 16]"), i857), "eventBufferDescriptor")
 				}
 			}
-			if !e859.cons || !fastEventSpecV123(d, d.window(&e859), e859.start, e859.end, &m.EventBufferDescriptor[i857]) {
+			if !e859.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e859), e859.start, e859.end, &m.EventBufferDescriptor[i857]) {
 				if err = decodeEventSpecV123(d, &e859, &m.EventBufferDescriptor[i857]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i857), "eventBufferDescriptor")
 				}
@@ -12043,7 +12001,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		p868[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p868[0]
-		if !(*h).cons || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -12104,7 +12062,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e873, "[UNIVERSAL 16]"), i871), "statisticsDescriptor")
 				}
 			}
-			if !e873.cons || !fastStatisticsParameterV123(d, d.window(&e873), e873.start, e873.end, &m.StatisticsDescriptor[i871]) {
+			if !e873.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e873), e873.start, e873.end, &m.StatisticsDescriptor[i871]) {
 				if err = decodeStatisticsParameterV123(d, &e873, &m.StatisticsDescriptor[i871]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i871), "statisticsDescriptor")
 				}
@@ -12222,7 +12180,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e885, "[UNIVERSAL 16]"), i883), "terminationID")
 					}
 				}
-				if !e885.cons || !fastTerminationIDV123(d, d.window(&e885), e885.start, e885.end, &m.TerminationID[i883]) {
+				if !e885.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e885), e885.start, e885.end, &m.TerminationID[i883]) {
 					if err = decodeTerminationIDV123(d, &e885, &m.TerminationID[i883]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i883), "terminationID")
 					}
@@ -12333,7 +12291,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e897, "[UNIVERSAL 16]"), i895), "terminationID")
 					}
 				}
-				if !e897.cons || !fastTerminationIDV123(d, d.window(&e897), e897.start, e897.end, &m.TerminationID[i895]) {
+				if !e897.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e897), e897.start, e897.end, &m.TerminationID[i895]) {
 					if err = decodeTerminationIDV123(d, &e897, &m.TerminationID[i895]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i895), "terminationID")
 					}
@@ -12501,7 +12459,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e914, "[UNIVERSAL 16]"), i912), "terminationID")
 					}
 				}
-				if !e914.cons || !fastTerminationIDV123(d, d.window(&e914), e914.start, e914.end, &m.TerminationID[i912]) {
+				if !e914.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e914), e914.start, e914.end, &m.TerminationID[i912]) {
 					if err = decodeTerminationIDV123(d, &e914, &m.TerminationID[i912]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i912), "terminationID")
 					}
@@ -12612,7 +12570,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e926, "[UNIVERSAL 16]"), i924), "terminationID")
 					}
 				}
-				if !e926.cons || !fastTerminationIDV123(d, d.window(&e926), e926.start, e926.end, &m.TerminationID[i924]) {
+				if !e926.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e926), e926.start, e926.end, &m.TerminationID[i924]) {
 					if err = decodeTerminationIDV123(d, &e926, &m.TerminationID[i924]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i924), "terminationID")
 					}
@@ -12780,7 +12738,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e943, "[UNIVERSAL 16]"), i941), "terminationID")
 					}
 				}
-				if !e943.cons || !fastTerminationIDV123(d, d.window(&e943), e943.start, e943.end, &m.TerminationID[i941]) {
+				if !e943.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e943), e943.start, e943.end, &m.TerminationID[i941]) {
 					if err = decodeTerminationIDV123(d, &e943, &m.TerminationID[i941]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i941), "terminationID")
 					}
@@ -12891,7 +12849,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e955, "[UNIVERSAL 16]"), i953), "terminationID")
 					}
 				}
-				if !e955.cons || !fastTerminationIDV123(d, d.window(&e955), e955.start, e955.end, &m.TerminationID[i953]) {
+				if !e955.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e955), e955.start, e955.end, &m.TerminationID[i953]) {
 					if err = decodeTerminationIDV123(d, &e955, &m.TerminationID[i953]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i953), "terminationID")
 					}
@@ -13051,7 +13009,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e971, "[UNIVERSAL 16]"), i969), "terminationID")
 					}
 				}
-				if !e971.cons || !fastTerminationIDV123(d, d.window(&e971), e971.start, e971.end, &m.TerminationID[i969]) {
+				if !e971.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e971), e971.start, e971.end, &m.TerminationID[i969]) {
 					if err = decodeTerminationIDV123(d, &e971, &m.TerminationID[i969]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i969), "terminationID")
 					}
@@ -13134,7 +13092,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e979, "[UNIVERSAL 16]"), i977), "terminationID")
 					}
 				}
-				if !e979.cons || !fastTerminationIDV123(d, d.window(&e979), e979.start, e979.end, &m.TerminationID[i977]) {
+				if !e979.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e979), e979.start, e979.end, &m.TerminationID[i977]) {
 					if err = decodeTerminationIDV123(d, &e979, &m.TerminationID[i977]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i977), "terminationID")
 					}
@@ -13266,7 +13224,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e991, "[UNIVERSAL 16]"), i989), "terminationID")
 					}
 				}
-				if !e991.cons || !fastTerminationIDV123(d, d.window(&e991), e991.start, e991.end, &m.TerminationID[i989]) {
+				if !e991.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e991), e991.start, e991.end, &m.TerminationID[i989]) {
 					if err = decodeTerminationIDV123(d, &e991, &m.TerminationID[i989]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i989), "terminationID")
 					}
@@ -13349,7 +13307,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e999, "[UNIVERSAL 16]"), i997), "terminationID")
 					}
 				}
-				if !e999.cons || !fastTerminationIDV123(d, d.window(&e999), e999.start, e999.end, &m.TerminationID[i997]) {
+				if !e999.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e999), e999.start, e999.end, &m.TerminationID[i997]) {
 					if err = decodeTerminationIDV123(d, &e999, &m.TerminationID[i997]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i997), "terminationID")
 					}
@@ -13481,7 +13439,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1011, "[UNIVERSAL 16]"), i1009), "terminationID")
 					}
 				}
-				if !e1011.cons || !fastTerminationIDV123(d, d.window(&e1011), e1011.start, e1011.end, &m.TerminationID[i1009]) {
+				if !e1011.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1011), e1011.start, e1011.end, &m.TerminationID[i1009]) {
 					if err = decodeTerminationIDV123(d, &e1011, &m.TerminationID[i1009]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1009), "terminationID")
 					}
@@ -13564,7 +13522,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1019, "[UNIVERSAL 16]"), i1017), "terminationID")
 					}
 				}
-				if !e1019.cons || !fastTerminationIDV123(d, d.window(&e1019), e1019.start, e1019.end, &m.TerminationID[i1017]) {
+				if !e1019.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1019), e1019.start, e1019.end, &m.TerminationID[i1017]) {
 					if err = decodeTerminationIDV123(d, &e1019, &m.TerminationID[i1017]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1017), "terminationID")
 					}
@@ -13644,7 +13602,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -13682,7 +13640,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -13757,7 +13715,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -13795,7 +13753,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -13889,7 +13847,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -13957,7 +13915,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1036, "[UNIVERSAL 16]"), i1034), "terminationIDList")
 				}
 			}
-			if !e1036.cons || !fastTerminationIDV123(d, d.window(&e1036), e1036.start, e1036.end, &m.TerminationIDList[i1034]) {
+			if !e1036.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1036), e1036.start, e1036.end, &m.TerminationIDList[i1034]) {
 				if err = decodeTerminationIDV123(d, &e1036, &m.TerminationIDList[i1034]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1034), "terminationIDList")
 				}
@@ -13982,7 +13940,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -14043,7 +14001,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1043, "[UNIVERSAL 16]"), i1041), "terminationIDList")
 					}
 				}
-				if !e1043.cons || !fastTerminationIDV123(d, d.window(&e1043), e1043.start, e1043.end, &m.TerminationIDList[i1041]) {
+				if !e1043.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1043), e1043.start, e1043.end, &m.TerminationIDList[i1041]) {
 					if err = decodeTerminationIDV123(d, &e1043, &m.TerminationIDList[i1041]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1041), "terminationIDList")
 					}
@@ -14171,7 +14129,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1055, "[UNIVERSAL 16]"), i1053), "contextAuditResult")
 				}
 			}
-			if !e1055.cons || !fastTerminationIDV123(d, d.window(&e1055), e1055.start, e1055.end, &m.ContextAuditResult[i1053]) {
+			if !e1055.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1055), e1055.start, e1055.end, &m.ContextAuditResult[i1053]) {
 				if err = decodeTerminationIDV123(d, &e1055, &m.ContextAuditResult[i1053]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1053), "contextAuditResult")
 				}
@@ -14186,7 +14144,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		p1059[0] = model.ErrorDescriptor{}
 		m.Error = &p1059[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
 			if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 				return codecerr.At(err, "error")
 			}
@@ -14312,7 +14270,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1069, "[UNIVERSAL 16]"), i1067), "contextAuditResult")
 				}
 			}
-			if !e1069.cons || !fastTerminationIDV123(d, d.window(&e1069), e1069.start, e1069.end, &m.ContextAuditResult[i1067]) {
+			if !e1069.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1069), e1069.start, e1069.end, &m.ContextAuditResult[i1067]) {
 				if err = decodeTerminationIDV123(d, &e1069, &m.ContextAuditResult[i1067]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1067), "contextAuditResult")
 				}
@@ -14327,7 +14285,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		p1073[0] = model.ErrorDescriptor{}
 		m.Error = &p1073[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
 			if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 				return codecerr.At(err, "error")
 			}
@@ -14463,7 +14421,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1084, "[UNIVERSAL 16]"), i1082), "contextAuditResult")
 				}
 			}
-			if !e1084.cons || !fastTerminationIDV123(d, d.window(&e1084), e1084.start, e1084.end, &m.ContextAuditResult[i1082]) {
+			if !e1084.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1084), e1084.start, e1084.end, &m.ContextAuditResult[i1082]) {
 				if err = decodeTerminationIDV123(d, &e1084, &m.ContextAuditResult[i1082]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1082), "contextAuditResult")
 				}
@@ -14478,7 +14436,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		p1088[0] = model.ErrorDescriptor{}
 		m.Error = &p1088[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.Error) {
 			if err = decodeErrorDescriptorV123(d, h, m.Error); err != nil {
 				return codecerr.At(err, "error")
 			}
@@ -14561,7 +14519,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -14633,7 +14591,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -14747,7 +14705,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -14819,7 +14777,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -14933,7 +14891,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -15005,7 +14963,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			if !e.cons || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e), e.start, e.end, &m.TerminationID) {
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
 				}
@@ -15265,7 +15223,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1149[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1149[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -15278,7 +15236,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1150[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p1150[0]
-		if !(*h).cons || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -15361,7 +15319,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1157, "[UNIVERSAL 16]"), i1155), "eventBufferDescriptor")
 				}
 			}
-			if !e1157.cons || !fastEventSpecV123(d, d.window(&e1157), e1157.start, e1157.end, &m.EventBufferDescriptor[i1155]) {
+			if !e1157.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e1157), e1157.start, e1157.end, &m.EventBufferDescriptor[i1155]) {
 				if err = decodeEventSpecV123(d, &e1157, &m.EventBufferDescriptor[i1155]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1155), "eventBufferDescriptor")
 				}
@@ -15415,7 +15373,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1166[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1166[0]
-		if !(*h).cons || !fastDigitMapDescriptorV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV1(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -15428,7 +15386,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1167[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1167[0]
-		if !(*h).cons || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
 			if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 				return codecerr.At(err, "observedEventsDescriptor")
 			}
@@ -15478,7 +15436,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1171, "[UNIVERSAL 16]"), i1169), "statisticsDescriptor")
 				}
 			}
-			if !e1171.cons || !fastStatisticsParameterV123(d, d.window(&e1171), e1171.start, e1171.end, &m.StatisticsDescriptor[i1169]) {
+			if !e1171.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e1171), e1171.start, e1171.end, &m.StatisticsDescriptor[i1169]) {
 				if err = decodeStatisticsParameterV123(d, &e1171, &m.StatisticsDescriptor[i1169]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1169), "statisticsDescriptor")
 				}
@@ -15530,7 +15488,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1178, "[UNIVERSAL 16]"), i1176), "packagesDescriptor")
 				}
 			}
-			if !e1178.cons || !fastPackagesItemV123(d, d.window(&e1178), e1178.start, e1178.end, &m.PackagesDescriptor[i1176]) {
+			if !e1178.cons || d.depth+1 > d.lim.MaxDepth || !fastPackagesItemV123(d, d.window(&e1178), e1178.start, e1178.end, &m.PackagesDescriptor[i1176]) {
 				if err = decodePackagesItemV123(d, &e1178, &m.PackagesDescriptor[i1176]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1176), "packagesDescriptor")
 				}
@@ -15750,7 +15708,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1202[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1202[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -15763,7 +15721,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1203[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p1203[0]
-		if !(*h).cons || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV12(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV12(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -15846,7 +15804,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1210, "[UNIVERSAL 16]"), i1208), "eventBufferDescriptor")
 				}
 			}
-			if !e1210.cons || !fastEventSpecV123(d, d.window(&e1210), e1210.start, e1210.end, &m.EventBufferDescriptor[i1208]) {
+			if !e1210.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e1210), e1210.start, e1210.end, &m.EventBufferDescriptor[i1208]) {
 				if err = decodeEventSpecV123(d, &e1210, &m.EventBufferDescriptor[i1208]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1208), "eventBufferDescriptor")
 				}
@@ -15900,7 +15858,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1219[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1219[0]
-		if !(*h).cons || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -15913,7 +15871,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1220[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1220[0]
-		if !(*h).cons || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
 			if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 				return codecerr.At(err, "observedEventsDescriptor")
 			}
@@ -15963,7 +15921,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1224, "[UNIVERSAL 16]"), i1222), "statisticsDescriptor")
 				}
 			}
-			if !e1224.cons || !fastStatisticsParameterV123(d, d.window(&e1224), e1224.start, e1224.end, &m.StatisticsDescriptor[i1222]) {
+			if !e1224.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e1224), e1224.start, e1224.end, &m.StatisticsDescriptor[i1222]) {
 				if err = decodeStatisticsParameterV123(d, &e1224, &m.StatisticsDescriptor[i1222]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1222), "statisticsDescriptor")
 				}
@@ -16015,7 +15973,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1231, "[UNIVERSAL 16]"), i1229), "packagesDescriptor")
 				}
 			}
-			if !e1231.cons || !fastPackagesItemV123(d, d.window(&e1231), e1231.start, e1231.end, &m.PackagesDescriptor[i1229]) {
+			if !e1231.cons || d.depth+1 > d.lim.MaxDepth || !fastPackagesItemV123(d, d.window(&e1231), e1231.start, e1231.end, &m.PackagesDescriptor[i1229]) {
 				if err = decodePackagesItemV123(d, &e1231, &m.PackagesDescriptor[i1229]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1229), "packagesDescriptor")
 				}
@@ -16235,7 +16193,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1255[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1255[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -16248,7 +16206,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1256[0] = model.MediaDescriptor{}
 		m.MediaDescriptor = &p1256[0]
-		if !(*h).cons || !fastMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.MediaDescriptor) {
 			if err = decodeMediaDescriptorV3(d, h, m.MediaDescriptor); err != nil {
 				return codecerr.At(err, "mediaDescriptor")
 			}
@@ -16331,7 +16289,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1263, "[UNIVERSAL 16]"), i1261), "eventBufferDescriptor")
 				}
 			}
-			if !e1263.cons || !fastEventSpecV123(d, d.window(&e1263), e1263.start, e1263.end, &m.EventBufferDescriptor[i1261]) {
+			if !e1263.cons || d.depth+2 > d.lim.MaxDepth || !fastEventSpecV123(d, d.window(&e1263), e1263.start, e1263.end, &m.EventBufferDescriptor[i1261]) {
 				if err = decodeEventSpecV123(d, &e1263, &m.EventBufferDescriptor[i1261]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1261), "eventBufferDescriptor")
 				}
@@ -16385,7 +16343,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1272[0] = model.DigitMapDescriptor{}
 		m.DigitMapDescriptor = &p1272[0]
-		if !(*h).cons || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapDescriptor) {
 			if err = decodeDigitMapDescriptorV23(d, h, m.DigitMapDescriptor); err != nil {
 				return codecerr.At(err, "digitMapDescriptor")
 			}
@@ -16398,7 +16356,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		p1273[0] = model.ObservedEventsDescriptor{}
 		m.ObservedEventsDescriptor = &p1273[0]
-		if !(*h).cons || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ObservedEventsDescriptor) {
 			if err = decodeObservedEventsDescriptorV123(d, h, m.ObservedEventsDescriptor); err != nil {
 				return codecerr.At(err, "observedEventsDescriptor")
 			}
@@ -16448,7 +16406,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1277, "[UNIVERSAL 16]"), i1275), "statisticsDescriptor")
 				}
 			}
-			if !e1277.cons || !fastStatisticsParameterV123(d, d.window(&e1277), e1277.start, e1277.end, &m.StatisticsDescriptor[i1275]) {
+			if !e1277.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e1277), e1277.start, e1277.end, &m.StatisticsDescriptor[i1275]) {
 				if err = decodeStatisticsParameterV123(d, &e1277, &m.StatisticsDescriptor[i1275]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1275), "statisticsDescriptor")
 				}
@@ -16500,7 +16458,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1284, "[UNIVERSAL 16]"), i1282), "packagesDescriptor")
 				}
 			}
-			if !e1284.cons || !fastPackagesItemV123(d, d.window(&e1284), e1284.start, e1284.end, &m.PackagesDescriptor[i1282]) {
+			if !e1284.cons || d.depth+1 > d.lim.MaxDepth || !fastPackagesItemV123(d, d.window(&e1284), e1284.start, e1284.end, &m.PackagesDescriptor[i1282]) {
 				if err = decodePackagesItemV123(d, &e1284, &m.PackagesDescriptor[i1282]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1282), "packagesDescriptor")
 				}
@@ -17018,7 +16976,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1321, "[UNIVERSAL 16]"), i1319), "terminationID")
 					}
 				}
-				if !e1321.cons || !fastTerminationIDV123(d, d.window(&e1321), e1321.start, e1321.end, &m.TerminationID[i1319]) {
+				if !e1321.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1321), e1321.start, e1321.end, &m.TerminationID[i1319]) {
 					if err = decodeTerminationIDV123(d, &e1321, &m.TerminationID[i1319]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1319), "terminationID")
 					}
@@ -17036,7 +16994,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		if en != 0 { // [1] observedEventsDescriptor
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
 				if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
 					return codecerr.At(err, "observedEventsDescriptor")
 				}
@@ -17053,7 +17011,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		}
 		p1325[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1325[0]
-		if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -17119,7 +17077,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1329, "[UNIVERSAL 16]"), i1327), "terminationID")
 					}
 				}
-				if !e1329.cons || !fastTerminationIDV123(d, d.window(&e1329), e1329.start, e1329.end, &m.TerminationID[i1327]) {
+				if !e1329.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1329), e1329.start, e1329.end, &m.TerminationID[i1327]) {
 					if err = decodeTerminationIDV123(d, &e1329, &m.TerminationID[i1327]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1327), "terminationID")
 					}
@@ -17131,7 +17089,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "observedEventsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, d.window(&e), e.start, e.end, &m.ObservedEventsDescriptor) {
 				if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
 					return codecerr.At(err, "observedEventsDescriptor")
 				}
@@ -17147,7 +17105,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			p1333[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p1333[0]
-			if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 				if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 					return codecerr.At(err, "errorDescriptor")
 				}
@@ -17172,9 +17130,6 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 // fastNotifyRequestV123 is decodeNotifyRequestV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRequest) bool {
-	if d.depth+4 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
 			m.TerminationID = []model.TerminationID{}
@@ -17336,7 +17291,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1346, "[UNIVERSAL 16]"), i1344), "terminationID")
 					}
 				}
-				if !e1346.cons || !fastTerminationIDV123(d, d.window(&e1346), e1346.start, e1346.end, &m.TerminationID[i1344]) {
+				if !e1346.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1346), e1346.start, e1346.end, &m.TerminationID[i1344]) {
 					if err = decodeTerminationIDV123(d, &e1346, &m.TerminationID[i1344]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1344), "terminationID")
 					}
@@ -17355,7 +17310,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		}
 		p1350[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1350[0]
-		if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -17421,7 +17376,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1354, "[UNIVERSAL 16]"), i1352), "terminationID")
 					}
 				}
-				if !e1354.cons || !fastTerminationIDV123(d, d.window(&e1354), e1354.start, e1354.end, &m.TerminationID[i1352]) {
+				if !e1354.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1354), e1354.start, e1354.end, &m.TerminationID[i1352]) {
 					if err = decodeTerminationIDV123(d, &e1354, &m.TerminationID[i1352]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1352), "terminationID")
 					}
@@ -17439,7 +17394,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			}
 			p1358[0] = model.ErrorDescriptor{}
 			m.ErrorDescriptor = &p1358[0]
-			if !e.cons || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(&e), e.start, e.end, m.ErrorDescriptor) {
 				if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 					return codecerr.At(err, "errorDescriptor")
 				}
@@ -17461,9 +17416,6 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 // fastNotifyReplyV123 is decodeNotifyReplyV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastNotifyReplyV123(d *decoder, b []byte, off, end int, m *model.NotifyReply) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
 			m.TerminationID = []model.TerminationID{}
@@ -17628,7 +17580,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1371, "[UNIVERSAL 16]"), i1369), "observedEventLst")
 					}
 				}
-				if !e1371.cons || !fastObservedEventV123(d, d.window(&e1371), e1371.start, e1371.end, &m.ObservedEventLst[i1369]) {
+				if !e1371.cons || d.depth+2 > d.lim.MaxDepth || !fastObservedEventV123(d, d.window(&e1371), e1371.start, e1371.end, &m.ObservedEventLst[i1369]) {
 					if err = decodeObservedEventV123(d, &e1371, &m.ObservedEventLst[i1369]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1369), "observedEventLst")
 					}
@@ -17710,7 +17662,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1379, "[UNIVERSAL 16]"), i1377), "observedEventLst")
 					}
 				}
-				if !e1379.cons || !fastObservedEventV123(d, d.window(&e1379), e1379.start, e1379.end, &m.ObservedEventLst[i1377]) {
+				if !e1379.cons || d.depth+2 > d.lim.MaxDepth || !fastObservedEventV123(d, d.window(&e1379), e1379.start, e1379.end, &m.ObservedEventLst[i1377]) {
 					if err = decodeObservedEventV123(d, &e1379, &m.ObservedEventLst[i1377]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1377), "observedEventLst")
 					}
@@ -17737,9 +17689,6 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 // fastObservedEventsDescriptorV123 is decodeObservedEventsDescriptorV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastObservedEventsDescriptorV123(d *decoder, b []byte, off, end int, m *model.ObservedEventsDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestId
 		x1383, ok := intAt(b, off+2, en)
 		if !ok || x1383 < 0 || x1383 > 4294967295 {
@@ -17933,7 +17882,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1396, "[UNIVERSAL 16]"), i1394), "eventParList")
 					}
 				}
-				if !e1396.cons || !fastEventParameterV123(d, d.window(&e1396), e1396.start, e1396.end, &m.EventParList[i1394]) {
+				if !e1396.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1396), e1396.start, e1396.end, &m.EventParList[i1394]) {
 					if err = decodeEventParameterV123(d, &e1396, &m.EventParList[i1394]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1394), "eventParList")
 					}
@@ -17952,7 +17901,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		}
 		p1400[0] = model.TimeNotation{}
 		m.TimeNotation = &p1400[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeNotation) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeNotation) {
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
 			}
@@ -18045,7 +17994,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1405, "[UNIVERSAL 16]"), i1403), "eventParList")
 					}
 				}
-				if !e1405.cons || !fastEventParameterV123(d, d.window(&e1405), e1405.start, e1405.end, &m.EventParList[i1403]) {
+				if !e1405.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1405), e1405.start, e1405.end, &m.EventParList[i1403]) {
 					if err = decodeEventParameterV123(d, &e1405, &m.EventParList[i1403]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1403), "eventParList")
 					}
@@ -18063,7 +18012,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			p1409[0] = model.TimeNotation{}
 			m.TimeNotation = &p1409[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeNotation) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeNotation) {
 				if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 					return codecerr.At(err, "timeNotation")
 				}
@@ -18088,9 +18037,6 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 // fastObservedEventV123 is decodeObservedEventV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastObservedEventV123(d *decoder, b []byte, off, end int, m *model.ObservedEvent) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
 		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -18429,9 +18375,6 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 // fastEventParameterV123 is decodeEventParameterV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastEventParameterV123(d *decoder, b []byte, off, end int, m *model.EventParameter) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventParameterName
 		m.EventParameterName = b[off+2 : en : en]
 		if len(m.EventParameterName) < 2 || len(m.EventParameterName) > 2 {
@@ -18552,7 +18495,7 @@ func decodeEventParameterExtraInfoV123(d *decoder, h *header, m *model.EventPara
 // fastEventParameterExtraInfoV123 is decodeEventParameterExtraInfoV123 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastEventParameterExtraInfoV123(d *decoder, b []byte, off, end int, m *model.EventParameterExtraInfo) bool {
-	if d.depth+0 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -18682,7 +18625,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1453, "[UNIVERSAL 16]"), i1451), "terminationID")
 					}
 				}
-				if !e1453.cons || !fastTerminationIDV123(d, d.window(&e1453), e1453.start, e1453.end, &m.TerminationID[i1451]) {
+				if !e1453.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1453), e1453.start, e1453.end, &m.TerminationID[i1451]) {
 					if err = decodeTerminationIDV123(d, &e1453, &m.TerminationID[i1451]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1451), "terminationID")
 					}
@@ -18765,7 +18708,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1460, "[UNIVERSAL 16]"), i1458), "terminationID")
 					}
 				}
-				if !e1460.cons || !fastTerminationIDV123(d, d.window(&e1460), e1460.start, e1460.end, &m.TerminationID[i1458]) {
+				if !e1460.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1460), e1460.start, e1460.end, &m.TerminationID[i1458]) {
 					if err = decodeTerminationIDV123(d, &e1460, &m.TerminationID[i1458]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1458), "terminationID")
 					}
@@ -18894,7 +18837,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1471, "[UNIVERSAL 16]"), i1469), "terminationID")
 					}
 				}
-				if !e1471.cons || !fastTerminationIDV123(d, d.window(&e1471), e1471.start, e1471.end, &m.TerminationID[i1469]) {
+				if !e1471.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1471), e1471.start, e1471.end, &m.TerminationID[i1469]) {
 					if err = decodeTerminationIDV123(d, &e1471, &m.TerminationID[i1469]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1469), "terminationID")
 					}
@@ -18977,7 +18920,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1478, "[UNIVERSAL 16]"), i1476), "terminationID")
 					}
 				}
-				if !e1478.cons || !fastTerminationIDV123(d, d.window(&e1478), e1478.start, e1478.end, &m.TerminationID[i1476]) {
+				if !e1478.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1478), e1478.start, e1478.end, &m.TerminationID[i1476]) {
 					if err = decodeTerminationIDV123(d, &e1478, &m.TerminationID[i1476]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1476), "terminationID")
 					}
@@ -19106,7 +19049,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1489, "[UNIVERSAL 16]"), i1487), "terminationID")
 					}
 				}
-				if !e1489.cons || !fastTerminationIDV123(d, d.window(&e1489), e1489.start, e1489.end, &m.TerminationID[i1487]) {
+				if !e1489.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1489), e1489.start, e1489.end, &m.TerminationID[i1487]) {
 					if err = decodeTerminationIDV123(d, &e1489, &m.TerminationID[i1487]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1487), "terminationID")
 					}
@@ -19189,7 +19132,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1496, "[UNIVERSAL 16]"), i1494), "terminationID")
 					}
 				}
-				if !e1496.cons || !fastTerminationIDV123(d, d.window(&e1496), e1496.start, e1496.end, &m.TerminationID[i1494]) {
+				if !e1496.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1496), e1496.start, e1496.end, &m.TerminationID[i1494]) {
 					if err = decodeTerminationIDV123(d, &e1496, &m.TerminationID[i1494]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1494), "terminationID")
 					}
@@ -19318,7 +19261,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1507, "[UNIVERSAL 16]"), i1505), "terminationID")
 					}
 				}
-				if !e1507.cons || !fastTerminationIDV123(d, d.window(&e1507), e1507.start, e1507.end, &m.TerminationID[i1505]) {
+				if !e1507.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1507), e1507.start, e1507.end, &m.TerminationID[i1505]) {
 					if err = decodeTerminationIDV123(d, &e1507, &m.TerminationID[i1505]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1505), "terminationID")
 					}
@@ -19336,7 +19279,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		if en != 0 { // [1] serviceChangeResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1511 header
 				b1512 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1512)) && b1512[e.start+1] < 0x80 && b1512[e.start]&0x1f != 0x1f && e.start+2+int(b1512[e.start+1]) <= len(b1512) && e.start+2+int(b1512[e.start+1]) == e.end {
@@ -19414,7 +19357,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1516, "[UNIVERSAL 16]"), i1514), "terminationID")
 					}
 				}
-				if !e1516.cons || !fastTerminationIDV123(d, d.window(&e1516), e1516.start, e1516.end, &m.TerminationID[i1514]) {
+				if !e1516.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1516), e1516.start, e1516.end, &m.TerminationID[i1514]) {
 					if err = decodeTerminationIDV123(d, &e1516, &m.TerminationID[i1514]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1514), "terminationID")
 					}
@@ -19426,7 +19369,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1520 header
 				b1521 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1521)) && b1521[e.start+1] < 0x80 && b1521[e.start]&0x1f != 0x1f && e.start+2+int(b1521[e.start+1]) <= len(b1521) && e.start+2+int(b1521[e.start+1]) == e.end {
@@ -19462,9 +19405,6 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 // fastServiceChangeReplyV1 is decodeServiceChangeReplyV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeReplyV1(d *decoder, b []byte, off, end int, m *model.ServiceChangeReply) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
 			m.TerminationID = []model.TerminationID{}
@@ -19614,7 +19554,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1533, "[UNIVERSAL 16]"), i1531), "terminationID")
 					}
 				}
-				if !e1533.cons || !fastTerminationIDV123(d, d.window(&e1533), e1533.start, e1533.end, &m.TerminationID[i1531]) {
+				if !e1533.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1533), e1533.start, e1533.end, &m.TerminationID[i1531]) {
 					if err = decodeTerminationIDV123(d, &e1533, &m.TerminationID[i1531]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1531), "terminationID")
 					}
@@ -19632,7 +19572,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		if en != 0 { // [1] serviceChangeResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1537 header
 				b1538 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1538)) && b1538[e.start+1] < 0x80 && b1538[e.start]&0x1f != 0x1f && e.start+2+int(b1538[e.start+1]) <= len(b1538) && e.start+2+int(b1538[e.start+1]) == e.end {
@@ -19710,7 +19650,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1542, "[UNIVERSAL 16]"), i1540), "terminationID")
 					}
 				}
-				if !e1542.cons || !fastTerminationIDV123(d, d.window(&e1542), e1542.start, e1542.end, &m.TerminationID[i1540]) {
+				if !e1542.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1542), e1542.start, e1542.end, &m.TerminationID[i1540]) {
 					if err = decodeTerminationIDV123(d, &e1542, &m.TerminationID[i1540]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1540), "terminationID")
 					}
@@ -19722,7 +19662,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "serviceChangeResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1546 header
 				b1547 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1547)) && b1547[e.start+1] < 0x80 && b1547[e.start]&0x1f != 0x1f && e.start+2+int(b1547[e.start+1]) <= len(b1547) && e.start+2+int(b1547[e.start+1]) == e.end {
@@ -19758,9 +19698,6 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 // fastServiceChangeReplyV23 is decodeServiceChangeReplyV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeReplyV23(d *decoder, b []byte, off, end int, m *model.ServiceChangeReply) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationID
 		if en == off+2 {
 			m.TerminationID = []model.TerminationID{}
@@ -19857,7 +19794,7 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 		p1554[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1554[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -19870,7 +19807,7 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 		p1555[0] = model.ServiceChangeResParm{}
 		m.ServiceChangeResParms = &p1555[0]
-		if !(*h).cons || !fastServiceChangeResParmV1(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeResParms) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResParmV1(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeResParms) {
 			if err = decodeServiceChangeResParmV1(d, h, m.ServiceChangeResParms); err != nil {
 				return codecerr.At(err, "serviceChangeResParms")
 			}
@@ -19884,7 +19821,7 @@ func decodeServiceChangeResultV1(d *decoder, h *header, m *model.ServiceChangeRe
 // fastServiceChangeResultV1 is decodeServiceChangeResultV1 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeResultV1(d *decoder, b []byte, off, end int, m *model.ServiceChangeResult) bool {
-	if d.depth+2 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -19964,7 +19901,7 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p1560[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1560[0]
-		if !(*h).cons || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, d.window(h), (*h).start, (*h).end, m.ErrorDescriptor) {
 			if err = decodeErrorDescriptorV123(d, h, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
 			}
@@ -19977,7 +19914,7 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p1561[0] = model.ServiceChangeResParm{}
 		m.ServiceChangeResParms = &p1561[0]
-		if !(*h).cons || !fastServiceChangeResParmV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeResParms) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResParmV23(d, d.window(h), (*h).start, (*h).end, m.ServiceChangeResParms) {
 			if err = decodeServiceChangeResParmV23(d, h, m.ServiceChangeResParms); err != nil {
 				return codecerr.At(err, "serviceChangeResParms")
 			}
@@ -19991,7 +19928,7 @@ func decodeServiceChangeResultV23(d *decoder, h *header, m *model.ServiceChangeR
 // fastServiceChangeResultV23 is decodeServiceChangeResultV23 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeResultV23(d *decoder, b []byte, off, end int, m *model.ServiceChangeResult) bool {
-	if d.depth+2 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -20241,9 +20178,6 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 // fastTerminationIDV123 is decodeTerminationIDV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTerminationIDV123(d *decoder, b []byte, off, end int, m *model.TerminationID) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] wildcard
 		if en == off+2 {
 			m.Wildcard = []model.Octets{}
@@ -20340,7 +20274,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		}
 		p1586[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1586[0]
-		if !e.cons || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -20394,7 +20328,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 			}
 			p1590[0] = model.TerminationStateDescriptor{}
 			m.TermStateDescr = &p1590[0]
-			if !e.cons || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 				if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 					return codecerr.At(err, "termStateDescr")
 				}
@@ -20436,9 +20370,6 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 // fastMediaDescriptorV12 is decodeMediaDescriptorV12 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastMediaDescriptorV12(d *decoder, b []byte, off, end int, m *model.MediaDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		p1594 := d.s.TerminationStateDescriptor.Room(1)
 		if p1594 == nil {
@@ -20497,7 +20428,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		}
 		p1597[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1597[0]
-		if !e.cons || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -20551,7 +20482,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 			}
 			p1601[0] = model.TerminationStateDescriptor{}
 			m.TermStateDescr = &p1601[0]
-			if !e.cons || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 				if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 					return codecerr.At(err, "termStateDescr")
 				}
@@ -20593,9 +20524,6 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 // fastMediaDescriptorV3 is decodeMediaDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastMediaDescriptorV3(d *decoder, b []byte, off, end int, m *model.MediaDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		p1605 := d.s.TerminationStateDescriptor.Room(1)
 		if p1605 == nil {
@@ -21111,7 +21039,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		p1639[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1639[0]
-		if !e.cons || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -21168,7 +21096,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 			}
 			p1642[0] = model.LocalControlDescriptor{}
 			m.LocalControlDescriptor = &p1642[0]
-			if !e.cons || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 				if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 					return codecerr.At(err, "localControlDescriptor")
 				}
@@ -21285,7 +21213,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		p1651[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1651[0]
-		if !e.cons || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -21366,7 +21294,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e1657, "[UNIVERSAL 16]"), i1655), "statisticsDescriptor")
 				}
 			}
-			if !e1657.cons || !fastStatisticsParameterV123(d, d.window(&e1657), e1657.start, e1657.end, &m.StatisticsDescriptor[i1655]) {
+			if !e1657.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e1657), e1657.start, e1657.end, &m.StatisticsDescriptor[i1655]) {
 				if err = decodeStatisticsParameterV123(d, &e1657, &m.StatisticsDescriptor[i1655]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i1655), "statisticsDescriptor")
 				}
@@ -21397,7 +21325,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			}
 			p1661[0] = model.LocalControlDescriptor{}
 			m.LocalControlDescriptor = &p1661[0]
-			if !e.cons || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 				if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 					return codecerr.At(err, "localControlDescriptor")
 				}
@@ -21478,7 +21406,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1667, "[UNIVERSAL 16]"), i1665), "statisticsDescriptor")
 					}
 				}
-				if !e1667.cons || !fastStatisticsParameterV123(d, d.window(&e1667), e1667.start, e1667.end, &m.StatisticsDescriptor[i1665]) {
+				if !e1667.cons || d.depth+1 > d.lim.MaxDepth || !fastStatisticsParameterV123(d, d.window(&e1667), e1667.start, e1667.end, &m.StatisticsDescriptor[i1665]) {
 					if err = decodeStatisticsParameterV123(d, &e1667, &m.StatisticsDescriptor[i1665]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1665), "statisticsDescriptor")
 					}
@@ -21636,7 +21564,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1678, "[UNIVERSAL 16]"), i1676), "propertyParms")
 					}
 				}
-				if !e1678.cons || !fastPropertyParmV123(d, d.window(&e1678), e1678.start, e1678.end, &m.PropertyParms[i1676]) {
+				if !e1678.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1678), e1678.start, e1678.end, &m.PropertyParms[i1676]) {
 					if err = decodePropertyParmV123(d, &e1678, &m.PropertyParms[i1676]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1676), "propertyParms")
 					}
@@ -21740,7 +21668,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1686, "[UNIVERSAL 16]"), i1684), "propertyParms")
 					}
 				}
-				if !e1686.cons || !fastPropertyParmV123(d, d.window(&e1686), e1686.start, e1686.end, &m.PropertyParms[i1684]) {
+				if !e1686.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1686), e1686.start, e1686.end, &m.PropertyParms[i1684]) {
 					if err = decodePropertyParmV123(d, &e1686, &m.PropertyParms[i1684]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1684), "propertyParms")
 					}
@@ -21764,9 +21692,6 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 // fastLocalControlDescriptorV123 is decodeLocalControlDescriptorV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastLocalControlDescriptorV123(d *decoder, b []byte, off, end int, m *model.LocalControlDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamMode
 		m.StreamMode.Present = true
 		x1690, ok := intAt(b, off+2, en)
@@ -22100,9 +22025,6 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 // fastPropertyParmV123 is decodePropertyParmV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastPropertyParmV123(d *decoder, b []byte, off, end int, m *model.PropertyParm) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
 		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -22223,7 +22145,7 @@ func decodePropertyParmExtraInfoV123(d *decoder, h *header, m *model.PropertyPar
 // fastPropertyParmExtraInfoV123 is decodePropertyParmExtraInfoV123 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastPropertyParmExtraInfoV123(d *decoder, b []byte, off, end int, m *model.PropertyParmExtraInfo) bool {
-	if d.depth+0 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -22391,7 +22313,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1740, "[UNIVERSAL 16]"), i1738), i1731), "propGrps")
 						}
 					}
-					if !e1740.cons || !fastPropertyParmV123(d, d.window(&e1740), e1740.start, e1740.end, &m.PropGrps[i1731][i1738]) {
+					if !e1740.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1740), e1740.start, e1740.end, &m.PropGrps[i1731][i1738]) {
 						if err = decodePropertyParmV123(d, &e1740, &m.PropGrps[i1731][i1738]); err != nil {
 							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1738), i1731), "propGrps")
 						}
@@ -22498,7 +22420,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(d.unexpected(e1754, "[UNIVERSAL 16]"), i1752), i1745), "propGrps")
 						}
 					}
-					if !e1754.cons || !fastPropertyParmV123(d, d.window(&e1754), e1754.start, e1754.end, &m.PropGrps[i1745][i1752]) {
+					if !e1754.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1754), e1754.start, e1754.end, &m.PropGrps[i1745][i1752]) {
 						if err = decodePropertyParmV123(d, &e1754, &m.PropGrps[i1745][i1752]); err != nil {
 							return codecerr.At(codecerr.AtIndex(codecerr.AtIndex(err, i1752), i1745), "propGrps")
 						}
@@ -22624,7 +22546,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1764, "[UNIVERSAL 16]"), i1762), "propertyParms")
 					}
 				}
-				if !e1764.cons || !fastPropertyParmV123(d, d.window(&e1764), e1764.start, e1764.end, &m.PropertyParms[i1762]) {
+				if !e1764.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1764), e1764.start, e1764.end, &m.PropertyParms[i1762]) {
 					if err = decodePropertyParmV123(d, &e1764, &m.PropertyParms[i1762]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1762), "propertyParms")
 					}
@@ -22727,7 +22649,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1773, "[UNIVERSAL 16]"), i1771), "propertyParms")
 					}
 				}
-				if !e1773.cons || !fastPropertyParmV123(d, d.window(&e1773), e1773.start, e1773.end, &m.PropertyParms[i1771]) {
+				if !e1773.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e1773), e1773.start, e1773.end, &m.PropertyParms[i1771]) {
 					if err = decodePropertyParmV123(d, &e1773, &m.PropertyParms[i1771]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1771), "propertyParms")
 					}
@@ -22785,9 +22707,6 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 // fastTerminationStateDescriptorV123 is decodeTerminationStateDescriptorV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTerminationStateDescriptorV123(d *decoder, b []byte, off, end int, m *model.TerminationStateDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
 			m.PropertyParms = []model.PropertyParm{}
@@ -22971,7 +22890,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1793, "[UNIVERSAL 16]"), i1791), "termList")
 					}
 				}
-				if !e1793.cons || !fastTerminationIDV123(d, d.window(&e1793), e1793.start, e1793.end, &m.TermList[i1791]) {
+				if !e1793.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1793), e1793.start, e1793.end, &m.TermList[i1791]) {
 					if err = decodeTerminationIDV123(d, &e1793, &m.TermList[i1791]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1791), "termList")
 					}
@@ -23070,7 +22989,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1802, "[UNIVERSAL 16]"), i1800), "termList")
 					}
 				}
-				if !e1802.cons || !fastTerminationIDV123(d, d.window(&e1802), e1802.start, e1802.end, &m.TermList[i1800]) {
+				if !e1802.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1802), e1802.start, e1802.end, &m.TermList[i1800]) {
 					if err = decodeTerminationIDV123(d, &e1802, &m.TermList[i1800]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1800), "termList")
 					}
@@ -23229,7 +23148,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1815, "[UNIVERSAL 16]"), i1813), "termList")
 					}
 				}
-				if !e1815.cons || !fastTerminationIDV123(d, d.window(&e1815), e1815.start, e1815.end, &m.TermList[i1813]) {
+				if !e1815.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1815), e1815.start, e1815.end, &m.TermList[i1813]) {
 					if err = decodeTerminationIDV123(d, &e1815, &m.TermList[i1813]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1813), "termList")
 					}
@@ -23328,7 +23247,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1824, "[UNIVERSAL 16]"), i1822), "termList")
 					}
 				}
-				if !e1824.cons || !fastTerminationIDV123(d, d.window(&e1824), e1824.start, e1824.end, &m.TermList[i1822]) {
+				if !e1824.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e1824), e1824.start, e1824.end, &m.TermList[i1822]) {
 					if err = decodeTerminationIDV123(d, &e1824, &m.TermList[i1822]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1822), "termList")
 					}
@@ -24152,7 +24071,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1895, "[UNIVERSAL 16]"), i1893), "evParList")
 					}
 				}
-				if !e1895.cons || !fastEventParameterV123(d, d.window(&e1895), e1895.start, e1895.end, &m.EvParList[i1893]) {
+				if !e1895.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1895), e1895.start, e1895.end, &m.EvParList[i1893]) {
 					if err = decodeEventParameterV123(d, &e1895, &m.EvParList[i1893]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1893), "evParList")
 					}
@@ -24262,7 +24181,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1904, "[UNIVERSAL 16]"), i1902), "evParList")
 					}
 				}
-				if !e1904.cons || !fastEventParameterV123(d, d.window(&e1904), e1904.start, e1904.end, &m.EvParList[i1902]) {
+				if !e1904.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1904), e1904.start, e1904.end, &m.EvParList[i1902]) {
 					if err = decodeEventParameterV123(d, &e1904, &m.EvParList[i1902]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1902), "evParList")
 					}
@@ -24439,7 +24358,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1917, "[UNIVERSAL 16]"), i1915), "evParList")
 					}
 				}
-				if !e1917.cons || !fastEventParameterV123(d, d.window(&e1917), e1917.start, e1917.end, &m.EvParList[i1915]) {
+				if !e1917.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1917), e1917.start, e1917.end, &m.EvParList[i1915]) {
 					if err = decodeEventParameterV123(d, &e1917, &m.EvParList[i1915]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1915), "evParList")
 					}
@@ -24549,7 +24468,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1926, "[UNIVERSAL 16]"), i1924), "evParList")
 					}
 				}
-				if !e1926.cons || !fastEventParameterV123(d, d.window(&e1926), e1926.start, e1926.end, &m.EvParList[i1924]) {
+				if !e1926.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1926), e1926.start, e1926.end, &m.EvParList[i1924]) {
 					if err = decodeEventParameterV123(d, &e1926, &m.EvParList[i1924]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1924), "evParList")
 					}
@@ -24726,7 +24645,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1939, "[UNIVERSAL 16]"), i1937), "evParList")
 					}
 				}
-				if !e1939.cons || !fastEventParameterV123(d, d.window(&e1939), e1939.start, e1939.end, &m.EvParList[i1937]) {
+				if !e1939.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1939), e1939.start, e1939.end, &m.EvParList[i1937]) {
 					if err = decodeEventParameterV123(d, &e1939, &m.EvParList[i1937]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1937), "evParList")
 					}
@@ -24836,7 +24755,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1948, "[UNIVERSAL 16]"), i1946), "evParList")
 					}
 				}
-				if !e1948.cons || !fastEventParameterV123(d, d.window(&e1948), e1948.start, e1948.end, &m.EvParList[i1946]) {
+				if !e1948.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e1948), e1948.start, e1948.end, &m.EvParList[i1946]) {
 					if err = decodeEventParameterV123(d, &e1948, &m.EvParList[i1946]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i1946), "evParList")
 					}
@@ -24942,7 +24861,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p1956[0] = model.EventDM{}
 		m.EventDM = &p1956[0]
-		if !e.cons || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h1957 header
 			b1958 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b1958)) && b1958[e.start+1] < 0x80 && b1958[e.start]&0x1f != 0x1f && e.start+2+int(b1958[e.start+1]) <= len(b1958) && e.start+2+int(b1958[e.start+1]) == e.end {
@@ -25047,7 +24966,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			p1965[0] = model.EventDM{}
 			m.EventDM = &p1965[0]
-			if !e.cons || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h1966 header
 				b1967 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1967)) && b1967[e.start+1] < 0x80 && b1967[e.start]&0x1f != 0x1f && e.start+2+int(b1967[e.start+1]) <= len(b1967) && e.start+2+int(b1967[e.start+1]) == e.end {
@@ -25210,7 +25129,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p1978[0] = model.EventDM{}
 		m.EventDM = &p1978[0]
-		if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h1979 header
 			b1980 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b1980)) && b1980[e.start+1] < 0x80 && b1980[e.start]&0x1f != 0x1f && e.start+2+int(b1980[e.start+1]) <= len(b1980) && e.start+2+int(b1980[e.start+1]) == e.end {
@@ -25315,7 +25234,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			p1987[0] = model.EventDM{}
 			m.EventDM = &p1987[0]
-			if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h1988 header
 				b1989 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b1989)) && b1989[e.start+1] < 0x80 && b1989[e.start]&0x1f != 0x1f && e.start+2+int(b1989[e.start+1]) <= len(b1989) && e.start+2+int(b1989[e.start+1]) == e.end {
@@ -25489,7 +25408,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p2001[0] = model.EventDM{}
 		m.EventDM = &p2001[0]
-		if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h2002 header
 			b2003 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2003)) && b2003[e.start+1] < 0x80 && b2003[e.start]&0x1f != 0x1f && e.start+2+int(b2003[e.start+1]) <= len(b2003) && e.start+2+int(b2003[e.start+1]) == e.end {
@@ -25627,7 +25546,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			}
 			p2013[0] = model.EventDM{}
 			m.EventDM = &p2013[0]
-			if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2014 header
 				b2015 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2015)) && b2015[e.start+1] < 0x80 && b2015[e.start]&0x1f != 0x1f && e.start+2+int(b2015[e.start+1]) <= len(b2015) && e.start+2+int(b2015[e.start+1]) == e.end {
@@ -25793,7 +25712,7 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 		}
 		p2026[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2026[0]
-		if !(*h).cons || !fastDigitMapValueV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapValue) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV1(d, d.window(h), (*h).start, (*h).end, m.DigitMapValue) {
 			if err = decodeDigitMapValueV1(d, h, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -25807,7 +25726,7 @@ func decodeEventDMV1(d *decoder, h *header, m *model.EventDM) error {
 // fastEventDMV1 is decodeEventDMV1 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastEventDMV1(d *decoder, b []byte, off, end int, m *model.EventDM) bool {
-	if d.depth+1 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -25889,7 +25808,7 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 		}
 		p2029[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2029[0]
-		if !(*h).cons || !fastDigitMapValueV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapValue) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV23(d, d.window(h), (*h).start, (*h).end, m.DigitMapValue) {
 			if err = decodeDigitMapValueV23(d, h, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -25903,7 +25822,7 @@ func decodeEventDMV23(d *decoder, h *header, m *model.EventDM) error {
 // fastEventDMV23 is decodeEventDMV23 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastEventDMV23(d *decoder, b []byte, off, end int, m *model.EventDM) bool {
-	if d.depth+1 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -26720,7 +26639,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2097, "[UNIVERSAL 16]"), i2095), "evParList")
 					}
 				}
-				if !e2097.cons || !fastEventParameterV123(d, d.window(&e2097), e2097.start, e2097.end, &m.EvParList[i2095]) {
+				if !e2097.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2097), e2097.start, e2097.end, &m.EvParList[i2095]) {
 					if err = decodeEventParameterV123(d, &e2097, &m.EvParList[i2095]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2095), "evParList")
 					}
@@ -26830,7 +26749,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2106, "[UNIVERSAL 16]"), i2104), "evParList")
 					}
 				}
-				if !e2106.cons || !fastEventParameterV123(d, d.window(&e2106), e2106.start, e2106.end, &m.EvParList[i2104]) {
+				if !e2106.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2106), e2106.start, e2106.end, &m.EvParList[i2104]) {
 					if err = decodeEventParameterV123(d, &e2106, &m.EvParList[i2104]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2104), "evParList")
 					}
@@ -27007,7 +26926,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2119, "[UNIVERSAL 16]"), i2117), "evParList")
 					}
 				}
-				if !e2119.cons || !fastEventParameterV123(d, d.window(&e2119), e2119.start, e2119.end, &m.EvParList[i2117]) {
+				if !e2119.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2119), e2119.start, e2119.end, &m.EvParList[i2117]) {
 					if err = decodeEventParameterV123(d, &e2119, &m.EvParList[i2117]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2117), "evParList")
 					}
@@ -27117,7 +27036,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2128, "[UNIVERSAL 16]"), i2126), "evParList")
 					}
 				}
-				if !e2128.cons || !fastEventParameterV123(d, d.window(&e2128), e2128.start, e2128.end, &m.EvParList[i2126]) {
+				if !e2128.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2128), e2128.start, e2128.end, &m.EvParList[i2126]) {
 					if err = decodeEventParameterV123(d, &e2128, &m.EvParList[i2126]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2126), "evParList")
 					}
@@ -27294,7 +27213,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2141, "[UNIVERSAL 16]"), i2139), "evParList")
 					}
 				}
-				if !e2141.cons || !fastEventParameterV123(d, d.window(&e2141), e2141.start, e2141.end, &m.EvParList[i2139]) {
+				if !e2141.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2141), e2141.start, e2141.end, &m.EvParList[i2139]) {
 					if err = decodeEventParameterV123(d, &e2141, &m.EvParList[i2139]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2139), "evParList")
 					}
@@ -27404,7 +27323,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2150, "[UNIVERSAL 16]"), i2148), "evParList")
 					}
 				}
-				if !e2150.cons || !fastEventParameterV123(d, d.window(&e2150), e2150.start, e2150.end, &m.EvParList[i2148]) {
+				if !e2150.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2150), e2150.start, e2150.end, &m.EvParList[i2148]) {
 					if err = decodeEventParameterV123(d, &e2150, &m.EvParList[i2148]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2148), "evParList")
 					}
@@ -27500,7 +27419,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		}
 		p2157[0] = model.EventDM{}
 		m.EventDM = &p2157[0]
-		if !e.cons || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h2158 header
 			b2159 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2159)) && b2159[e.start+1] < 0x80 && b2159[e.start]&0x1f != 0x1f && e.start+2+int(b2159[e.start+1]) <= len(b2159) && e.start+2+int(b2159[e.start+1]) == e.end {
@@ -27591,7 +27510,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			}
 			p2165[0] = model.EventDM{}
 			m.EventDM = &p2165[0]
-			if !e.cons || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2166 header
 				b2167 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2167)) && b2167[e.start+1] < 0x80 && b2167[e.start]&0x1f != 0x1f && e.start+2+int(b2167[e.start+1]) <= len(b2167) && e.start+2+int(b2167[e.start+1]) == e.end {
@@ -27730,7 +27649,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		}
 		p2176[0] = model.EventDM{}
 		m.EventDM = &p2176[0]
-		if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h2177 header
 			b2178 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2178)) && b2178[e.start+1] < 0x80 && b2178[e.start]&0x1f != 0x1f && e.start+2+int(b2178[e.start+1]) <= len(b2178) && e.start+2+int(b2178[e.start+1]) == e.end {
@@ -27821,7 +27740,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			}
 			p2184[0] = model.EventDM{}
 			m.EventDM = &p2184[0]
-			if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2185 header
 				b2186 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2186)) && b2186[e.start+1] < 0x80 && b2186[e.start]&0x1f != 0x1f && e.start+2+int(b2186[e.start+1]) <= len(b2186) && e.start+2+int(b2186[e.start+1]) == e.end {
@@ -27971,7 +27890,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		}
 		p2196[0] = model.EventDM{}
 		m.EventDM = &p2196[0]
-		if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 			var h2197 header
 			b2198 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2198)) && b2198[e.start+1] < 0x80 && b2198[e.start]&0x1f != 0x1f && e.start+2+int(b2198[e.start+1]) <= len(b2198) && e.start+2+int(b2198[e.start+1]) == e.end {
@@ -28095,7 +28014,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			}
 			p2207[0] = model.EventDM{}
 			m.EventDM = &p2207[0]
-			if !e.cons || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2208 header
 				b2209 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2209)) && b2209[e.start+1] < 0x80 && b2209[e.start]&0x1f != 0x1f && e.start+2+int(b2209[e.start+1]) <= len(b2209) && e.start+2+int(b2209[e.start+1]) == e.end {
@@ -28325,7 +28244,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2225, "[UNIVERSAL 16]"), i2223), "eventParList")
 					}
 				}
-				if !e2225.cons || !fastEventParameterV123(d, d.window(&e2225), e2225.start, e2225.end, &m.EventParList[i2223]) {
+				if !e2225.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2225), e2225.start, e2225.end, &m.EventParList[i2223]) {
 					if err = decodeEventParameterV123(d, &e2225, &m.EventParList[i2223]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2223), "eventParList")
 					}
@@ -28421,7 +28340,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2233, "[UNIVERSAL 16]"), i2231), "eventParList")
 					}
 				}
-				if !e2233.cons || !fastEventParameterV123(d, d.window(&e2233), e2233.start, e2233.end, &m.EventParList[i2231]) {
+				if !e2233.cons || d.depth+1 > d.lim.MaxDepth || !fastEventParameterV123(d, d.window(&e2233), e2233.start, e2233.end, &m.EventParList[i2231]) {
 					if err = decodeEventParameterV123(d, &e2233, &m.EventParList[i2231]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2231), "eventParList")
 					}
@@ -28448,9 +28367,6 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 // fastEventSpecV123 is decodeEventSpecV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastEventSpecV123(d *decoder, b []byte, off, end int, m *model.EventSpec) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
 		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -29284,7 +29200,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2297, "[UNIVERSAL 16]"), i2295), "sigParList")
 					}
 				}
-				if !e2297.cons || !fastSigParameterV123(d, d.window(&e2297), e2297.start, e2297.end, &m.SigParList[i2295]) {
+				if !e2297.cons || d.depth+1 > d.lim.MaxDepth || !fastSigParameterV123(d, d.window(&e2297), e2297.start, e2297.end, &m.SigParList[i2295]) {
 					if err = decodeSigParameterV123(d, &e2297, &m.SigParList[i2295]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2295), "sigParList")
 					}
@@ -29429,7 +29345,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2307, "[UNIVERSAL 16]"), i2305), "sigParList")
 					}
 				}
-				if !e2307.cons || !fastSigParameterV123(d, d.window(&e2307), e2307.start, e2307.end, &m.SigParList[i2305]) {
+				if !e2307.cons || d.depth+1 > d.lim.MaxDepth || !fastSigParameterV123(d, d.window(&e2307), e2307.start, e2307.end, &m.SigParList[i2305]) {
 					if err = decodeSigParameterV123(d, &e2307, &m.SigParList[i2305]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2305), "sigParList")
 					}
@@ -29689,7 +29605,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2320, "[UNIVERSAL 16]"), i2318), "sigParList")
 					}
 				}
-				if !e2320.cons || !fastSigParameterV123(d, d.window(&e2320), e2320.start, e2320.end, &m.SigParList[i2318]) {
+				if !e2320.cons || d.depth+1 > d.lim.MaxDepth || !fastSigParameterV123(d, d.window(&e2320), e2320.start, e2320.end, &m.SigParList[i2318]) {
 					if err = decodeSigParameterV123(d, &e2320, &m.SigParList[i2318]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2318), "sigParList")
 					}
@@ -29879,7 +29795,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2333, "[UNIVERSAL 16]"), i2331), "sigParList")
 					}
 				}
-				if !e2333.cons || !fastSigParameterV123(d, d.window(&e2333), e2333.start, e2333.end, &m.SigParList[i2331]) {
+				if !e2333.cons || d.depth+1 > d.lim.MaxDepth || !fastSigParameterV123(d, d.window(&e2333), e2333.start, e2333.end, &m.SigParList[i2331]) {
 					if err = decodeSigParameterV123(d, &e2333, &m.SigParList[i2331]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2331), "sigParList")
 					}
@@ -30212,9 +30128,6 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 // fastSigParameterV123 is decodeSigParameterV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastSigParameterV123(d *decoder, b []byte, off, end int, m *model.SigParameter) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] sigParameterName
 		m.SigParameterName = b[off+2 : en : en]
 		if len(m.SigParameterName) < 2 || len(m.SigParameterName) > 2 {
@@ -30335,7 +30248,7 @@ func decodeSigParameterExtraInfoV123(d *decoder, h *header, m *model.SigParamete
 // fastSigParameterExtraInfoV123 is decodeSigParameterExtraInfoV123 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastSigParameterExtraInfoV123(d *decoder, b []byte, off, end int, m *model.SigParameterExtraInfo) bool {
-	if d.depth+0 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -30545,7 +30458,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2387, "[UNIVERSAL 16]"), i2385), "mpl")
 					}
 				}
-				if !e2387.cons || !fastPropertyParmV123(d, d.window(&e2387), e2387.start, e2387.end, &m.Mpl[i2385]) {
+				if !e2387.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e2387), e2387.start, e2387.end, &m.Mpl[i2385]) {
 					if err = decodePropertyParmV123(d, &e2387, &m.Mpl[i2385]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2385), "mpl")
 					}
@@ -30682,7 +30595,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2403, "[UNIVERSAL 16]"), i2401), "mpl")
 					}
 				}
-				if !e2403.cons || !fastPropertyParmV123(d, d.window(&e2403), e2403.start, e2403.end, &m.Mpl[i2401]) {
+				if !e2403.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e2403), e2403.start, e2403.end, &m.Mpl[i2401]) {
 					if err = decodePropertyParmV123(d, &e2403, &m.Mpl[i2401]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2401), "mpl")
 					}
@@ -30771,7 +30684,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 		}
 		p2409[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2409[0]
-		if !e.cons || !fastDigitMapValueV1(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV1(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -30813,7 +30726,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 			}
 			p2410[0] = model.DigitMapValue{}
 			m.DigitMapValue = &p2410[0]
-			if !e.cons || !fastDigitMapValueV1(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV1(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
 				if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 					return codecerr.At(err, "digitMapValue")
 				}
@@ -30830,9 +30743,6 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 // fastDigitMapDescriptorV1 is decodeDigitMapDescriptorV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastDigitMapDescriptorV1(d *decoder, b []byte, off, end int, m *model.DigitMapDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
 		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -30906,7 +30816,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 		}
 		p2413[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2413[0]
-		if !e.cons || !fastDigitMapValueV23(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV23(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
 			}
@@ -30948,7 +30858,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 			}
 			p2414[0] = model.DigitMapValue{}
 			m.DigitMapValue = &p2414[0]
-			if !e.cons || !fastDigitMapValueV23(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV23(d, d.window(&e), e.start, e.end, m.DigitMapValue) {
 				if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 					return codecerr.At(err, "digitMapValue")
 				}
@@ -30965,9 +30875,6 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 // fastDigitMapDescriptorV23 is decodeDigitMapDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastDigitMapDescriptorV23(d *decoder, b []byte, off, end int, m *model.DigitMapDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
 		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -31180,9 +31087,6 @@ func decodeDigitMapValueV1(d *decoder, h *header, m *model.DigitMapValue) error 
 // fastDigitMapValueV1 is decodeDigitMapValueV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastDigitMapValueV1(d *decoder, b []byte, off, end int, m *model.DigitMapValue) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] startTimer
 		m.StartTimer.Present = true
 		x2423, ok := intAt(b, off+2, en)
@@ -31448,9 +31352,6 @@ func decodeDigitMapValueV23(d *decoder, h *header, m *model.DigitMapValue) error
 // fastDigitMapValueV23 is decodeDigitMapValueV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastDigitMapValueV23(d *decoder, b []byte, off, end int, m *model.DigitMapValue) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] startTimer
 		m.StartTimer.Present = true
 		x2436, ok := intAt(b, off+2, en)
@@ -31641,7 +31542,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2449[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2449[0]
-		if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 			var h2450 header
 			b2451 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2451)) && b2451[e.start+1] < 0x80 && b2451[e.start]&0x1f != 0x1f && e.start+2+int(b2451[e.start+1]) <= len(b2451) && e.start+2+int(b2451[e.start+1]) == e.end {
@@ -31682,7 +31583,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2453[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2453[0]
-		if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -31767,7 +31668,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2462[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2462[0]
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 			var h2463 header
 			b2464 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2464)) && b2464[e.start+1] < 0x80 && b2464[e.start]&0x1f != 0x1f && e.start+2+int(b2464[e.start+1]) <= len(b2464) && e.start+2+int(b2464[e.start+1]) == e.end {
@@ -31794,7 +31695,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2465[0] = model.TimeNotation{}
 		m.TimeStamp = &p2465[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -31853,7 +31754,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2468[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2468[0]
-			if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2469 header
 				b2470 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2470)) && b2470[e.start+1] < 0x80 && b2470[e.start]&0x1f != 0x1f && e.start+2+int(b2470[e.start+1]) <= len(b2470) && e.start+2+int(b2470[e.start+1]) == e.end {
@@ -31894,7 +31795,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2472[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2472[0]
-			if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 				if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 					return codecerr.At(err, "serviceChangeProfile")
 				}
@@ -31973,7 +31874,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2481[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2481[0]
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2482 header
 				b2483 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2483)) && b2483[e.start+1] < 0x80 && b2483[e.start]&0x1f != 0x1f && e.start+2+int(b2483[e.start+1]) <= len(b2483) && e.start+2+int(b2483[e.start+1]) == e.end {
@@ -32000,7 +31901,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2484[0] = model.TimeNotation{}
 			m.TimeStamp = &p2484[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 				if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 					return codecerr.At(err, "timeStamp")
 				}
@@ -32184,7 +32085,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2495[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2495[0]
-		if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 			var h2496 header
 			b2497 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2497)) && b2497[e.start+1] < 0x80 && b2497[e.start]&0x1f != 0x1f && e.start+2+int(b2497[e.start+1]) <= len(b2497) && e.start+2+int(b2497[e.start+1]) == e.end {
@@ -32225,7 +32126,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2499[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2499[0]
-		if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -32310,7 +32211,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2508[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2508[0]
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 			var h2509 header
 			b2510 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2510)) && b2510[e.start+1] < 0x80 && b2510[e.start]&0x1f != 0x1f && e.start+2+int(b2510[e.start+1]) <= len(b2510) && e.start+2+int(b2510[e.start+1]) == e.end {
@@ -32337,7 +32238,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2511[0] = model.TimeNotation{}
 		m.TimeStamp = &p2511[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -32410,7 +32311,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2515[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2515[0]
-			if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2516 header
 				b2517 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2517)) && b2517[e.start+1] < 0x80 && b2517[e.start]&0x1f != 0x1f && e.start+2+int(b2517[e.start+1]) <= len(b2517) && e.start+2+int(b2517[e.start+1]) == e.end {
@@ -32451,7 +32352,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2519[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2519[0]
-			if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 				if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 					return codecerr.At(err, "serviceChangeProfile")
 				}
@@ -32530,7 +32431,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2528[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2528[0]
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2529 header
 				b2530 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2530)) && b2530[e.start+1] < 0x80 && b2530[e.start]&0x1f != 0x1f && e.start+2+int(b2530[e.start+1]) <= len(b2530) && e.start+2+int(b2530[e.start+1]) == e.end {
@@ -32557,7 +32458,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2531[0] = model.TimeNotation{}
 			m.TimeStamp = &p2531[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 				if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 					return codecerr.At(err, "timeStamp")
 				}
@@ -32759,7 +32660,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2543[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2543[0]
-		if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 			var h2544 header
 			b2545 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2545)) && b2545[e.start+1] < 0x80 && b2545[e.start]&0x1f != 0x1f && e.start+2+int(b2545[e.start+1]) <= len(b2545) && e.start+2+int(b2545[e.start+1]) == e.end {
@@ -32800,7 +32701,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2547[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2547[0]
-		if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -32885,7 +32786,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2556[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2556[0]
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 			var h2557 header
 			b2558 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2558)) && b2558[e.start+1] < 0x80 && b2558[e.start]&0x1f != 0x1f && e.start+2+int(b2558[e.start+1]) <= len(b2558) && e.start+2+int(b2558[e.start+1]) == e.end {
@@ -32912,7 +32813,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2559[0] = model.TimeNotation{}
 		m.TimeStamp = &p2559[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -32993,7 +32894,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2563[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2563[0]
-			if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2564 header
 				b2565 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2565)) && b2565[e.start+1] < 0x80 && b2565[e.start]&0x1f != 0x1f && e.start+2+int(b2565[e.start+1]) <= len(b2565) && e.start+2+int(b2565[e.start+1]) == e.end {
@@ -33034,7 +32935,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2567[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2567[0]
-			if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 				if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 					return codecerr.At(err, "serviceChangeProfile")
 				}
@@ -33113,7 +33014,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2576[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2576[0]
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2577 header
 				b2578 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2578)) && b2578[e.start+1] < 0x80 && b2578[e.start]&0x1f != 0x1f && e.start+2+int(b2578[e.start+1]) <= len(b2578) && e.start+2+int(b2578[e.start+1]) == e.end {
@@ -33140,7 +33041,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			}
 			p2579[0] = model.TimeNotation{}
 			m.TimeStamp = &p2579[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.TimeStamp) {
 				if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 					return codecerr.At(err, "timeStamp")
 				}
@@ -33294,7 +33195,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 		p2586[0] = model.IP4Address{}
 		m.Ip4Address = &p2586[0]
-		if !(*h).cons || !fastIP4AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip4Address) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIP4AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip4Address) {
 			if err = decodeIP4AddressV123(d, h, m.Ip4Address); err != nil {
 				return codecerr.At(err, "ip4Address")
 			}
@@ -33307,7 +33208,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 		p2587[0] = model.IP6Address{}
 		m.Ip6Address = &p2587[0]
-		if !(*h).cons || !fastIP6AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip6Address) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIP6AddressV123(d, d.window(h), (*h).start, (*h).end, m.Ip6Address) {
 			if err = decodeIP6AddressV123(d, h, m.Ip6Address); err != nil {
 				return codecerr.At(err, "ip6Address")
 			}
@@ -33320,7 +33221,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 		}
 		p2588[0] = model.DomainName{}
 		m.DomainName = &p2588[0]
-		if !(*h).cons || !fastDomainNameV123(d, d.window(h), (*h).start, (*h).end, m.DomainName) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastDomainNameV123(d, d.window(h), (*h).start, (*h).end, m.DomainName) {
 			if err = decodeDomainNameV123(d, h, m.DomainName); err != nil {
 				return codecerr.At(err, "domainName")
 			}
@@ -33352,7 +33253,7 @@ func decodeServiceChangeAddressV123(d *decoder, h *header, m *model.ServiceChang
 // fastServiceChangeAddressV123 is decodeServiceChangeAddressV123 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeAddressV123(d *decoder, b []byte, off, end int, m *model.ServiceChangeAddress) bool {
-	if d.depth+1 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -33495,7 +33396,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2598[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2598[0]
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 			var h2599 header
 			b2600 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2600)) && b2600[e.start+1] < 0x80 && b2600[e.start]&0x1f != 0x1f && e.start+2+int(b2600[e.start+1]) <= len(b2600) && e.start+2+int(b2600[e.start+1]) == e.end {
@@ -33522,7 +33423,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2601[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2601[0]
-		if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 			var h2602 header
 			b2603 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2603)) && b2603[e.start+1] < 0x80 && b2603[e.start]&0x1f != 0x1f && e.start+2+int(b2603[e.start+1]) <= len(b2603) && e.start+2+int(b2603[e.start+1]) == e.end {
@@ -33563,7 +33464,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2605[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2605[0]
-		if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -33579,7 +33480,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2606[0] = model.TimeNotation{}
 		m.Timestamp = &p2606[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
 			}
@@ -33608,7 +33509,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			p2607[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2607[0]
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2608 header
 				b2609 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2609)) && b2609[e.start+1] < 0x80 && b2609[e.start]&0x1f != 0x1f && e.start+2+int(b2609[e.start+1]) <= len(b2609) && e.start+2+int(b2609[e.start+1]) == e.end {
@@ -33635,7 +33536,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			p2610[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2610[0]
-			if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2611 header
 				b2612 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2612)) && b2612[e.start+1] < 0x80 && b2612[e.start]&0x1f != 0x1f && e.start+2+int(b2612[e.start+1]) <= len(b2612) && e.start+2+int(b2612[e.start+1]) == e.end {
@@ -33676,7 +33577,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			p2614[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2614[0]
-			if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 				if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 					return codecerr.At(err, "serviceChangeProfile")
 				}
@@ -33692,7 +33593,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			p2615[0] = model.TimeNotation{}
 			m.Timestamp = &p2615[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
 				if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 					return codecerr.At(err, "timeStamp")
 				}
@@ -33709,9 +33610,6 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 // fastServiceChangeResParmV1 is decodeServiceChangeResParmV1 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeResParmV1(d *decoder, b []byte, off, end int, m *model.ServiceChangeResParm) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] serviceChangeMgcId
 		p2616 := d.s.MId.Room(1)
 		if p2616 == nil {
@@ -33845,7 +33743,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2625[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2625[0]
-		if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 			var h2626 header
 			b2627 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2627)) && b2627[e.start+1] < 0x80 && b2627[e.start]&0x1f != 0x1f && e.start+2+int(b2627[e.start+1]) <= len(b2627) && e.start+2+int(b2627[e.start+1]) == e.end {
@@ -33872,7 +33770,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2628[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2628[0]
-		if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 			var h2629 header
 			b2630 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2630)) && b2630[e.start+1] < 0x80 && b2630[e.start]&0x1f != 0x1f && e.start+2+int(b2630[e.start+1]) <= len(b2630) && e.start+2+int(b2630[e.start+1]) == e.end {
@@ -33913,7 +33811,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2632[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2632[0]
-		if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
 			}
@@ -33929,7 +33827,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2633[0] = model.TimeNotation{}
 		m.Timestamp = &p2633[0]
-		if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
 			}
@@ -33958,7 +33856,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			p2634[0] = model.MId{}
 			m.ServiceChangeMgcId = &p2634[0]
-			if !e.cons || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2635 header
 				b2636 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2636)) && b2636[e.start+1] < 0x80 && b2636[e.start]&0x1f != 0x1f && e.start+2+int(b2636[e.start+1]) <= len(b2636) && e.start+2+int(b2636[e.start+1]) == e.end {
@@ -33985,7 +33883,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			p2637[0] = model.ServiceChangeAddress{}
 			m.ServiceChangeAddress = &p2637[0]
-			if !e.cons || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2638 header
 				b2639 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2639)) && b2639[e.start+1] < 0x80 && b2639[e.start]&0x1f != 0x1f && e.start+2+int(b2639[e.start+1]) <= len(b2639) && e.start+2+int(b2639[e.start+1]) == e.end {
@@ -34026,7 +33924,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			p2641[0] = model.ServiceChangeProfile{}
 			m.ServiceChangeProfile = &p2641[0]
-			if !e.cons || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, d.window(&e), e.start, e.end, m.ServiceChangeProfile) {
 				if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 					return codecerr.At(err, "serviceChangeProfile")
 				}
@@ -34042,7 +33940,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			}
 			p2642[0] = model.TimeNotation{}
 			m.Timestamp = &p2642[0]
-			if !e.cons || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, d.window(&e), e.start, e.end, m.Timestamp) {
 				if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 					return codecerr.At(err, "timestamp")
 				}
@@ -34059,9 +33957,6 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 // fastServiceChangeResParmV23 is decodeServiceChangeResParmV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeResParmV23(d *decoder, b []byte, off, end int, m *model.ServiceChangeResParm) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] serviceChangeMgcId
 		p2643 := d.s.MId.Room(1)
 		if p2643 == nil {
@@ -34203,9 +34098,6 @@ func decodeServiceChangeProfileV123(d *decoder, h *header, m *model.ServiceChang
 // fastServiceChangeProfileV123 is decodeServiceChangeProfileV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastServiceChangeProfileV123(d *decoder, b []byte, off, end int, m *model.ServiceChangeProfile) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] profileName
 		x2649, ok := ia5At(b, off+2, en)
 		if !ok {
@@ -34334,9 +34226,6 @@ func decodePackagesItemV123(d *decoder, h *header, m *model.PackagesItem) error 
 // fastPackagesItemV123 is decodePackagesItemV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastPackagesItemV123(d *decoder, b []byte, off, end int, m *model.PackagesItem) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] packageName
 		m.PackageName = b[off+2 : en : en]
 		if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -34550,9 +34439,6 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 // fastStatisticsParameterV123 is decodeStatisticsParameterV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastStatisticsParameterV123(d *decoder, b []byte, off, end int, m *model.StatisticsParameter) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] statName
 		m.StatName = b[off+2 : en : en]
 		if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -34770,7 +34656,7 @@ func decodeNonStandardIdentifierV123(d *decoder, h *header, m *model.NonStandard
 		}
 		p2679[0] = model.H221NonStandard{}
 		m.H221NonStandard = &p2679[0]
-		if !(*h).cons || !fastH221NonStandardV123(d, d.window(h), (*h).start, (*h).end, m.H221NonStandard) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastH221NonStandardV123(d, d.window(h), (*h).start, (*h).end, m.H221NonStandard) {
 			if err = decodeH221NonStandardV123(d, h, m.H221NonStandard); err != nil {
 				return codecerr.At(err, "h221NonStandard")
 			}
@@ -34984,9 +34870,6 @@ func decodeH221NonStandardV123(d *decoder, h *header, m *model.H221NonStandard) 
 // fastH221NonStandardV123 is decodeH221NonStandardV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastH221NonStandardV123(d *decoder, b []byte, off, end int, m *model.H221NonStandard) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] t35CountryCode1
 		x2688, ok := intAt(b, off+2, en)
 		if !ok || x2688 < 0 || x2688 > 255 {
@@ -35153,9 +35036,6 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 // fastTimeNotationV123 is decodeTimeNotationV123 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastTimeNotationV123(d *decoder, b []byte, off, end int, m *model.TimeNotation) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] date
 		x2694, ok := ia5At(b, off+2, en)
 		if !ok {
@@ -35289,7 +35169,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2703[0] = model.IndAudMediaDescriptor{}
 		m.IndAudMediaDescriptor = &p2703[0]
-		if !(*h).cons || !fastIndAudMediaDescriptorV2(d, d.window(h), (*h).start, (*h).end, m.IndAudMediaDescriptor) {
+		if !(*h).cons || d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorV2(d, d.window(h), (*h).start, (*h).end, m.IndAudMediaDescriptor) {
 			if err = decodeIndAudMediaDescriptorV2(d, h, m.IndAudMediaDescriptor); err != nil {
 				return codecerr.At(err, "indAudMediaDescriptor")
 			}
@@ -35302,7 +35182,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2704[0] = model.IndAudEventsDescriptor{}
 		m.IndAudEventsDescriptor = &p2704[0]
-		if !(*h).cons || !fastIndAudEventsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventsDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudEventsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventsDescriptor) {
 			if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 				return codecerr.At(err, "indAudEventsDescriptor")
 			}
@@ -35315,7 +35195,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2705[0] = model.IndAudEventBufferDescriptor{}
 		m.IndAudEventBufferDescriptor = &p2705[0]
-		if !(*h).cons || !fastIndAudEventBufferDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventBufferDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudEventBufferDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventBufferDescriptor) {
 			if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 				return codecerr.At(err, "indAudEventBufferDescriptor")
 			}
@@ -35328,7 +35208,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2706[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2706[0]
-		if !(*h).cons || !fastIndAudSignalsDescriptorV2(d, d.window(h), (*h).start, (*h).end, m.IndAudSignalsDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudSignalsDescriptorV2(d, d.window(h), (*h).start, (*h).end, m.IndAudSignalsDescriptor) {
 			var h2707 header
 			b2708 := d.window(h)
 			if (*h).cons && uint((*h).start)+1 < uint(len(b2708)) && b2708[(*h).start+1] < 0x80 && b2708[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2708[(*h).start+1]) <= len(b2708) && (*h).start+2+int(b2708[(*h).start+1]) == (*h).end {
@@ -35352,7 +35232,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2709[0] = model.IndAudDigitMapDescriptor{}
 		m.IndAudDigitMapDescriptor = &p2709[0]
-		if !(*h).cons || !fastIndAudDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudDigitMapDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudDigitMapDescriptor) {
 			if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 				return codecerr.At(err, "indAudDigitMapDescriptor")
 			}
@@ -35365,7 +35245,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2710[0] = model.IndAudStatisticsDescriptor{}
 		m.IndAudStatisticsDescriptor = &p2710[0]
-		if !(*h).cons || !fastIndAudStatisticsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudStatisticsDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudStatisticsDescriptor) {
 			if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 				return codecerr.At(err, "indAudStatisticsDescriptor")
 			}
@@ -35378,7 +35258,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2711[0] = model.IndAudPackagesDescriptor{}
 		m.IndAudPackagesDescriptor = &p2711[0]
-		if !(*h).cons || !fastIndAudPackagesDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudPackagesDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPackagesDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudPackagesDescriptor) {
 			if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 				return codecerr.At(err, "indAudPackagesDescriptor")
 			}
@@ -35392,7 +35272,7 @@ func decodeIndAuditParameterV2(d *decoder, h *header, m *model.IndAuditParameter
 // fastIndAuditParameterV2 is decodeIndAuditParameterV2 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAuditParameter) bool {
-	if d.depth+5 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -35587,7 +35467,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2726[0] = model.IndAudMediaDescriptor{}
 		m.IndAudMediaDescriptor = &p2726[0]
-		if !(*h).cons || !fastIndAudMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.IndAudMediaDescriptor) {
+		if !(*h).cons || d.depth+6 > d.lim.MaxDepth || !fastIndAudMediaDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.IndAudMediaDescriptor) {
 			if err = decodeIndAudMediaDescriptorV3(d, h, m.IndAudMediaDescriptor); err != nil {
 				return codecerr.At(err, "indAudMediaDescriptor")
 			}
@@ -35600,7 +35480,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2727[0] = model.IndAudEventsDescriptor{}
 		m.IndAudEventsDescriptor = &p2727[0]
-		if !(*h).cons || !fastIndAudEventsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventsDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudEventsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventsDescriptor) {
 			if err = decodeIndAudEventsDescriptorV23(d, h, m.IndAudEventsDescriptor); err != nil {
 				return codecerr.At(err, "indAudEventsDescriptor")
 			}
@@ -35613,7 +35493,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2728[0] = model.IndAudEventBufferDescriptor{}
 		m.IndAudEventBufferDescriptor = &p2728[0]
-		if !(*h).cons || !fastIndAudEventBufferDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventBufferDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudEventBufferDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudEventBufferDescriptor) {
 			if err = decodeIndAudEventBufferDescriptorV23(d, h, m.IndAudEventBufferDescriptor); err != nil {
 				return codecerr.At(err, "indAudEventBufferDescriptor")
 			}
@@ -35626,7 +35506,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2729[0] = model.IndAudSignalsDescriptor{}
 		m.IndAudSignalsDescriptor = &p2729[0]
-		if !(*h).cons || !fastIndAudSignalsDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.IndAudSignalsDescriptor) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudSignalsDescriptorV3(d, d.window(h), (*h).start, (*h).end, m.IndAudSignalsDescriptor) {
 			var h2730 header
 			b2731 := d.window(h)
 			if (*h).cons && uint((*h).start)+1 < uint(len(b2731)) && b2731[(*h).start+1] < 0x80 && b2731[(*h).start]&0x1f != 0x1f && (*h).start+2+int(b2731[(*h).start+1]) <= len(b2731) && (*h).start+2+int(b2731[(*h).start+1]) == (*h).end {
@@ -35650,7 +35530,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2732[0] = model.IndAudDigitMapDescriptor{}
 		m.IndAudDigitMapDescriptor = &p2732[0]
-		if !(*h).cons || !fastIndAudDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudDigitMapDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudDigitMapDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudDigitMapDescriptor) {
 			if err = decodeIndAudDigitMapDescriptorV23(d, h, m.IndAudDigitMapDescriptor); err != nil {
 				return codecerr.At(err, "indAudDigitMapDescriptor")
 			}
@@ -35663,7 +35543,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2733[0] = model.IndAudStatisticsDescriptor{}
 		m.IndAudStatisticsDescriptor = &p2733[0]
-		if !(*h).cons || !fastIndAudStatisticsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudStatisticsDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudStatisticsDescriptor) {
 			if err = decodeIndAudStatisticsDescriptorV23(d, h, m.IndAudStatisticsDescriptor); err != nil {
 				return codecerr.At(err, "indAudStatisticsDescriptor")
 			}
@@ -35676,7 +35556,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 		}
 		p2734[0] = model.IndAudPackagesDescriptor{}
 		m.IndAudPackagesDescriptor = &p2734[0]
-		if !(*h).cons || !fastIndAudPackagesDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudPackagesDescriptor) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPackagesDescriptorV23(d, d.window(h), (*h).start, (*h).end, m.IndAudPackagesDescriptor) {
 			if err = decodeIndAudPackagesDescriptorV23(d, h, m.IndAudPackagesDescriptor); err != nil {
 				return codecerr.At(err, "indAudPackagesDescriptor")
 			}
@@ -35690,7 +35570,7 @@ func decodeIndAuditParameterV3(d *decoder, h *header, m *model.IndAuditParameter
 // fastIndAuditParameterV3 is decodeIndAuditParameterV3 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAuditParameter) bool {
-	if d.depth+6 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -35824,7 +35704,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2744[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2744[0]
-		if !e.cons || !fastIndAudTerminationStateDescriptorV2(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV2(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -35840,7 +35720,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2745[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2745[0]
-		if !e.cons || !fastIndAudMediaDescriptorStreamsV2(d, d.window(&e), e.start, e.end, m.Streams) {
+		if !e.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV2(d, d.window(&e), e.start, e.end, m.Streams) {
 			var h2746 header
 			b2747 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2747)) && b2747[e.start+1] < 0x80 && b2747[e.start]&0x1f != 0x1f && e.start+2+int(b2747[e.start+1]) <= len(b2747) && e.start+2+int(b2747[e.start+1]) == e.end {
@@ -35880,7 +35760,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			}
 			p2748[0] = model.IndAudTerminationStateDescriptor{}
 			m.TermStateDescr = &p2748[0]
-			if !e.cons || !fastIndAudTerminationStateDescriptorV2(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV2(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 				if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 					return codecerr.At(err, "termStateDescr")
 				}
@@ -35896,7 +35776,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			}
 			p2749[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2749[0]
-			if !e.cons || !fastIndAudMediaDescriptorStreamsV2(d, d.window(&e), e.start, e.end, m.Streams) {
+			if !e.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV2(d, d.window(&e), e.start, e.end, m.Streams) {
 				var h2750 header
 				b2751 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2751)) && b2751[e.start+1] < 0x80 && b2751[e.start]&0x1f != 0x1f && e.start+2+int(b2751[e.start+1]) <= len(b2751) && e.start+2+int(b2751[e.start+1]) == e.end {
@@ -35924,9 +35804,6 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 // fastIndAudMediaDescriptorV2 is decodeIndAudMediaDescriptorV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudMediaDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudMediaDescriptor) bool {
-	if d.depth+5 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		p2752 := d.s.IndAudTerminationStateDescriptor.Room(1)
 		if p2752 == nil {
@@ -35997,7 +35874,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2756[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2756[0]
-		if !e.cons || !fastIndAudTerminationStateDescriptorV3(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV3(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
 			}
@@ -36013,7 +35890,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2757[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2757[0]
-		if !e.cons || !fastIndAudMediaDescriptorStreamsV3(d, d.window(&e), e.start, e.end, m.Streams) {
+		if !e.cons || d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV3(d, d.window(&e), e.start, e.end, m.Streams) {
 			var h2758 header
 			b2759 := d.window(&e)
 			if e.cons && uint(e.start)+1 < uint(len(b2759)) && b2759[e.start+1] < 0x80 && b2759[e.start]&0x1f != 0x1f && e.start+2+int(b2759[e.start+1]) <= len(b2759) && e.start+2+int(b2759[e.start+1]) == e.end {
@@ -36053,7 +35930,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			}
 			p2760[0] = model.IndAudTerminationStateDescriptor{}
 			m.TermStateDescr = &p2760[0]
-			if !e.cons || !fastIndAudTerminationStateDescriptorV3(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV3(d, d.window(&e), e.start, e.end, m.TermStateDescr) {
 				if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 					return codecerr.At(err, "termStateDescr")
 				}
@@ -36069,7 +35946,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			}
 			p2761[0] = model.IndAudMediaDescriptorStreams{}
 			m.Streams = &p2761[0]
-			if !e.cons || !fastIndAudMediaDescriptorStreamsV3(d, d.window(&e), e.start, e.end, m.Streams) {
+			if !e.cons || d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV3(d, d.window(&e), e.start, e.end, m.Streams) {
 				var h2762 header
 				b2763 := d.window(&e)
 				if e.cons && uint(e.start)+1 < uint(len(b2763)) && b2763[e.start+1] < 0x80 && b2763[e.start]&0x1f != 0x1f && e.start+2+int(b2763[e.start+1]) <= len(b2763) && e.start+2+int(b2763[e.start+1]) == e.end {
@@ -36097,9 +35974,6 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 // fastIndAudMediaDescriptorV3 is decodeIndAudMediaDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudMediaDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudMediaDescriptor) bool {
-	if d.depth+6 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] termStateDescr
 		p2764 := d.s.IndAudTerminationStateDescriptor.Room(1)
 		if p2764 == nil {
@@ -36180,7 +36054,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 		}
 		p2770[0] = model.IndAudStreamParms{}
 		m.OneStream = &p2770[0]
-		if !(*h).cons || !fastIndAudStreamParmsV2(d, d.window(h), (*h).start, (*h).end, m.OneStream) {
+		if !(*h).cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudStreamParmsV2(d, d.window(h), (*h).start, (*h).end, m.OneStream) {
 			if err = decodeIndAudStreamParmsV2(d, h, m.OneStream); err != nil {
 				return codecerr.At(err, "oneStream")
 			}
@@ -36230,7 +36104,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e2774, "[UNIVERSAL 16]"), i2772), "multiStream")
 				}
 			}
-			if !e2774.cons || !fastIndAudStreamDescriptorV2(d, d.window(&e2774), e2774.start, e2774.end, &m.MultiStream[i2772]) {
+			if !e2774.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamDescriptorV2(d, d.window(&e2774), e2774.start, e2774.end, &m.MultiStream[i2772]) {
 				if err = decodeIndAudStreamDescriptorV2(d, &e2774, &m.MultiStream[i2772]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i2772), "multiStream")
 				}
@@ -36246,7 +36120,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 // fastIndAudMediaDescriptorStreamsV2 is decodeIndAudMediaDescriptorStreamsV2 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudMediaDescriptorStreamsV2(d *decoder, b []byte, off, end int, m *model.IndAudMediaDescriptorStreams) bool {
-	if d.depth+4 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -36362,7 +36236,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 		}
 		p2787[0] = model.IndAudStreamParms{}
 		m.OneStream = &p2787[0]
-		if !(*h).cons || !fastIndAudStreamParmsV3(d, d.window(h), (*h).start, (*h).end, m.OneStream) {
+		if !(*h).cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamParmsV3(d, d.window(h), (*h).start, (*h).end, m.OneStream) {
 			if err = decodeIndAudStreamParmsV3(d, h, m.OneStream); err != nil {
 				return codecerr.At(err, "oneStream")
 			}
@@ -36412,7 +36286,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e2791, "[UNIVERSAL 16]"), i2789), "multiStream")
 				}
 			}
-			if !e2791.cons || !fastIndAudStreamDescriptorV3(d, d.window(&e2791), e2791.start, e2791.end, &m.MultiStream[i2789]) {
+			if !e2791.cons || d.depth+5 > d.lim.MaxDepth || !fastIndAudStreamDescriptorV3(d, d.window(&e2791), e2791.start, e2791.end, &m.MultiStream[i2789]) {
 				if err = decodeIndAudStreamDescriptorV3(d, &e2791, &m.MultiStream[i2789]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i2789), "multiStream")
 				}
@@ -36428,7 +36302,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 // fastIndAudMediaDescriptorStreamsV3 is decodeIndAudMediaDescriptorStreamsV3 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudMediaDescriptorStreamsV3(d *decoder, b []byte, off, end int, m *model.IndAudMediaDescriptorStreams) bool {
-	if d.depth+5 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -36546,7 +36420,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		if en != 0 { // [1] streamParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
 				if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
 				}
@@ -36583,7 +36457,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudStreamParmsV2(d, d.window(&e), e.start, e.end, &m.StreamParms) {
 				if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
 				}
@@ -36608,9 +36482,6 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 // fastIndAudStreamDescriptorV2 is decodeIndAudStreamDescriptorV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudStreamDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudStreamDescriptor) bool {
-	if d.depth+4 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
 		x2803, ok := intAt(b, off+2, en)
 		if !ok || x2803 < 0 || x2803 > 65535 {
@@ -36687,7 +36558,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		if en != 0 { // [1] streamParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			if !e.cons || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+			if !e.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
 				if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
 				}
@@ -36724,7 +36595,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 				return d.errorf(e.off, "streamParms: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			if !e.cons || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
+			if !e.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamParmsV3(d, d.window(&e), e.start, e.end, &m.StreamParms) {
 				if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
 				}
@@ -36749,9 +36620,6 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 // fastIndAudStreamDescriptorV3 is decodeIndAudStreamDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudStreamDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudStreamDescriptor) bool {
-	if d.depth+5 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamID
 		x2807, ok := intAt(b, off+2, en)
 		if !ok || x2807 < 0 || x2807 > 65535 {
@@ -36829,7 +36697,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2811[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2811[0]
-		if !e.cons || !fastIndAudLocalControlDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -36845,7 +36713,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2812[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2812[0]
-		if !e.cons || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -36861,7 +36729,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2813[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2813[0]
-		if !e.cons || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
+		if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -36890,7 +36758,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2814[0] = model.IndAudLocalControlDescriptor{}
 			m.LocalControlDescriptor = &p2814[0]
-			if !e.cons || !fastIndAudLocalControlDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 				if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 					return codecerr.At(err, "localControlDescriptor")
 				}
@@ -36906,7 +36774,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2815[0] = model.IndAudLocalRemoteDescriptor{}
 			m.LocalDescriptor = &p2815[0]
-			if !e.cons || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
 				if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 					return codecerr.At(err, "localDescriptor")
 				}
@@ -36922,7 +36790,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2816[0] = model.IndAudLocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p2816[0]
-			if !e.cons || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
+			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
 				if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 					return codecerr.At(err, "remoteDescriptor")
 				}
@@ -36939,9 +36807,6 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 // fastIndAudStreamParmsV2 is decodeIndAudStreamParmsV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudStreamParmsV2(d *decoder, b []byte, off, end int, m *model.IndAudStreamParms) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		p2817 := d.s.IndAudLocalControlDescriptor.Room(1)
 		if p2817 == nil {
@@ -37044,7 +36909,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2824[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2824[0]
-		if !e.cons || !fastIndAudLocalControlDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
 			}
@@ -37060,7 +36925,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2825[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2825[0]
-		if !e.cons || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
 			}
@@ -37076,7 +36941,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2826[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2826[0]
-		if !e.cons || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
+		if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
 			}
@@ -37092,7 +36957,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2827[0] = model.IndAudStatisticsDescriptor{}
 		m.StatisticsDescriptor = &p2827[0]
-		if !e.cons || !fastIndAudStatisticsDescriptorV23(d, d.window(&e), e.start, e.end, m.StatisticsDescriptor) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, d.window(&e), e.start, e.end, m.StatisticsDescriptor) {
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
 			}
@@ -37121,7 +36986,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2828[0] = model.IndAudLocalControlDescriptor{}
 			m.LocalControlDescriptor = &p2828[0]
-			if !e.cons || !fastIndAudLocalControlDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalControlDescriptor) {
 				if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 					return codecerr.At(err, "localControlDescriptor")
 				}
@@ -37137,7 +37002,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2829[0] = model.IndAudLocalRemoteDescriptor{}
 			m.LocalDescriptor = &p2829[0]
-			if !e.cons || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.LocalDescriptor) {
 				if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 					return codecerr.At(err, "localDescriptor")
 				}
@@ -37153,7 +37018,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2830[0] = model.IndAudLocalRemoteDescriptor{}
 			m.RemoteDescriptor = &p2830[0]
-			if !e.cons || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
+			if !e.cons || d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, d.window(&e), e.start, e.end, m.RemoteDescriptor) {
 				if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 					return codecerr.At(err, "remoteDescriptor")
 				}
@@ -37169,7 +37034,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 			}
 			p2831[0] = model.IndAudStatisticsDescriptor{}
 			m.StatisticsDescriptor = &p2831[0]
-			if !e.cons || !fastIndAudStatisticsDescriptorV23(d, d.window(&e), e.start, e.end, m.StatisticsDescriptor) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, d.window(&e), e.start, e.end, m.StatisticsDescriptor) {
 				if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 					return codecerr.At(err, "statisticsDescriptor")
 				}
@@ -37186,9 +37051,6 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 // fastIndAudStreamParmsV3 is decodeIndAudStreamParmsV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudStreamParmsV3(d *decoder, b []byte, off, end int, m *model.IndAudStreamParms) bool {
-	if d.depth+4 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] localControlDescriptor
 		p2832 := d.s.IndAudLocalControlDescriptor.Room(1)
 		if p2832 == nil {
@@ -37370,7 +37232,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e2842, "[UNIVERSAL 16]"), i2840), "propertyParms")
 				}
 			}
-			if !e2842.cons || !fastIndAudPropertyParmV2(d, d.window(&e2842), e2842.start, e2842.end, &m.PropertyParms[i2840]) {
+			if !e2842.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2842), e2842.start, e2842.end, &m.PropertyParms[i2840]) {
 				if err = decodeIndAudPropertyParmV2(d, &e2842, &m.PropertyParms[i2840]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i2840), "propertyParms")
 				}
@@ -37465,7 +37327,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2849, "[UNIVERSAL 16]"), i2847), "propertyParms")
 					}
 				}
-				if !e2849.cons || !fastIndAudPropertyParmV2(d, d.window(&e2849), e2849.start, e2849.end, &m.PropertyParms[i2847]) {
+				if !e2849.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2849), e2849.start, e2849.end, &m.PropertyParms[i2847]) {
 					if err = decodeIndAudPropertyParmV2(d, &e2849, &m.PropertyParms[i2847]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2847), "propertyParms")
 					}
@@ -37484,9 +37346,6 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 // fastIndAudLocalControlDescriptorV2 is decodeIndAudLocalControlDescriptorV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudLocalControlDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudLocalControlDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamMode
 		m.StreamMode = true
 		if en != off+2 {
@@ -37685,7 +37544,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 					return codecerr.At(codecerr.AtIndex(d.unexpected(e2863, "[UNIVERSAL 16]"), i2861), "propertyParms")
 				}
 			}
-			if !e2863.cons || !fastIndAudPropertyParmV3(d, d.window(&e2863), e2863.start, e2863.end, &m.PropertyParms[i2861]) {
+			if !e2863.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2863), e2863.start, e2863.end, &m.PropertyParms[i2861]) {
 				if err = decodeIndAudPropertyParmV3(d, &e2863, &m.PropertyParms[i2861]); err != nil {
 					return codecerr.At(codecerr.AtIndex(err, i2861), "propertyParms")
 				}
@@ -37797,7 +37656,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2871, "[UNIVERSAL 16]"), i2869), "propertyParms")
 					}
 				}
-				if !e2871.cons || !fastIndAudPropertyParmV3(d, d.window(&e2871), e2871.start, e2871.end, &m.PropertyParms[i2869]) {
+				if !e2871.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2871), e2871.start, e2871.end, &m.PropertyParms[i2869]) {
 					if err = decodeIndAudPropertyParmV3(d, &e2871, &m.PropertyParms[i2869]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2869), "propertyParms")
 					}
@@ -37833,9 +37692,6 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 // fastIndAudLocalControlDescriptorV3 is decodeIndAudLocalControlDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudLocalControlDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudLocalControlDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] streamMode
 		m.StreamMode = true
 		if en != off+2 {
@@ -37984,9 +37840,6 @@ func decodeIndAudPropertyParmV2(d *decoder, h *header, m *model.IndAudPropertyPa
 // fastIndAudPropertyParmV2 is decodeIndAudPropertyParmV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudPropertyParmV2(d *decoder, b []byte, off, end int, m *model.IndAudPropertyParm) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
 		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -38050,7 +37903,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 		p2882[0] = model.PropertyParm{}
 		m.PropertyParms = &p2882[0]
-		if !e.cons || !fastPropertyParmV123(d, d.window(&e), e.start, e.end, m.PropertyParms) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e), e.start, e.end, m.PropertyParms) {
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
 			}
@@ -38092,7 +37945,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 			}
 			p2883[0] = model.PropertyParm{}
 			m.PropertyParms = &p2883[0]
-			if !e.cons || !fastPropertyParmV123(d, d.window(&e), e.start, e.end, m.PropertyParms) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, d.window(&e), e.start, e.end, m.PropertyParms) {
 				if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 					return codecerr.At(err, "propertyParms")
 				}
@@ -38114,9 +37967,6 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 // fastIndAudPropertyParmV3 is decodeIndAudPropertyParmV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudPropertyParmV3(d *decoder, b []byte, off, end int, m *model.IndAudPropertyParm) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] name
 		m.Name = b[off+2 : en : en]
 		if len(m.Name) < 4 || len(m.Name) > 4 {
@@ -38252,7 +38102,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2892, "[UNIVERSAL 16]"), i2890), "propGrps")
 					}
 				}
-				if !e2892.cons || !fastIndAudPropertyParmV2(d, d.window(&e2892), e2892.start, e2892.end, &m.PropGrps[i2890]) {
+				if !e2892.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2892), e2892.start, e2892.end, &m.PropGrps[i2890]) {
 					if err = decodeIndAudPropertyParmV2(d, &e2892, &m.PropGrps[i2890]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2890), "propGrps")
 					}
@@ -38335,7 +38185,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2900, "[UNIVERSAL 16]"), i2898), "propGrps")
 					}
 				}
-				if !e2900.cons || !fastIndAudPropertyParmV2(d, d.window(&e2900), e2900.start, e2900.end, &m.PropGrps[i2898]) {
+				if !e2900.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2900), e2900.start, e2900.end, &m.PropGrps[i2898]) {
 					if err = decodeIndAudPropertyParmV2(d, &e2900, &m.PropGrps[i2898]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2898), "propGrps")
 					}
@@ -38359,9 +38209,6 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 // fastIndAudLocalRemoteDescriptorV2 is decodeIndAudLocalRemoteDescriptorV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudLocalRemoteDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudLocalRemoteDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] propGroupID
 		m.PropGroupID.Present = true
 		x2904, ok := intAt(b, off+2, en)
@@ -38526,7 +38373,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2916, "[UNIVERSAL 16]"), i2914), "propGrps")
 					}
 				}
-				if !e2916.cons || !fastIndAudPropertyParmV3(d, d.window(&e2916), e2916.start, e2916.end, &m.PropGrps[i2914]) {
+				if !e2916.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2916), e2916.start, e2916.end, &m.PropGrps[i2914]) {
 					if err = decodeIndAudPropertyParmV3(d, &e2916, &m.PropGrps[i2914]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2914), "propGrps")
 					}
@@ -38609,7 +38456,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2924, "[UNIVERSAL 16]"), i2922), "propGrps")
 					}
 				}
-				if !e2924.cons || !fastIndAudPropertyParmV3(d, d.window(&e2924), e2924.start, e2924.end, &m.PropGrps[i2922]) {
+				if !e2924.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2924), e2924.start, e2924.end, &m.PropGrps[i2922]) {
 					if err = decodeIndAudPropertyParmV3(d, &e2924, &m.PropGrps[i2922]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2922), "propGrps")
 					}
@@ -38633,9 +38480,6 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 // fastIndAudLocalRemoteDescriptorV3 is decodeIndAudLocalRemoteDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudLocalRemoteDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudLocalRemoteDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] propGroupID
 		m.PropGroupID.Present = true
 		x2928, ok := intAt(b, off+2, en)
@@ -38793,7 +38637,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2939, "[UNIVERSAL 16]"), i2937), "propertyParms")
 					}
 				}
-				if !e2939.cons || !fastIndAudPropertyParmV2(d, d.window(&e2939), e2939.start, e2939.end, &m.PropertyParms[i2937]) {
+				if !e2939.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2939), e2939.start, e2939.end, &m.PropertyParms[i2937]) {
 					if err = decodeIndAudPropertyParmV2(d, &e2939, &m.PropertyParms[i2937]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2937), "propertyParms")
 					}
@@ -38878,7 +38722,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2946, "[UNIVERSAL 16]"), i2944), "propertyParms")
 					}
 				}
-				if !e2946.cons || !fastIndAudPropertyParmV2(d, d.window(&e2946), e2946.start, e2946.end, &m.PropertyParms[i2944]) {
+				if !e2946.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudPropertyParmV2(d, d.window(&e2946), e2946.start, e2946.end, &m.PropertyParms[i2944]) {
 					if err = decodeIndAudPropertyParmV2(d, &e2946, &m.PropertyParms[i2944]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2944), "propertyParms")
 					}
@@ -38920,9 +38764,6 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 // fastIndAudTerminationStateDescriptorV2 is decodeIndAudTerminationStateDescriptorV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudTerminationStateDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudTerminationStateDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
 			m.PropertyParms = []model.IndAudPropertyParm{}
@@ -39090,7 +38931,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2960, "[UNIVERSAL 16]"), i2958), "propertyParms")
 					}
 				}
-				if !e2960.cons || !fastIndAudPropertyParmV3(d, d.window(&e2960), e2960.start, e2960.end, &m.PropertyParms[i2958]) {
+				if !e2960.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2960), e2960.start, e2960.end, &m.PropertyParms[i2958]) {
 					if err = decodeIndAudPropertyParmV3(d, &e2960, &m.PropertyParms[i2958]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2958), "propertyParms")
 					}
@@ -39192,7 +39033,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e2968, "[UNIVERSAL 16]"), i2966), "propertyParms")
 					}
 				}
-				if !e2968.cons || !fastIndAudPropertyParmV3(d, d.window(&e2968), e2968.start, e2968.end, &m.PropertyParms[i2966]) {
+				if !e2968.cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudPropertyParmV3(d, d.window(&e2968), e2968.start, e2968.end, &m.PropertyParms[i2966]) {
 					if err = decodeIndAudPropertyParmV3(d, &e2968, &m.PropertyParms[i2966]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i2966), "propertyParms")
 					}
@@ -39251,9 +39092,6 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 // fastIndAudTerminationStateDescriptorV3 is decodeIndAudTerminationStateDescriptorV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudTerminationStateDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudTerminationStateDescriptor) bool {
-	if d.depth+3 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0xa0); en != 0 { // [0] propertyParms
 		if en == off+2 {
 			m.PropertyParms = []model.IndAudPropertyParm{}
@@ -39468,9 +39306,6 @@ func decodeIndAudEventsDescriptorV23(d *decoder, h *header, m *model.IndAudEvent
 // fastIndAudEventsDescriptorV23 is decodeIndAudEventsDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudEventsDescriptorV23(d *decoder, b []byte, off, end int, m *model.IndAudEventsDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] requestID
 		m.RequestID.Present = true
 		x2982, ok := intAt(b, off+2, en)
@@ -39612,9 +39447,6 @@ func decodeIndAudEventBufferDescriptorV23(d *decoder, h *header, m *model.IndAud
 // fastIndAudEventBufferDescriptorV23 is decodeIndAudEventBufferDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudEventBufferDescriptorV23(d *decoder, b []byte, off, end int, m *model.IndAudEventBufferDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] eventName
 		m.EventName = b[off+2 : en : en]
 		if len(m.EventName) < 4 || len(m.EventName) > 4 {
@@ -39680,7 +39512,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 		}
 		p2989[0] = model.IndAudSignal{}
 		m.Signal = &p2989[0]
-		if !(*h).cons || !fastIndAudSignalV2(d, d.window(h), (*h).start, (*h).end, m.Signal) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV2(d, d.window(h), (*h).start, (*h).end, m.Signal) {
 			if err = decodeIndAudSignalV2(d, h, m.Signal); err != nil {
 				return codecerr.At(err, "signal")
 			}
@@ -39693,7 +39525,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 		}
 		p2990[0] = model.IndAudSeqSigList{}
 		m.SeqSigList = &p2990[0]
-		if !(*h).cons || !fastIndAudSeqSigListV2(d, d.window(h), (*h).start, (*h).end, m.SeqSigList) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudSeqSigListV2(d, d.window(h), (*h).start, (*h).end, m.SeqSigList) {
 			if err = decodeIndAudSeqSigListV2(d, h, m.SeqSigList); err != nil {
 				return codecerr.At(err, "seqSigList")
 			}
@@ -39707,7 +39539,7 @@ func decodeIndAudSignalsDescriptorV2(d *decoder, h *header, m *model.IndAudSigna
 // fastIndAudSignalsDescriptorV2 is decodeIndAudSignalsDescriptorV2 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSignalsDescriptorV2(d *decoder, b []byte, off, end int, m *model.IndAudSignalsDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -39787,7 +39619,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 		}
 		p2995[0] = model.IndAudSignal{}
 		m.Signal = &p2995[0]
-		if !(*h).cons || !fastIndAudSignalV3(d, d.window(h), (*h).start, (*h).end, m.Signal) {
+		if !(*h).cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV3(d, d.window(h), (*h).start, (*h).end, m.Signal) {
 			if err = decodeIndAudSignalV3(d, h, m.Signal); err != nil {
 				return codecerr.At(err, "signal")
 			}
@@ -39800,7 +39632,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 		}
 		p2996[0] = model.IndAudSeqSigList{}
 		m.SeqSigList = &p2996[0]
-		if !(*h).cons || !fastIndAudSeqSigListV3(d, d.window(h), (*h).start, (*h).end, m.SeqSigList) {
+		if !(*h).cons || d.depth+2 > d.lim.MaxDepth || !fastIndAudSeqSigListV3(d, d.window(h), (*h).start, (*h).end, m.SeqSigList) {
 			if err = decodeIndAudSeqSigListV3(d, h, m.SeqSigList); err != nil {
 				return codecerr.At(err, "seqSigList")
 			}
@@ -39814,7 +39646,7 @@ func decodeIndAudSignalsDescriptorV3(d *decoder, h *header, m *model.IndAudSigna
 // fastIndAudSignalsDescriptorV3 is decodeIndAudSignalsDescriptorV3 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSignalsDescriptorV3(d *decoder, b []byte, off, end int, m *model.IndAudSignalsDescriptor) bool {
-	if d.depth+2 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -39906,7 +39738,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 		p3001[0] = model.IndAudSignal{}
 		m.SignalList = &p3001[0]
-		if !e.cons || !fastIndAudSignalV2(d, d.window(&e), e.start, e.end, m.SignalList) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV2(d, d.window(&e), e.start, e.end, m.SignalList) {
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -39948,7 +39780,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			}
 			p3003[0] = model.IndAudSignal{}
 			m.SignalList = &p3003[0]
-			if !e.cons || !fastIndAudSignalV2(d, d.window(&e), e.start, e.end, m.SignalList) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV2(d, d.window(&e), e.start, e.end, m.SignalList) {
 				if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 					return codecerr.At(err, "signalList")
 				}
@@ -39970,9 +39802,6 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 // fastIndAudSeqSigListV2 is decodeIndAudSeqSigListV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSeqSigListV2(d *decoder, b []byte, off, end int, m *model.IndAudSeqSigList) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
 		x3004, ok := intAt(b, off+2, en)
 		if !ok || x3004 < 0 || x3004 > 65535 {
@@ -40054,7 +39883,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 		p3008[0] = model.IndAudSignal{}
 		m.SignalList = &p3008[0]
-		if !e.cons || !fastIndAudSignalV3(d, d.window(&e), e.start, e.end, m.SignalList) {
+		if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV3(d, d.window(&e), e.start, e.end, m.SignalList) {
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
 			}
@@ -40096,7 +39925,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 			}
 			p3010[0] = model.IndAudSignal{}
 			m.SignalList = &p3010[0]
-			if !e.cons || !fastIndAudSignalV3(d, d.window(&e), e.start, e.end, m.SignalList) {
+			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV3(d, d.window(&e), e.start, e.end, m.SignalList) {
 				if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 					return codecerr.At(err, "signalList")
 				}
@@ -40118,9 +39947,6 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 // fastIndAudSeqSigListV3 is decodeIndAudSeqSigListV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSeqSigListV3(d *decoder, b []byte, off, end int, m *model.IndAudSeqSigList) bool {
-	if d.depth+2 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] id
 		x3011, ok := intAt(b, off+2, en)
 		if !ok || x3011 < 0 || x3011 > 65535 {
@@ -40260,9 +40086,6 @@ func decodeIndAudSignalV2(d *decoder, h *header, m *model.IndAudSignal) error {
 // fastIndAudSignalV2 is decodeIndAudSignalV2 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSignalV2(d *decoder, b []byte, off, end int, m *model.IndAudSignal) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
 		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -40431,9 +40254,6 @@ func decodeIndAudSignalV3(d *decoder, h *header, m *model.IndAudSignal) error {
 // fastIndAudSignalV3 is decodeIndAudSignalV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudSignalV3(d *decoder, b []byte, off, end int, m *model.IndAudSignal) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] signalName
 		m.SignalName = b[off+2 : en : en]
 		if len(m.SignalName) < 4 || len(m.SignalName) > 4 {
@@ -40532,9 +40352,6 @@ func decodeIndAudDigitMapDescriptorV23(d *decoder, h *header, m *model.IndAudDig
 // fastIndAudDigitMapDescriptorV23 is decodeIndAudDigitMapDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudDigitMapDescriptorV23(d *decoder, b []byte, off, end int, m *model.IndAudDigitMapDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] digitMapName
 		m.DigitMapName = b[off+2 : en : en]
 		if len(m.DigitMapName) < 2 || len(m.DigitMapName) > 2 {
@@ -40618,9 +40435,6 @@ func decodeIndAudStatisticsDescriptorV23(d *decoder, h *header, m *model.IndAudS
 // fastIndAudStatisticsDescriptorV23 is decodeIndAudStatisticsDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudStatisticsDescriptorV23(d *decoder, b []byte, off, end int, m *model.IndAudStatisticsDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] statName
 		m.StatName = b[off+2 : en : en]
 		if len(m.StatName) < 4 || len(m.StatName) > 4 {
@@ -40745,9 +40559,6 @@ func decodeIndAudPackagesDescriptorV23(d *decoder, h *header, m *model.IndAudPac
 // fastIndAudPackagesDescriptorV23 is decodeIndAudPackagesDescriptorV23 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastIndAudPackagesDescriptorV23(d *decoder, b []byte, off, end int, m *model.IndAudPackagesDescriptor) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] packageName
 		m.PackageName = b[off+2 : en : en]
 		if len(m.PackageName) < 2 || len(m.PackageName) > 2 {
@@ -40909,9 +40720,6 @@ func decodeSegmentReplyV3(d *decoder, h *header, m *model.SegmentReply) error {
 // fastSegmentReplyV3 is decodeSegmentReplyV3 for the contents b[off:end] in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastSegmentReplyV3(d *decoder, b []byte, off, end int, m *model.SegmentReply) bool {
-	if d.depth+1 > d.lim.MaxDepth {
-		return false
-	}
 	if en := expect(b, off, 0x80); en != 0 { // [0] transactionId
 		x3029, ok := intAt(b, off+2, en)
 		if !ok || x3029 < 0 || x3029 > 4294967295 {
@@ -40985,7 +40793,7 @@ func decodeSelectLogicV3(d *decoder, h *header, m *model.SelectLogic) error {
 // fastSelectLogicV3 is decodeSelectLogicV3 for the element at off ending at end in the form the encoder
 // writes; false for anything else, which the caller decodes in full.
 func fastSelectLogicV3(d *decoder, b []byte, off, end int, m *model.SelectLogic) bool {
-	if d.depth+0 > d.lim.MaxDepth || uint(off) >= uint(len(b)) {
+	if uint(off) >= uint(len(b)) {
 		return false
 	}
 	en := expect(b, off, b[off])
@@ -41114,7 +40922,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e3039, "[UNIVERSAL 16]"), i3037), "terminationIDList")
 					}
 				}
-				if !e3039.cons || !fastTerminationIDV123(d, d.window(&e3039), e3039.start, e3039.end, &m.TerminationIDList[i3037]) {
+				if !e3039.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e3039), e3039.start, e3039.end, &m.TerminationIDList[i3037]) {
 					if err = decodeTerminationIDV123(d, &e3039, &m.TerminationIDList[i3037]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i3037), "terminationIDList")
 					}
@@ -41231,7 +41039,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e3051, "[UNIVERSAL 16]"), i3049), "terminationIDList")
 					}
 				}
-				if !e3051.cons || !fastTerminationIDV123(d, d.window(&e3051), e3051.start, e3051.end, &m.TerminationIDList[i3049]) {
+				if !e3051.cons || d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, d.window(&e3051), e3051.start, e3051.end, &m.TerminationIDList[i3049]) {
 					if err = decodeTerminationIDV123(d, &e3051, &m.TerminationIDList[i3049]); err != nil {
 						return codecerr.At(codecerr.AtIndex(err, i3049), "terminationIDList")
 					}
