@@ -6,17 +6,20 @@ import (
 )
 
 // The fast decoders of SEQUENCEs of a few simple components (a
-// TerminationID, a TimeNotation, an IP4Address, a property, an observed
-// event): a SEQUENCE whose components, in the form the encoder writes,
-// are all primitives the generated code reads itself (see
-// leanComponent), SEQUENCEs with a fast decoder, or lists of either of
-// up to one element, is read by a small function with no header, no
-// nesting count and no loop. It reports false for anything else (having
-// perhaps set some fields), and the caller then calls the type's full
-// decoder, which reads the element from its start and sets those fields
-// again alike: the full decoder reads the same components in the same
-// order first. The full decoder's call, entry and header checks cost a
-// TerminationID more than its two components.
+// TerminationID, a TimeNotation, an IP4Address, a property, a notify
+// request with its observed events): a SEQUENCE whose components, in the
+// form the encoder writes (short lengths), are all primitives the
+// generated code reads itself (see leanComponent), BOOLEANs,
+// ENUMERATEDs, SEQUENCEs or CHOICEs with a fast decoder, or lists of
+// OCTET STRINGs or of such SEQUENCEs, is read by a small function with
+// no header, no nesting count and no loop. It reports false for anything
+// else (having perhaps set some fields), and the caller then calls the
+// type's full decoder, which reads the element from its start and sets
+// those fields again alike: the full decoder reads the same components
+// in the same order first. The full decoder's call, entry and header
+// checks cost a TerminationID more than its two components. A CHOICE
+// has one when every alternative is read so (an MId): a switch on the
+// identifier octet.
 
 // fastKind is how the fast decoder of a SEQUENCE reads a component.
 type fastKind int
@@ -25,8 +28,8 @@ const (
 	fastNone   fastKind = iota // not read: an optional one, present only in the full decoder
 	fastLean                   // a primitive, as leanComponent
 	fastSeq                    // a SEQUENCE with a fast decoder
-	fastOctets                 // a list of OCTET STRINGs, empty or of one element
-	fastList                   // a list of SEQUENCEs with a fast decoder, empty or of one
+	fastOctets                 // a list of OCTET STRINGs
+	fastList                   // a list of SEQUENCEs with a fast decoder
 	fastChoice                 // a CHOICE with a fast decoder, under an explicit tag
 	fastEmpty                  // a CHOICE's NULL alternative
 	fastScalar                 // a BOOLEAN or an ENUMERATED
@@ -101,7 +104,8 @@ func (g *berGen) fastComponent(v *Version, t *GoType, c *Component) (fastKind, i
 	return fastNone, 0, nil
 }
 
-// hasFast tells whether SEQUENCE type r of version v has a fast decoder:
+// hasFast tells whether SEQUENCE type r of version v has a fast decoder
+// (for a CHOICE: whether every alternative is read so):
 // one that reads every mandatory component and all optional ones but one
 // CHOICE at most (a property's extraInfo), which it then expects absent.
 // A type with more that it does not read would often be read twice.
@@ -148,7 +152,8 @@ func (g *berGen) hasFast(v *Version, r *Type) (*fastInfo, error) {
 }
 
 // fastCall emits the decoding of SEQUENCE, SET or CHOICE r from header
-// variable hv into target: by its fast decoder first when it has one.
+// variable hv into target: a SEQUENCE's by its fast decoder first when
+// it has one (a CHOICE's is tried before its tag is unwrapped).
 func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 	name := g.f.named[r]
 	fn := name + g.funcSuffix(name, v.N)
@@ -323,8 +328,8 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 }
 
 // fastList emits, for a fast decoder, the reading of list r found at off
-// with contents up to en into target: empty, or of one element in the
-// form the encoder writes.
+// with contents up to en into target: empty, of one element in the form
+// the encoder writes, or of more, counted first.
 func (g *berGen) fastList(v *Version, r *Type, target string) error {
 	w := &g.w
 	er, err := v.Resolve(r.Elem)
