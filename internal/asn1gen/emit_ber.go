@@ -20,6 +20,8 @@ type berGen struct {
 	// slabs lists the Go types the decoders allocate, each from a slab in
 	// the decoder so that a reused decoder allocates nothing.
 	slabs map[string]string // field name -> qualified Go type
+	// fast holds, by decoder name, what hasFast found out.
+	fast map[string]*fastInfo
 }
 
 // slab returns the decoder field (of slab.Model) that allocates values
@@ -125,7 +127,7 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 }
 
 func newBerGen(f *Family) *berGen {
-	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}}
+	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}}
 }
 
 // begin writes the start of a generated codec file: the header, the
@@ -640,7 +642,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		// Every error returns where it happens: err is dead after the
 		// switch, and the compiler need not keep it.
 		fmt.Fprintf(w, "default:\nreturn d.unknownAlternative(*h, %q, %q)\n}\nreturn nil\n}\n\n", what, t.Name)
-		return nil
+		return g.fastFunc(tf)
 	}
 	if len(def.Components) > 64 {
 		return fmt.Errorf("%s has more than 64 components", t.Name)
@@ -664,12 +666,28 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			continue
 		}
 		id := tags[0].Bytes()[0]
-		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
-		lean, err := g.leanComponent(v, t, c, i, tags)
+		lean, err := g.isLean(v, t, c, tags)
 		if err != nil {
 			return err
 		}
-		if !lean {
+		if !lean && tags[0].Constructed && !c.Optional && c.Default == "" {
+			// A mandatory element of others (a message's body, a
+			// transaction's actions) is often longer than 127 octets:
+			// its length is then one octet after 0x81 (expectLong).
+			fmt.Fprintf(w, "{\ns, en := off+2, expect(b, off, %#[1]x)\nif en == 0 {\ns, en = expectLong(b, off, %#[1]x)\n}\nif en != 0 { // %s %s\n", id, tags[0], c.Name)
+			g.expectedAt("e", &tags[0], "off", "s", "en")
+			if err := g.component(v, t, c, i, tags); err != nil {
+				return err
+			}
+			w.WriteString("off = en\n}\n}\n")
+			continue
+		}
+		fmt.Fprintf(w, "if en := expect(b, off, %#x); en != 0 { // %s %s\n", id, tags[0], c.Name)
+		if lean {
+			if _, err := g.leanComponent(v, t, c, i, tags); err != nil {
+				return err
+			}
+		} else {
 			g.expected("e", &tags[0], "off", "en")
 			if err := g.component(v, t, c, i, tags); err != nil {
 				return err
@@ -723,7 +741,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	// Every error returns where it happens: returning nil rather than
 	// err keeps err dead across the loop, out of the spilled registers.
 	w.WriteString("d.leave()\nreturn nil\n}\n\n")
-	return nil
+	return g.fastFunc(tf)
 }
 
 // component emits the decoding of component c (the i-th) of t from
@@ -763,18 +781,10 @@ func (g *berGen) componentTarget(t *GoType, c *Component, i int) string {
 // filling header e but where the value needs the general code. It
 // reports false (and emits nothing) for any other component.
 func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec) (bool, error) {
-	r, err := v.Resolve(c.Type)
-	if err != nil || len(tags) != 1 {
+	if lean, err := g.isLean(v, t, c, tags); !lean || err != nil {
 		return false, err
 	}
-	fl := fieldOf(t, c.Name)
-	switch {
-	case r.Kind == KindNull && fl.Rep == RepFlag:
-	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
-	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
-	default:
-		return false, nil
-	}
+	r, _ := v.Resolve(c.Type)
 	w := &g.w
 	target := g.componentTarget(t, c, i)
 	ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
@@ -802,6 +812,23 @@ func (g *berGen) leanComponent(v *Version, t *GoType, c *Component, i int, tags 
 	return true, nil
 }
 
+// isLean reports whether leanComponent reads component c of t, of tags.
+func (g *berGen) isLean(v *Version, t *GoType, c *Component, tags []TagSpec) (bool, error) {
+	r, err := v.Resolve(c.Type)
+	if err != nil || len(tags) != 1 {
+		return false, err
+	}
+	fl := fieldOf(t, c.Name)
+	switch {
+	case r.Kind == KindNull && fl.Rep == RepFlag:
+	case (r.Kind == KindOctetString || r.Kind == KindInteger) && fl.Rep != RepFlag:
+	case r.Kind == KindIA5String && r.Alphabet == "" && fl.Rep != RepFlag:
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
 // dec emits code that decodes the element described by header variable
 // hv (whose first tag the caller matched) into target (of ASN.1 type t),
 // leaving any error in err. An empty target discards a NULL.
@@ -816,6 +843,13 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	nw := len(tags) - 1
 	if r.Kind == KindChoice {
 		nw = len(tags)
+		fast, err := g.fastChoiceCall(v, r, hv, target, nw)
+		if err != nil {
+			return err
+		}
+		if fast {
+			defer g.w.WriteString("}\n") // closes the full decoding
+		}
 	}
 	for i := 0; i < nw; i++ {
 		inner := g.tmp("h")
@@ -864,7 +898,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindObjectIdentifier:
 		fmt.Fprintf(w, "if %s, err = d.oid(%s); err != nil {\n%s\n}\n", target, hv, fail)
 	case KindSequence, KindSet, KindChoice:
-		fmt.Fprintf(w, "if err = decode%s%s(d, %s, %s); err != nil {\n%s\n}\n", name, g.funcSuffix(name, v.N), addr(hv), addr(target), fail)
+		return g.fastCall(v, r, hv, target, fail)
 	case KindSequenceOf, KindSetOf:
 		etags, err := v.Tags(r.Elem)
 		if err != nil {
@@ -891,19 +925,25 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		if len(etags) > 0 && etags[0].Number < 31 {
 			id = int(etags[0].Bytes()[0])
 		}
-		one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
 		if id >= 0 {
-			one = fmt.Sprintf("expect(%s, %s.start, %#x) == %s.end", win, hv, id, hv)
+			// Two elements in the form the encoder writes are counted
+			// here too, without reader.count's call.
+			x := g.tmp("x")
+			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
+				win, addr(hv), n, hv, x, id, fail)
+		} else {
+			one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
+			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+				win, addr(hv), n, hv, one, fail)
 		}
-		fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-			win, addr(hv), n, hv, one, fail)
 		g.decSize(r.Size, n, hv+".start", "elements", ret)
 		g.raw(target, "=", egoT, n)
 		// Elements of other types are each assigned in full below: they
 		// need no zeroing.
 		if er.Kind == KindSequence || er.Kind == KindSet || er.Kind == KindChoice {
 			// Most lists have one element: zeroed inline, as in one.
-			fmt.Fprintf(w, "if %s == 1 {\n%s[0] = %s{}\n} else {\nclear(%s)\n}\n", n, target, g.f.qualify(egoT, "model."), target)
+			// Two are too: clear costs a call of the runtime's.
+			fmt.Fprintf(w, "if %[1]s == 1 {\n%[2]s[0] = %[3]s{}\n} else if len(%[2]s) == 2 {\n%[2]s[0], %[2]s[1] = %[3]s{}, %[3]s{}\n} else {\nclear(%[2]s)\n}\n", n, target, g.f.qualify(egoT, "model."))
 		}
 		fmt.Fprintf(w, "var %s header\n", e)
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
@@ -1004,7 +1044,12 @@ func (g *berGen) fill(e, off, win string, hl int) {
 // element at off that expect found with tag's identifier octet, its
 // contents from off+2 up to en.
 func (g *berGen) expected(e string, tag *TagSpec, off, en string) {
-	fmt.Fprintf(&g.w, "%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = %#[2]x, %[3]t, %[4]s, %[4]s+2, %[5]s, %[5]s\n", e, tag.Key(), tag.Constructed, off, en)
+	g.expectedAt(e, tag, off, off+"+2", en)
+}
+
+// expectedAt is expected for contents from s.
+func (g *berGen) expectedAt(e string, tag *TagSpec, off, s, en string) {
+	fmt.Fprintf(&g.w, "%[1]s.tag, %[1]s.cons, %[1]s.off, %[1]s.start, %[1]s.end, %[1]s.next = %#[2]x, %[3]t, %[4]s, %[5]s, %[6]s, %[6]s\n", e, tag.Key(), tag.Constructed, off, s, en)
 }
 
 // next emits code that reads the header at off, inside the element of

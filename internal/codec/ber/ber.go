@@ -129,8 +129,8 @@ type Decoder struct {
 // the result.
 func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	lim := dec.Options.Limits.OrDefault()
-	if err := lim.CheckSize("ber", codecerr.AtByte(0), len(data)); err != nil {
-		return nil, err
+	if len(data) > lim.MaxSize { // CheckSize's test, without its call
+		return nil, lim.CheckSize("ber", codecerr.AtByte(0), len(data))
 	}
 	// The private copy lets strings and byte fields share memory with the
 	// input safely: nobody else can change it.
@@ -139,23 +139,13 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 	d.data, d.lim, d.depth, d.elems = dec.buf, lim, 0, 0
 	d.fast = len(d.data)/2 <= lim.MaxElements
 	d.s.Reset()
-	h, err := d.header(0, len(d.data))
-	if err != nil {
-		return nil, err
-	}
-	if h.next != len(d.data) {
-		return nil, d.errorf(h.next, "%d bytes after the message", len(d.data)-h.next)
-	}
+	var h header
 	v := dec.Options.Version
-	if v == 0 {
-		if v, err = d.peekVersion(h); err != nil {
+	if v != 0 || !d.quickStart(&h, &v) {
+		var err error
+		if h, v, err = d.start(v); err != nil {
 			return nil, err
 		}
-		if !limits.ValidVersion(v) {
-			return nil, limits.VersionError("ber", codecerr.Decode, codecerr.AtByte(0), v)
-		}
-	} else if err := limits.CheckOption("ber", v); err != nil {
-		return nil, err
 	}
 	m := &dec.msg
 	*m = model.MegacoMessage{}
@@ -163,6 +153,80 @@ func (dec *Decoder) Decode(data []byte) (*model.MegacoMessage, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// start reads the message's header and (unless the options force one,
+// v) its version.
+func (d *decoder) start(v int) (header, int, error) {
+	h, err := d.header(0, len(d.data))
+	if err != nil {
+		return h, 0, err
+	}
+	if h.next != len(d.data) {
+		return h, 0, d.errorf(h.next, "%d bytes after the message", len(d.data)-h.next)
+	}
+	if v == 0 {
+		if v, err = d.peekVersion(h); err != nil {
+			return h, 0, err
+		}
+		if !limits.ValidVersion(v) {
+			return h, 0, limits.VersionError("ber", codecerr.Decode, codecerr.AtByte(0), v)
+		}
+	} else if err := limits.CheckOption("ber", v); err != nil {
+		return h, 0, err
+	}
+	return h, v, nil
+}
+
+// quickStart is start for a message that begins as encoders write it:
+// the MegacoMessage SEQUENCE over the whole input with a minimal length
+// of up to two octets, then what quickVersion reads, of a valid version.
+// It reports false for anything else, which start reads (and reports).
+func (d *decoder) quickStart(h *header, v *int) bool {
+	b := d.data
+	if len(b) < 4 || b[0] != 0x30 || d.lim.MaxElements < 1 {
+		return false
+	}
+	p, l := 2, int(b[1])
+	switch {
+	case l < 0x80:
+	case l == 0x81 && b[2] >= 0x80:
+		p, l = 3, int(b[2])
+	case l == 0x82 && b[2] != 0:
+		p, l = 4, int(b[2])<<8|int(b[3])
+	default:
+		return false
+	}
+	if p+l != len(b) {
+		return false
+	}
+	// What quickVersion reads, here without its call: mess [1] with a
+	// length of up to two octets, then version [0] of one octet.
+	if p+7 > len(b) || b[p] != 0xa1 {
+		return false
+	}
+	q, n := p+2, int(b[p+1])
+	switch n {
+	case 0x81:
+		q, n = q+1, int(b[q])
+	case 0x82:
+		q, n = q+2, int(b[q])<<8|int(b[q+1])
+	default:
+		if n >= 0x80 {
+			return false
+		}
+	}
+	if n < 3 || q+n > len(b) {
+		return false
+	}
+	c := b[q : q+3]
+	if c[0] != 0x80 || c[1] != 1 || c[2] > 99 || !limits.ValidVersion(int(c[2])) {
+		return false
+	}
+	h.tag, h.cons, h.off, h.start, h.end, h.next = 16, true, 0, p, p+l, p+l
+	d.elems++ // as start's header read counts it
+	*v = int(c[2])
+	return true
 }
 
 // Append appends the encoding of m to b. On error it returns b at its

@@ -180,6 +180,20 @@ func expect(b []byte, off int, id byte) int {
 	return 0
 }
 
+// expectLong is expect for an element whose length is one octet after
+// 0x81 (128 to 255; less is not minimal), as an encoder writes an element
+// of a few others: it returns the contents' start and end, 0s for
+// anything else.
+func expectLong(b []byte, off int, id byte) (int, int) {
+	if off < len(b)-2 && off >= 0 {
+		c := b[off : off+3]
+		if c[0] == id && c[1] == 0x81 && c[2] >= 0x80 && off+3+int(c[2]) <= len(b) {
+			return off + 3, off + 3 + int(c[2])
+		}
+	}
+	return 0, 0
+}
+
 // intAt reads the primitive INTEGER of one to four octets in b[s:e], the
 // most common, and reports false for any other length (and for e < 4):
 // smallInt for the generated code's elements read by expect, which have
