@@ -57,7 +57,8 @@ func FuzzFastDecoders(f *testing.F) {
 // reading of headers in the encoder's form) accept exactly what the full
 // decoder accepts, with the same result, and fail where it fails with
 // the same error (offset and limit included), for every corpus message,
-// every one-octet change of it to a few values, and every nesting limit.
+// every one-octet change of it to a few values, its indefinite-length
+// form, and every nesting limit.
 func TestFastDecodersAgree(t *testing.T) {
 	files := corpus.Files(t, ".ber")
 	names := make([]string, 0, len(files))
@@ -82,6 +83,7 @@ func TestFastDecodersAgree(t *testing.T) {
 		for depth := 1; depth <= 24; depth++ {
 			compare(name, data, limits.Limits{MaxDepth: depth})
 		}
+		compare(name+" indefinite", toIndefinite(t, data), limits.Limits{})
 		bad := make([]byte, len(data))
 		for i := range data {
 			for _, x := range []byte{0, 1, 0x7f, 0x80, 0x81, 0xff, data[i] ^ 0x20, data[i] + 1, data[i] - 1} {
