@@ -151,22 +151,24 @@ func TestCloneLearnsFromOthers(t *testing.T) {
 
 // Builders cloned and used at once, as a run's calls use them, each give
 // the long way's bytes; their shared rewriters and patchers' shared
-// parts are not written by two at once (run with -race: make test does).
+// parts are not written by two at once (run with -race: make test does),
+// in text and binary codecs.
 func TestClonesConcurrent(t *testing.T) {
-	cs := Codecs{MGC: "pretty", MG: "compact"}
-	b := prepared(t, cs)
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := b.clone()
-			for n := range uint64(8) {
-				checkBuilds(t, c, cs, 256+n*1000+uint64(w), 65536+n*4096+uint64(w))
-			}
-		}()
+	for _, cs := range []Codecs{{MGC: "pretty", MG: "compact"}, DefaultCodecs, {MGC: "native", MG: "ber"}} {
+		b := prepared(t, cs)
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := b.clone()
+				for n := range uint64(8) {
+					checkBuilds(t, c, cs, 256+n*1000+uint64(w), 65536+n*4096+uint64(w))
+				}
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 }
 
 // BenchmarkCloneFirstCall is what a call costs a run when every Builder
@@ -179,5 +181,54 @@ func BenchmarkCloneFirstCall(b *testing.B) {
 		if err := bd.clone().Build(uint64(1000+i), &cm); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A step side keeps at most maxLessons lessons, starting over past that,
+// and calls of many signatures (IDs of every length) still give the
+// long way's bytes, those made from a lesson kept before a start over
+// included.
+func TestLessonsBounded(t *testing.T) {
+	for _, cs := range []Codecs{DefaultCodecs, {MGC: "pretty", MG: "native"}} {
+		b := prepared(t, cs)
+		c := b.clone()
+		var ns []uint64
+		for k := range 64 {
+			for j := 0; j < 32; j += 4 {
+				ns = append(ns, 1<<k+1<<j, 3<<k/2+1<<j)
+			}
+		}
+		sigs := map[*patcher]map[string]bool{}
+		for range 2 {
+			for _, n := range ns {
+				checkBuilds(t, c, cs, n)
+				for _, ps := range c.patchers {
+					for _, p := range ps {
+						if sigs[p] == nil {
+							sigs[p] = map[string]bool{}
+						}
+						sigs[p][string(p.newSig)] = true
+					}
+				}
+			}
+		}
+		most, seen := 0, 0
+		for _, s := range sigs {
+			seen = max(seen, len(s))
+		}
+		if seen <= maxLessons {
+			t.Errorf("%v: %d signatures at most in a step side: the bound is not reached", cs, seen)
+		}
+		for _, ps := range c.patchers {
+			for _, p := range ps {
+				p.lessons.mu.Lock()
+				most = max(most, len(p.lessons.bySig))
+				p.lessons.mu.Unlock()
+			}
+		}
+		if most > maxLessons {
+			t.Errorf("%v: %d lessons kept, more than %d", cs, most, maxLessons)
+		}
+		t.Logf("%v: up to %d signatures and %d lessons in a step side", cs, seen, most)
 	}
 }
