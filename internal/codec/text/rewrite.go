@@ -257,6 +257,9 @@ func (r *Rewriter) add(h uint64, t *template) {
 	if r.byKey == nil || len(r.byKey) >= templateMax || r.size+n > templateBytes {
 		r.byKey, r.size = make(map[uint64]*template), 0
 	}
+	if old := r.byKey[h]; old != nil { // made by two callers at once
+		r.size -= len(old.in) + len(old.out)
+	}
 	r.byKey[h] = t
 	r.size += n
 }

@@ -146,6 +146,14 @@ func TestRewriteCacheBounds(t *testing.T) {
 	if got := r.find(maphash.Bytes(r.seed, tm.in), limits.Default, tm.in); got != nil {
 		t.Error("found a template never added for that key")
 	}
+	// The same key added again (two callers made its template at once)
+	// counts once.
+	r = NewRewriter(Pretty)
+	r.add(1, tm)
+	r.add(1, tm)
+	if r.size != len(tm.in)+len(tm.out) {
+		t.Errorf("one template added twice counts %d bytes, want %d", r.size, len(tm.in)+len(tm.out))
+	}
 }
 
 // A Rewriter's memory is its own: what one learnt, another does not
