@@ -57,8 +57,6 @@ func (p *Proxy) flush(q *sendQueue, o side) {
 		}
 		// Raw: the socket is non-blocking, so a sendmmsg returns at once
 		// and the scheduler's bookkeeping of a blocking call is saved.
-		// (The reads stay ordinary calls: a read loop never short of
-		// datagrams still yields its P to the others at each read.)
 		w.Raw()
 		q.w = w
 	}
