@@ -90,6 +90,11 @@ func (s *wireSide) sendBatch(b *sendBatch) {
 			}
 			return
 		}
+		// Raw, as the read loops' calls: the socket is non-blocking, and a
+		// sendmmsg of a batch as an ordinary call outlasts the scheduler
+		// monitor's 20 us tick, which then hands the P to another thread
+		// and keeps polling at that period.
+		w.Raw()
 		q.w = w
 	}
 	s.writeBatch(q.w, b, &q.out)
