@@ -131,7 +131,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 		var d dest
 		switch t.kind {
 		case kindRequest:
-			ok, evicted := p.table.request(now, txKey{s, t.tid}, src, t.command, !p.draining.Load())
+			ok, evicted := p.table.request(now, newKey(s, t.tid), src, t.command, !p.draining.Load())
 			if evicted {
 				p.met.errors[s][reasonLimit].Inc()
 			}
@@ -140,7 +140,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 				continue
 			}
 		case kindReply, kindPending:
-			req, took, cmd, first, found := p.table.reply(now, txKey{o, t.tid}, t.kind == kindReply && t.final)
+			req, took, cmd, first, found := p.table.reply(now, newKey(o, t.tid), t.kind == kindReply && t.final)
 			if first {
 				p.met.observeDuration(w.shard, o, cmd, took)
 			}
@@ -158,7 +158,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 				p.limiter.warn("no route", "direction", directions[s], "to", sideNames[o], "err", err)
 				w.drop[i] = true
 				if t.kind == kindRequest {
-					p.table.cancel(txKey{s, t.tid})
+					p.table.cancel(newKey(s, t.tid))
 				}
 				continue
 			}
@@ -257,7 +257,7 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 		if in(j) {
 			p.met.messages[s][t.kind][out].Inc()
 			if err != nil && t.kind == kindRequest {
-				p.table.cancel(txKey{s, t.tid})
+				p.table.cancel(newKey(s, t.tid))
 			}
 		}
 	}

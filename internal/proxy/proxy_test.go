@@ -510,7 +510,7 @@ func TestTable(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	a := dest{conn: &tcpConn{}}
 	for i := range 5 {
-		_, evicted := tb.request(t0.Add(time.Duration(i)*time.Second), txKey{mgcSide, uint32(i)}, a, 0, true)
+		_, evicted := tb.request(t0.Add(time.Duration(i)*time.Second), newKey(mgcSide, uint32(i)), a, 0, true)
 		if evicted != (i >= 3) {
 			t.Errorf("request %d: evicted %v", i, evicted)
 		}
@@ -518,20 +518,20 @@ func TestTable(t *testing.T) {
 	if n := len(tb.m); n != 3 {
 		t.Fatalf("%d entries, want 3", n)
 	}
-	if _, _, _, _, found := tb.reply(t0.Add(5*time.Second), txKey{mgcSide, 0}, true); found {
+	if _, _, _, _, found := tb.reply(t0.Add(5*time.Second), newKey(mgcSide, 0), true); found {
 		t.Error("evicted entry found")
 	}
-	req, took, _, first, found := tb.reply(t0.Add(6*time.Second), txKey{mgcSide, 4}, true)
+	req, took, _, first, found := tb.reply(t0.Add(6*time.Second), newKey(mgcSide, 4), true)
 	if !found || !first || req != a || took != 2*time.Second {
 		t.Errorf("reply: %v %v %v %v", req, took, first, found)
 	}
 	if n := tb.inFlight(t0.Add(6 * time.Second)); n != 2 {
 		t.Errorf("in flight %d, want 2", n)
 	}
-	if ok, _ := tb.request(t0.Add(7*time.Second), txKey{mgcSide, 3}, a, 0, false); !ok {
+	if ok, _ := tb.request(t0.Add(7*time.Second), newKey(mgcSide, 3), a, 0, false); !ok {
 		t.Error("draining: a retransmission refused")
 	}
-	if ok, _ := tb.request(t0.Add(7*time.Second), txKey{mgSide, 3}, a, 0, false); ok {
+	if ok, _ := tb.request(t0.Add(7*time.Second), newKey(mgSide, 3), a, 0, false); ok {
 		t.Error("draining: a new request taken")
 	}
 	if n := tb.inFlight(t0.Add(2 * time.Minute)); n != 0 || len(tb.m) != 0 {
@@ -542,19 +542,19 @@ func TestTable(t *testing.T) {
 	}
 	// A pending keeps the route past the ttl from the request.
 	t1 := t0.Add(10 * time.Minute)
-	tb.request(t1, txKey{mgSide, 9}, a, 0, true)
-	tb.reply(t1.Add(50*time.Second), txKey{mgSide, 9}, false)
-	if _, _, _, _, found := tb.reply(t1.Add(100*time.Second), txKey{mgSide, 9}, false); !found {
+	tb.request(t1, newKey(mgSide, 9), a, 0, true)
+	tb.reply(t1.Add(50*time.Second), newKey(mgSide, 9), false)
+	if _, _, _, _, found := tb.reply(t1.Add(100*time.Second), newKey(mgSide, 9), false); !found {
 		t.Error("route lost despite a pending")
 	}
-	if _, _, _, _, found := tb.reply(t1.Add(161*time.Second), txKey{mgSide, 9}, true); found {
+	if _, _, _, _, found := tb.reply(t1.Add(161*time.Second), newKey(mgSide, 9), true); found {
 		t.Error("route kept a ttl after the last pending")
 	}
 	// Reused IDs cannot grow the queue without bound.
 	for i := range 10000 {
 		now := t0.Add(3 * time.Minute)
-		tb.request(now, txKey{mgcSide, 7}, a, 0, true)
-		tb.reply(now, txKey{mgcSide, 7}, true)
+		tb.request(now, newKey(mgcSide, 7), a, 0, true)
+		tb.reply(now, newKey(mgcSide, 7), true)
 		_ = i
 	}
 	if len(tb.queue) > 2*tb.max+64+1 {

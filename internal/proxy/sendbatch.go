@@ -108,7 +108,7 @@ func (p *Proxy) sent(q *sendQueue, o side, i int, err error) {
 	for _, r := range q.recs[first:q.rends[i]] {
 		p.met.messages[r.s][r.kind][res].Inc()
 		if err != nil && r.kind == kindRequest {
-			p.table.cancel(txKey{r.s, r.tid})
+			p.table.cancel(newKey(r.s, r.tid))
 		}
 	}
 }

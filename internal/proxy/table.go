@@ -9,10 +9,15 @@ import (
 // (its direction) and its ID. Two requesters on one side using the same ID
 // at once are indistinguishable to the answering peer as well (it sees
 // one proxy), so the newest wins.
-type txKey struct {
-	from side
-	tid  uint32
-}
+//
+// It is one integer, the side above the ID: a map with such keys hashes
+// them with its 8-byte fast path, where a struct of a side and an ID
+// (with padding) goes through the generic hash, on every message.
+type txKey uint64
+
+func newKey(from side, tid uint32) txKey { return txKey(from)<<32 | txKey(tid) }
+
+func (k txKey) from() side { return side(k >> 32) }
 
 type txEntry struct {
 	requester dest      // where the request came from: replies go there
@@ -81,7 +86,7 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 	if len(t.queue)-t.head > 2*t.max+64 {
 		t.sweep() // replaced entries left behind by reused IDs
 	}
-	t.pending[k.from]++
+	t.pending[k.from()]++
 	t.gauges()
 	return true, evicted
 }
@@ -101,7 +106,7 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 	if final && !e.answered {
 		e.answered, first = true, true
 		t.m[k] = e
-		t.pending[k.from]--
+		t.pending[k.from()]--
 		t.gauges()
 	} else if !final && now.Add(t.ttl).Sub(e.expires) > t.ttl/8 {
 		// Pushed back in steps, so a stream of pendings adds few places.
@@ -180,7 +185,7 @@ func (t *table) pop(now time.Time) (removed bool) {
 func (t *table) remove(k txKey, e txEntry) {
 	delete(t.m, k)
 	if !e.answered {
-		t.pending[k.from]--
+		t.pending[k.from()]--
 	}
 }
 
