@@ -211,3 +211,20 @@ func answer(c *net.UDPConn, reply []byte) {
 		c.WriteTo(reply, from)
 	}
 }
+
+// BenchmarkTable is the table's share of a request and its reply at the
+// size bound (the default 100,000 entries, as under sustained load: each
+// request evicts the oldest), IDs spread as a generator's are.
+func BenchmarkTable(b *testing.B) {
+	tb := newTable(time.Minute, 100000, nil)
+	now := time.Unix(1000, 0)
+	d := dest{addr: netip.MustParseAddrPort("127.0.0.1:2944")}
+	var tid uint32
+	b.ReportAllocs()
+	for b.Loop() {
+		tid += 7919 // a prime: consecutive transactions land far apart
+		now = now.Add(time.Microsecond)
+		tb.request(now, newKey(mgcSide, tid), d, 0, true)
+		tb.reply(now, newKey(mgcSide, tid), true)
+	}
+}

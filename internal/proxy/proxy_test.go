@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -559,6 +560,52 @@ func TestTable(t *testing.T) {
 	}
 	if len(tb.queue) > 2*tb.max+64+1 {
 		t.Errorf("queue of %d for %d entries", len(tb.queue), len(tb.m))
+	}
+}
+
+// TestTableSlots: past the size bound, with IDs reused, answered,
+// cancelled and pushed back by pendings, every key finds its own entry
+// and its requester, the slots stay within the bound and the in-flight
+// count agrees with the entries.
+func TestTableSlots(t *testing.T) {
+	const bound = 50
+	tb := newTable(time.Minute, bound, nil)
+	now := time.Unix(1000, 0)
+	reqs := map[txKey]dest{}
+	for i := range 2000 {
+		now = now.Add(time.Millisecond)
+		k := newKey(side(i%2), uint32(i*7%131))
+		d := dest{addr: netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(i+1))}
+		tb.request(now, k, d, uint8(i%3), true)
+		reqs[k] = d
+		switch i % 5 {
+		case 0:
+			tb.reply(now, k, true)
+		case 1:
+			tb.reply(now, k, false)
+		case 2:
+			tb.cancel(k)
+			delete(reqs, k)
+		}
+	}
+	if len(tb.ents) > bound || len(tb.m) > bound {
+		t.Fatalf("%d slots, %d keys for a bound of %d", len(tb.ents), len(tb.m), bound)
+	}
+	unanswered := 0
+	for k, i := range tb.m {
+		e := tb.ents[i]
+		if e.key != k || e.seq == 0 || e.requester != reqs[k] {
+			t.Errorf("key %x: slot %d holds %+v, want its requester %v", uint64(k), i, e, reqs[k])
+		}
+		if !e.answered {
+			unanswered++
+		}
+	}
+	if n := tb.inFlight(now); n != unanswered {
+		t.Errorf("in flight %d, %d entries unanswered", n, unanswered)
+	}
+	if n := tb.inFlight(now.Add(3 * time.Minute)); n != 0 || len(tb.m) != 0 || len(tb.free) != len(tb.ents) {
+		t.Errorf("after expiry: %d in flight, %d keys, %d of %d slots free", n, len(tb.m), len(tb.free), len(tb.ents))
 	}
 }
 

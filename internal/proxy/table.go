@@ -20,21 +20,31 @@ func newKey(from side, tid uint32) txKey { return txKey(from)<<32 | txKey(tid) }
 func (k txKey) from() side { return side(k >> 32) }
 
 type txEntry struct {
+	key       txKey
 	requester dest      // where the request came from: replies go there
 	start     time.Time // when the request was first forwarded
 	expires   time.Time
-	seq       uint64 // tells this entry from an earlier one under its key
+	seq       uint64 // tells this entry from an earlier one in its slot or under its key; 0: a free slot
 	command   uint8  // index in commands
 	answered  bool   // a final reply went back; kept for retransmissions
 }
 
 // table remembers outstanding transactions, bounded in time (ttl from the
 // first request) and in size (the oldest entry goes first).
+//
+// The entries live in slots of one slice, the map giving a key's slot:
+// at the size bound the map holds 100,000 keys, and a map of small values
+// keeps each message's lookups to fewer cache lines than one holding the
+// entries (a profile at 1,200 calls/s put 6% of the proxy's CPU in those
+// lookups). A freed slot is the next one taken: a reply finds its entry
+// where its request was written just before.
 type table struct {
 	mu      sync.Mutex
 	ttl     time.Duration
 	max     int
-	m       map[txKey]txEntry // values, not pointers: no allocation per request
+	m       map[txKey]uint32 // the key's slot in ents
+	ents    []txEntry        // values, not pointers: no allocation per request
+	free    []uint32         // slots of ents no entry holds
 	seq     uint64
 	queue   []queued // in order of insertion, hence of expiry
 	head    int
@@ -45,13 +55,13 @@ type table struct {
 // queued is an entry's place in the expiry order; an entry whose expiry
 // was pushed back by a pending has a later place too.
 type queued struct {
-	key     txKey
+	slot    uint32
 	seq     uint64
 	expires time.Time
 }
 
 func newTable(ttl time.Duration, max int, met *metrics) *table {
-	return &table{ttl: ttl, max: max, m: make(map[txKey]txEntry), met: met}
+	return &table{ttl: ttl, max: max, m: make(map[txKey]uint32), met: met}
 }
 
 // request records a request forwarded from side s; it reports false when
@@ -62,15 +72,15 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
-	if e, ok := t.m[k]; ok {
+	if i, ok := t.m[k]; ok {
+		e := &t.ents[i]
 		if !e.answered || !admitNew {
 			// A retransmission, maybe from another address; while
 			// draining also one whose reply was lost on the way back.
 			e.requester = from
-			t.m[k] = e
 			return true, false
 		}
-		t.remove(k, e) // a reused ID after its answer: a new transaction
+		t.remove(i) // a reused ID after its answer: a new transaction
 	}
 	if !admitNew {
 		return false, false
@@ -80,15 +90,27 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 		evicted = true
 	}
 	t.seq++
-	e := txEntry{requester: from, start: now, expires: now.Add(t.ttl), seq: t.seq, command: command}
-	t.m[k] = e
-	t.queue = append(t.queue, queued{k, e.seq, e.expires})
+	i := t.slot()
+	t.ents[i] = txEntry{key: k, requester: from, start: now, expires: now.Add(t.ttl), seq: t.seq, command: command}
+	t.m[k] = i
+	t.queue = append(t.queue, queued{i, t.seq, t.ents[i].expires})
 	if len(t.queue)-t.head > 2*t.max+64 {
 		t.sweep() // replaced entries left behind by reused IDs
 	}
 	t.pending[k.from()]++
 	t.gauges()
 	return true, evicted
+}
+
+// slot takes a free slot of ents, the one freed last, or a new one.
+func (t *table) slot() uint32 {
+	if n := len(t.free); n > 0 {
+		i := t.free[n-1]
+		t.free = t.free[:n-1]
+		return i
+	}
+	t.ents = append(t.ents, txEntry{})
+	return uint32(len(t.ents) - 1)
 }
 
 // reply looks up the requester of the transaction a reply (final or not)
@@ -99,20 +121,19 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
-	e, ok := t.m[k]
+	i, ok := t.m[k]
 	if !ok {
 		return dest{}, 0, 0, false, false
 	}
+	e := &t.ents[i]
 	if final && !e.answered {
 		e.answered, first = true, true
-		t.m[k] = e
 		t.pending[k.from()]--
 		t.gauges()
 	} else if !final && now.Add(t.ttl).Sub(e.expires) > t.ttl/8 {
 		// Pushed back in steps, so a stream of pendings adds few places.
 		e.expires = now.Add(t.ttl)
-		t.m[k] = e
-		t.queue = append(t.queue, queued{k, e.seq, e.expires})
+		t.queue = append(t.queue, queued{i, e.seq, e.expires})
 		if len(t.queue)-t.head > 2*t.max+64 {
 			t.sweep()
 		}
@@ -125,8 +146,8 @@ func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took 
 func (t *table) cancel(k txKey) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if e, ok := t.m[k]; ok && !e.answered {
-		t.remove(k, e)
+	if i, ok := t.m[k]; ok && !t.ents[i].answered {
+		t.remove(i)
 		t.gauges()
 	}
 }
@@ -143,9 +164,9 @@ func (t *table) inFlight(now time.Time) int {
 func (t *table) forget(c *tcpConn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for k, e := range t.m {
-		if e.requester.conn == c {
-			t.remove(k, e)
+	for _, i := range t.m {
+		if t.ents[i].requester.conn == c {
+			t.remove(i)
 		}
 	}
 	t.gauges()
@@ -175,18 +196,22 @@ func (t *table) pop(now time.Time) (removed bool) {
 	q := t.queue[t.head]
 	t.queue[t.head] = queued{}
 	t.head++
-	if e, ok := t.m[q.key]; ok && e.seq == q.seq && (now.IsZero() || !now.Before(e.expires)) {
-		t.remove(q.key, e)
+	if e := &t.ents[q.slot]; e.seq == q.seq && (now.IsZero() || !now.Before(e.expires)) {
+		t.remove(q.slot)
 		return true
 	}
 	return false
 }
 
-func (t *table) remove(k txKey, e txEntry) {
-	delete(t.m, k)
+// remove drops the entry in slot i and frees the slot.
+func (t *table) remove(i uint32) {
+	e := &t.ents[i]
+	delete(t.m, e.key)
 	if !e.answered {
-		t.pending[k.from()]--
+		t.pending[e.key.from()]--
 	}
+	*e = txEntry{} // seq 0: no queue place matches it; no connection kept
+	t.free = append(t.free, i)
 }
 
 // sweep drops queue items whose entry was replaced or removed, so the
@@ -194,7 +219,7 @@ func (t *table) remove(k txKey, e txEntry) {
 func (t *table) sweep() {
 	live := t.queue[:0]
 	for _, q := range t.queue[t.head:] {
-		if e, ok := t.m[q.key]; ok && e.seq == q.seq && q.expires.Equal(e.expires) {
+		if e := &t.ents[q.slot]; e.seq == q.seq && q.expires.Equal(e.expires) {
 			live = append(live, q)
 		}
 	}
