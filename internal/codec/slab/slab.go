@@ -92,12 +92,16 @@ func (s *Slab[T]) Raw(n int) []T {
 // Room(0) is an empty slice of the chunk, non-nil as Raw(0) is: an empty
 // list (a TerminationID's wildcard) costs no call.
 func (s *Slab[T]) Room(n int) []T {
-	start := len(s.buf)
-	if cap(s.buf)-start < n {
+	// Through a local copy: after the store to s.buf the compiler would
+	// load its capacity again for the second slicing, and check it.
+	buf := s.buf
+	start := len(buf)
+	if cap(buf)-start < n {
 		return nil
 	}
-	s.buf = s.buf[:start+n]
-	return s.buf[start : start+n : start+n]
+	buf = buf[:start+n]
+	s.buf = buf
+	return buf[start : start+n : start+n]
 }
 
 // Pool keeps values of T for reuse (decoders with their slabs), each with
