@@ -22,6 +22,9 @@ type berGen struct {
 	slabs map[string]string // field name -> qualified Go type
 	// fast holds, by decoder name, what hasFast found out.
 	fast map[string]*fastInfo
+	// noFast tells the next fastCall or fastChoiceCall that the fast
+	// decoder was tried already (fastFirst).
+	noFast bool
 }
 
 // slab returns the decoder field (of slab.Model) that allocates values
@@ -675,8 +678,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			// transaction's actions) is often longer than 127 octets:
 			// its length is then one octet after 0x81 (expectLong).
 			fmt.Fprintf(w, "{\ns, en := off+2, expect(b, off, %#[1]x)\nif en == 0 {\ns, en = expectLong(b, off, %#[1]x)\n}\nif en != 0 { // %s %s\n", id, tags[0], c.Name)
-			g.expectedAt("e", &tags[0], "off", "s", "en")
-			if err := g.component(v, t, c, i, tags); err != nil {
+			if err := g.firstComponent(v, t, c, i, tags, "s"); err != nil {
 				return err
 			}
 			w.WriteString("off = en\n}\n}\n")
@@ -687,11 +689,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			if _, err := g.leanComponent(v, t, c, i, tags); err != nil {
 				return err
 			}
-		} else {
-			g.expected("e", &tags[0], "off", "en")
-			if err := g.component(v, t, c, i, tags); err != nil {
-				return err
-			}
+		} else if err := g.firstComponent(v, t, c, i, tags, "off+2"); err != nil {
+			return err
 		}
 		w.WriteString("off = en\n}\n")
 	}
@@ -742,6 +741,18 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	// err keeps err dead across the loop, out of the spilled registers.
 	w.WriteString("d.leave()\nreturn nil\n}\n\n")
 	return g.fastFunc(tf)
+}
+
+// firstComponent emits, for the first part of a SEQUENCE's decoder, the
+// decoding of component c (the i-th of t), found by expect at off with
+// contents from s up to en: by its type's fast decoder when it has one
+// (fastFirst), else from header e.
+func (g *berGen) firstComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec, s string) error {
+	if ok, err := g.fastFirst(v, t, c, i, tags, s); ok || err != nil {
+		return err
+	}
+	g.expectedAt("e", &tags[0], "off", s, "en")
+	return g.component(v, t, c, i, tags)
 }
 
 // component emits the decoding of component c (the i-th) of t from
@@ -958,6 +969,10 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			fmt.Fprintf(w, "%s = %s\ncontinue\n}\n", off, en)
 			id = -1 // the rest as any other element
 		}
+		fast, err := g.fastElemFirst(v, er, etags, id, win, off, target+"["+i+"]")
+		if err != nil {
+			return err
+		}
 		if id >= 0 {
 			en := g.tmp("en")
 			fmt.Fprintf(w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 {\n", en, win, off, id)
@@ -974,6 +989,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		// Errors inside the element get its index, written into every
 		// return of the element's code (a closure per element would cost
 		// a call where the compiler does not inline it).
+		g.noFast = fast
 		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
