@@ -94,14 +94,17 @@ func (s *Slab[T]) Raw(n int) []T {
 func (s *Slab[T]) Room(n int) []T {
 	// Through a local copy: after the store to s.buf the compiler would
 	// load its capacity again for the second slicing, and check it.
+	// The end compared with the capacity (rather than n with the room
+	// left) lets the compiler drop the bounds check of the slicing.
 	buf := s.buf
 	start := len(buf)
-	if cap(buf)-start < n {
+	end := start + n
+	if end > cap(buf) {
 		return nil
 	}
-	buf = buf[:start+n]
+	buf = buf[:end]
 	s.buf = buf
-	return buf[start : start+n : start+n]
+	return buf[start:end:end]
 }
 
 // Pool keeps values of T for reuse (decoders with their slabs), each with
