@@ -370,6 +370,10 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	case r.Kind == KindOctetString:
 		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
 		fastSize(w, r.Size, "len("+target+")")
+	case r.Kind == KindIA5String && r.Size != nil && !r.Size.Extensible && r.Size.HasLower && r.Size.HasUpper && r.Size.Lower == 8 && r.Size.Upper == 8:
+		// A TimeNotation's date or time: ia5At8 checks the size too.
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, ok := ia5At8(b, off+2, en)\nif !ok {\nreturn false\n}\n%s = %s\n", x, target, x)
 	case r.Kind == KindIA5String:
 		x := g.tmp("x")
 		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\nreturn false\n}\n%s = %s\n", x, target, x)

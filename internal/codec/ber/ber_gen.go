@@ -35235,27 +35235,21 @@ func decodeTimeNotationV123(d *decoder, h *header, m *model.TimeNotation) error 
 // writes; false for anything else, which the caller decodes in full.
 func fastTimeNotationV123(d *decoder, b []byte, off, end int, m *model.TimeNotation) bool {
 	if en := expect(b, off, 0x80); en != 0 { // [0] date
-		x2793, ok := ia5At(b, off+2, en)
+		x2793, ok := ia5At8(b, off+2, en)
 		if !ok {
 			return false
 		}
 		m.Date = x2793
-		if len(m.Date) < 8 || len(m.Date) > 8 {
-			return false
-		}
 		off = en
 	} else {
 		return false
 	}
 	if en := expect(b, off, 0x81); en != 0 { // [1] time
-		x2794, ok := ia5At(b, off+2, en)
+		x2794, ok := ia5At8(b, off+2, en)
 		if !ok {
 			return false
 		}
 		m.Time = x2794
-		if len(m.Time) < 8 || len(m.Time) > 8 {
-			return false
-		}
 		off = en
 	} else {
 		return false
