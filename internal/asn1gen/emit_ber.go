@@ -25,6 +25,23 @@ type berGen struct {
 	// noFast tells the next fastCall or fastChoiceCall that the fast
 	// decoder was tried already (fastFirst).
 	noFast bool
+	// winOf names, for a header variable, a window variable that holds
+	// its element (that of the SEQUENCE or list it is in, see window).
+	winOf map[string]string
+}
+
+// window returns the expression of a window for the element of header
+// variable hv for the list code and the unwrapping of explicit tags: one
+// that holds it already when there is one, which saves reader.window's
+// call. A larger window is as good there: they check that what they read
+// ends where the element does, and read elements they counted, or found
+// to fill the list, in that window. Not for a fast decoder, which must
+// not read past the element's end (see fastFirst).
+func (g *berGen) window(hv string) string {
+	if win, ok := g.winOf[hv]; ok {
+		return win
+	}
+	return "d.window(" + addr(hv) + ")"
 }
 
 // slab returns the decoder field (of slab.Model) that allocates values
@@ -130,7 +147,7 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 }
 
 func newBerGen(f *Family) *berGen {
-	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}}
+	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}, winOf: map[string]string{}}
 }
 
 // begin writes the start of a generated codec file: the header, the
@@ -655,6 +672,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		w.WriteString("var seen uint64\n")
 	}
 	w.WriteString("var e header\nb, end := d.window(h), h.end\noff := h.start\n")
+	g.winOf["e"] = "b"
+	defer delete(g.winOf, "e")
 	// The components in order, each in the form the encoder writes
 	// (identifier octet as expected, short length): read here without
 	// the loop's header parsing, dispatch and order checks. The first
@@ -940,12 +959,12 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			// Two elements in the form the encoder writes are counted
 			// here too, without reader.count's call.
 			x := g.tmp("x")
-			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
-				win, addr(hv), n, hv, x, id, fail)
+			fmt.Fprintf(w, "%[1]s := %[8]s\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
+				win, addr(hv), n, hv, x, id, fail, g.window(hv))
 		} else {
 			one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
-			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-				win, addr(hv), n, hv, one, fail)
+			fmt.Fprintf(w, "%[1]s := %[7]s\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+				win, addr(hv), n, hv, one, fail, g.window(hv))
 		}
 		g.decSize(r.Size, n, hv+".start", "elements", ret)
 		g.raw(target, "=", egoT, n)
@@ -957,6 +976,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			fmt.Fprintf(w, "if %[1]s == 1 {\n%[2]s[0] = %[3]s{}\n} else if len(%[2]s) == 2 {\n%[2]s[0], %[2]s[1] = %[3]s{}, %[3]s{}\n} else {\nclear(%[2]s)\n}\n", n, target, g.f.qualify(egoT, "model."))
 		}
 		fmt.Fprintf(w, "var %s header\n", e)
+		g.winOf[e] = win
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		if id >= 0 && er.Kind == KindOctetString && len(etags) == 1 {
 			// A primitive OCTET STRING in the form the encoder writes
@@ -1094,7 +1114,7 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	fmt.Fprintf(&g.w, "var %s header\n", inner)
 	if want != nil && want.Number < 31 {
 		en := g.tmp("en")
-		fmt.Fprintf(&g.w, "if %[1]s := d.window(%[2]s); %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, addr(hv), hv, want.Bytes()[0])
+		fmt.Fprintf(&g.w, "if %[1]s := %[2]s; %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, g.window(hv), hv, want.Bytes()[0])
 		fmt.Fprintf(&g.w, "%s := %s.end\n", en, hv)
 		g.expected(inner, want, hv+".start", en)
 		fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %#x); err != nil {\n%s\n}\n", inner, addr(hv), want.Key(), fail)
@@ -1108,7 +1128,8 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	if want != nil {
 		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
 	}
-	fmt.Fprintf(&g.w, "%s := d.window(%s)\nif %s {\n", win, addr(hv), cond)
+	fmt.Fprintf(&g.w, "%s := %s\nif %s {\n", win, g.window(hv), cond)
+	g.winOf[inner] = win
 	g.fill(inner, hv+".start", win, 2)
 	if want == nil {
 		// A CHOICE of a few elements (a message's transactions) often

@@ -197,9 +197,10 @@ func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) 
 // fastFirst emits, for the first part of a SEQUENCE's full decoder, the
 // decoding of component c (the i-th of t), found by expect at off with
 // contents from s up to en, by its type's fast decoder straight from the
-// SEQUENCE's window b (a fast decoder checks that what it reads ends at
-// en): header e is filled only where that fails, for the full decoding
-// that follows. It reports false (and emits nothing) when c's type, under
+// SEQUENCE's window b cut at en: header e is filled only where that
+// fails, for the full decoding that follows. The cut matters: a fast
+// decoder that read on past en (its type's optional components) would
+// set fields that the full decoding, which stops at en, leaves set. It reports false (and emits nothing) when c's type, under
 // one constructed tag, is no SEQUENCE or CHOICE with a fast decoder.
 func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []TagSpec, s string) (bool, error) {
 	if len(tags) != 1 || !tags[0].Constructed {
@@ -219,7 +220,7 @@ func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []Ta
 	if fi.height > 0 {
 		depth = fmt.Sprintf("d.depth+%d > d.lim.MaxDepth || ", fi.height)
 	}
-	fmt.Fprintf(&g.w, "if %s!fast%s%s(d, b, %s, en, %s) {\n", depth, name, g.funcSuffix(name, v.N), s, addr(target))
+	fmt.Fprintf(&g.w, "if %s!fast%s%s(d, b[:en], %s, en, %s) {\n", depth, name, g.funcSuffix(name, v.N), s, addr(target))
 	g.expectedAt("e", &tags[0], "off", s, "en")
 	g.noFast = true
 	err = g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
@@ -231,8 +232,7 @@ func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []Ta
 // (of type er, tags etags, identifier octet id or -1) at off in window
 // win into elem, its decoding by the type's fast decoder when the
 // element is in the form the encoder writes, straight from the window
-// (the fast decoder checks that what it reads ends where the element
-// does). It reports whether it emitted that: the rest of the element's
+// cut at the element's end (see fastFirst). It reports whether it emitted that: the rest of the element's
 // decoding need not try the fast decoder again.
 func (g *berGen) fastElemFirst(v *Version, er *Type, etags []TagSpec, id int, win, off, elem string) (bool, error) {
 	if id < 0 || len(etags) != 1 || !etags[0].Constructed || er.Kind != KindSequence {
@@ -243,7 +243,7 @@ func (g *berGen) fastElemFirst(v *Version, er *Type, etags []TagSpec, id int, wi
 		return false, err
 	}
 	name, en := g.f.named[er], g.tmp("en")
-	fmt.Fprintf(&g.w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 && d.depth+%[5]d <= d.lim.MaxDepth && fast%[6]s%[7]s(d, %[2]s, %[3]s+2, %[1]s, &%[8]s) {\n%[3]s = %[1]s\ncontinue\n}\n",
+	fmt.Fprintf(&g.w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 && d.depth+%[5]d <= d.lim.MaxDepth && fast%[6]s%[7]s(d, %[2]s[:%[1]s], %[3]s+2, %[1]s, &%[8]s) {\n%[3]s = %[1]s\ncontinue\n}\n",
 		en, win, off, id, fi.height, name, g.funcSuffix(name, v.N), elem)
 	return true, nil
 }

@@ -49,7 +49,7 @@ func decodeMegacoMessageV1(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p3[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p3[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b, off+2, en, m.AuthHeader) {
+		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b[:en], off+2, en, m.AuthHeader) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
@@ -162,7 +162,7 @@ func decodeMegacoMessageV2(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p7[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p7[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b, off+2, en, m.AuthHeader) {
+		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b[:en], off+2, en, m.AuthHeader) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
@@ -275,7 +275,7 @@ func decodeMegacoMessageV3(d *decoder, h *header, m *model.MegacoMessage) error 
 		}
 		p11[0] = model.AuthenticationHeader{}
 		m.AuthHeader = &p11[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b, off+2, en, m.AuthHeader) {
+		if d.depth+1 > d.lim.MaxDepth || !fastAuthenticationHeaderV123(d, b[:en], off+2, en, m.AuthHeader) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeAuthenticationHeaderV123(d, &e, m.AuthHeader); err != nil {
 				return codecerr.At(err, "authHeader")
@@ -581,10 +581,10 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 		}
 		if en != 0 { // [1] mId
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, s, en, &m.MId) {
+			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], s, en, &m.MId) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				var h16 header
-				b17 := d.window(&e)
+				b17 := b
 				if e.cons && uint(e.start)+1 < uint(len(b17)) && b17[e.start+1] < 0x80 && b17[e.start]&0x1f != 0x1f && e.start+2+int(b17[e.start+1]) <= len(b17) && e.start+2+int(b17[e.start+1]) == e.end {
 					t, l := b17[e.start], int(b17[e.start+1])
 					h16.tag, h16.cons, h16.off, h16.start, h16.end, h16.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -610,7 +610,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h18 header
-			b19 := d.window(&e)
+			b19 := b
 			if e.cons && uint(e.start)+1 < uint(len(b19)) && b19[e.start+1] < 0x80 && b19[e.start]&0x1f != 0x1f && e.start+2+int(b19[e.start+1]) <= len(b19) && e.start+2+int(b19[e.start+1]) == e.end {
 				t, l := b19[e.start], int(b19[e.start+1])
 				h18.tag, h18.cons, h18.off, h18.start, h18.end, h18.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -657,7 +657,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h21 header
-				b22 := d.window(&e)
+				b22 := b
 				if e.cons && uint(e.start)+1 < uint(len(b22)) && b22[e.start+1] < 0x80 && b22[e.start]&0x1f != 0x1f && e.start+2+int(b22[e.start+1]) <= len(b22) && e.start+2+int(b22[e.start+1]) == e.end {
 					t, l := b22[e.start], int(b22[e.start+1])
 					h21.tag, h21.cons, h21.off, h21.start, h21.end, h21.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -677,7 +677,7 @@ func decodeMessageV1(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h23 header
-			b24 := d.window(&e)
+			b24 := b
 			if e.cons && uint(e.start)+1 < uint(len(b24)) && b24[e.start+1] < 0x80 && b24[e.start]&0x1f != 0x1f && e.start+2+int(b24[e.start+1]) <= len(b24) && e.start+2+int(b24[e.start+1]) == e.end {
 				t, l := b24[e.start], int(b24[e.start+1])
 				h23.tag, h23.cons, h23.off, h23.start, h23.end, h23.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -774,10 +774,10 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 		}
 		if en != 0 { // [1] mId
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, s, en, &m.MId) {
+			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], s, en, &m.MId) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				var h28 header
-				b29 := d.window(&e)
+				b29 := b
 				if e.cons && uint(e.start)+1 < uint(len(b29)) && b29[e.start+1] < 0x80 && b29[e.start]&0x1f != 0x1f && e.start+2+int(b29[e.start+1]) <= len(b29) && e.start+2+int(b29[e.start+1]) == e.end {
 					t, l := b29[e.start], int(b29[e.start+1])
 					h28.tag, h28.cons, h28.off, h28.start, h28.end, h28.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -803,7 +803,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h30 header
-			b31 := d.window(&e)
+			b31 := b
 			if e.cons && uint(e.start)+1 < uint(len(b31)) && b31[e.start+1] < 0x80 && b31[e.start]&0x1f != 0x1f && e.start+2+int(b31[e.start+1]) <= len(b31) && e.start+2+int(b31[e.start+1]) == e.end {
 				t, l := b31[e.start], int(b31[e.start+1])
 				h30.tag, h30.cons, h30.off, h30.start, h30.end, h30.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -850,7 +850,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h33 header
-				b34 := d.window(&e)
+				b34 := b
 				if e.cons && uint(e.start)+1 < uint(len(b34)) && b34[e.start+1] < 0x80 && b34[e.start]&0x1f != 0x1f && e.start+2+int(b34[e.start+1]) <= len(b34) && e.start+2+int(b34[e.start+1]) == e.end {
 					t, l := b34[e.start], int(b34[e.start+1])
 					h33.tag, h33.cons, h33.off, h33.start, h33.end, h33.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -870,7 +870,7 @@ func decodeMessageV2(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h35 header
-			b36 := d.window(&e)
+			b36 := b
 			if e.cons && uint(e.start)+1 < uint(len(b36)) && b36[e.start+1] < 0x80 && b36[e.start]&0x1f != 0x1f && e.start+2+int(b36[e.start+1]) <= len(b36) && e.start+2+int(b36[e.start+1]) == e.end {
 				t, l := b36[e.start], int(b36[e.start+1])
 				h35.tag, h35.cons, h35.off, h35.start, h35.end, h35.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -967,10 +967,10 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 		}
 		if en != 0 { // [1] mId
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, s, en, &m.MId) {
+			if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], s, en, &m.MId) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				var h40 header
-				b41 := d.window(&e)
+				b41 := b
 				if e.cons && uint(e.start)+1 < uint(len(b41)) && b41[e.start+1] < 0x80 && b41[e.start]&0x1f != 0x1f && e.start+2+int(b41[e.start+1]) <= len(b41) && e.start+2+int(b41[e.start+1]) == e.end {
 					t, l := b41[e.start], int(b41[e.start+1])
 					h40.tag, h40.cons, h40.off, h40.start, h40.end, h40.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -996,7 +996,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h42 header
-			b43 := d.window(&e)
+			b43 := b
 			if e.cons && uint(e.start)+1 < uint(len(b43)) && b43[e.start+1] < 0x80 && b43[e.start]&0x1f != 0x1f && e.start+2+int(b43[e.start+1]) <= len(b43) && e.start+2+int(b43[e.start+1]) == e.end {
 				t, l := b43[e.start], int(b43[e.start+1])
 				h42.tag, h42.cons, h42.off, h42.start, h42.end, h42.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -1043,7 +1043,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			seen |= 1 << 1
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, &m.MId) {
 				var h45 header
-				b46 := d.window(&e)
+				b46 := b
 				if e.cons && uint(e.start)+1 < uint(len(b46)) && b46[e.start+1] < 0x80 && b46[e.start]&0x1f != 0x1f && e.start+2+int(b46[e.start+1]) <= len(b46) && e.start+2+int(b46[e.start+1]) == e.end {
 					t, l := b46[e.start], int(b46[e.start+1])
 					h45.tag, h45.cons, h45.off, h45.start, h45.end, h45.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -1063,7 +1063,7 @@ func decodeMessageV3(d *decoder, h *header, m *model.Message) error {
 			}
 			seen |= 1 << 2
 			var h47 header
-			b48 := d.window(&e)
+			b48 := b
 			if e.cons && uint(e.start)+1 < uint(len(b48)) && b48[e.start+1] < 0x80 && b48[e.start]&0x1f != 0x1f && e.start+2+int(b48[e.start+1]) <= len(b48) && e.start+2+int(b48[e.start+1]) == e.end {
 				t, l := b48[e.start], int(b48[e.start+1])
 				h47.tag, h47.cons, h47.off, h47.start, h47.end, h47.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -2122,7 +2122,7 @@ func decodeTransactionV1(d *decoder, h *header, m *model.Transaction) error {
 		}
 		var e109 header
 		for i107, off108 := 0, (*h).start; i107 < n106; i107++ {
-			if en112 := expect(b110, off108, 0x30); en112 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b110, off108+2, en112, &m.TransactionResponseAck[i107]) {
+			if en112 := expect(b110, off108, 0x30); en112 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b110[:en112], off108+2, en112, &m.TransactionResponseAck[i107]) {
 				off108 = en112
 				continue
 			}
@@ -2288,7 +2288,7 @@ func decodeTransactionV2(d *decoder, h *header, m *model.Transaction) error {
 		}
 		var e126 header
 		for i124, off125 := 0, (*h).start; i124 < n123; i124++ {
-			if en129 := expect(b127, off125, 0x30); en129 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b127, off125+2, en129, &m.TransactionResponseAck[i124]) {
+			if en129 := expect(b127, off125, 0x30); en129 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b127[:en129], off125+2, en129, &m.TransactionResponseAck[i124]) {
 				off125 = en129
 				continue
 			}
@@ -2464,7 +2464,7 @@ func decodeTransactionV3(d *decoder, h *header, m *model.Transaction) error {
 		}
 		var e144 header
 		for i142, off143 := 0, (*h).start; i142 < n141; i142++ {
-			if en147 := expect(b145, off143, 0x30); en147 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b145, off143+2, en147, &m.TransactionResponseAck[i142]) {
+			if en147 := expect(b145, off143, 0x30); en147 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTransactionAckV123(d, b145[:en147], off143+2, en147, &m.TransactionResponseAck[i142]) {
 				off143 = en147
 				continue
 			}
@@ -2573,7 +2573,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 		if en != 0 { // [1] actions
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b158 := d.window(&e)
+			b158 := b
 			n154 := 1
 			if e.cons && e.start == e.end {
 				n154 = 0
@@ -2653,7 +2653,7 @@ func decodeTransactionRequestV1(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b166 := d.window(&e)
+			b166 := b
 			n162 := 1
 			if e.cons && e.start == e.end {
 				n162 = 0
@@ -2783,7 +2783,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 		if en != 0 { // [1] actions
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b177 := d.window(&e)
+			b177 := b
 			n173 := 1
 			if e.cons && e.start == e.end {
 				n173 = 0
@@ -2863,7 +2863,7 @@ func decodeTransactionRequestV2(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b185 := d.window(&e)
+			b185 := b
 			n181 := 1
 			if e.cons && e.start == e.end {
 				n181 = 0
@@ -2993,7 +2993,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 		if en != 0 { // [1] actions
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b196 := d.window(&e)
+			b196 := b
 			n192 := 1
 			if e.cons && e.start == e.end {
 				n192 = 0
@@ -3073,7 +3073,7 @@ func decodeTransactionRequestV3(d *decoder, h *header, m *model.TransactionReque
 				return d.errorf(e.off, "actions: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b204 := d.window(&e)
+			b204 := b
 			n200 := 1
 			if e.cons && e.start == e.end {
 				n200 = 0
@@ -3302,7 +3302,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h212 header
-			b213 := d.window(&e)
+			b213 := b
 			if e.cons && uint(e.start)+1 < uint(len(b213)) && b213[e.start+1] < 0x80 && b213[e.start]&0x1f != 0x1f && e.start+2+int(b213[e.start+1]) <= len(b213) && e.start+2+int(b213[e.start+1]) == e.end {
 				t, l := b213[e.start], int(b213[e.start+1])
 				h212.tag, h212.cons, h212.off, h212.start, h212.end, h212.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -3357,7 +3357,7 @@ func decodeTransactionReplyV1(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h215 header
-			b216 := d.window(&e)
+			b216 := b
 			if e.cons && uint(e.start)+1 < uint(len(b216)) && b216[e.start+1] < 0x80 && b216[e.start]&0x1f != 0x1f && e.start+2+int(b216[e.start+1]) <= len(b216) && e.start+2+int(b216[e.start+1]) == e.end {
 				t, l := b216[e.start], int(b216[e.start+1])
 				h215.tag, h215.cons, h215.off, h215.start, h215.end, h215.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -3462,7 +3462,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h219 header
-			b220 := d.window(&e)
+			b220 := b
 			if e.cons && uint(e.start)+1 < uint(len(b220)) && b220[e.start+1] < 0x80 && b220[e.start]&0x1f != 0x1f && e.start+2+int(b220[e.start+1]) <= len(b220) && e.start+2+int(b220[e.start+1]) == e.end {
 				t, l := b220[e.start], int(b220[e.start+1])
 				h219.tag, h219.cons, h219.off, h219.start, h219.end, h219.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -3517,7 +3517,7 @@ func decodeTransactionReplyV2(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h222 header
-			b223 := d.window(&e)
+			b223 := b
 			if e.cons && uint(e.start)+1 < uint(len(b223)) && b223[e.start+1] < 0x80 && b223[e.start]&0x1f != 0x1f && e.start+2+int(b223[e.start+1]) <= len(b223) && e.start+2+int(b223[e.start+1]) == e.end {
 				t, l := b223[e.start], int(b223[e.start+1])
 				h222.tag, h222.cons, h222.off, h222.start, h222.end, h222.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -3633,7 +3633,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
 			var h226 header
-			b227 := d.window(&e)
+			b227 := b
 			if e.cons && uint(e.start)+1 < uint(len(b227)) && b227[e.start+1] < 0x80 && b227[e.start]&0x1f != 0x1f && e.start+2+int(b227[e.start+1]) <= len(b227) && e.start+2+int(b227[e.start+1]) == e.end {
 				t, l := b227[e.start], int(b227[e.start+1])
 				h226.tag, h226.cons, h226.off, h226.start, h226.end, h226.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -3710,7 +3710,7 @@ func decodeTransactionReplyV3(d *decoder, h *header, m *model.TransactionReply) 
 			}
 			seen |= 1 << 2
 			var h230 header
-			b231 := d.window(&e)
+			b231 := b
 			if e.cons && uint(e.start)+1 < uint(len(b231)) && b231[e.start+1] < 0x80 && b231[e.start]&0x1f != 0x1f && e.start+2+int(b231[e.start+1]) <= len(b231) && e.start+2+int(b231[e.start+1]) == e.end {
 				t, l := b231[e.start], int(b231[e.start+1])
 				h230.tag, h230.cons, h230.off, h230.start, h230.end, h230.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -4457,7 +4457,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p286[0] = model.ContextRequest{}
 		m.ContextRequest = &p286[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, b, off+2, en, m.ContextRequest) {
+		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, b[:en], off+2, en, m.ContextRequest) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeContextRequestV1(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
@@ -4473,7 +4473,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p287[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p287[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, b, off+2, en, m.ContextAttrAuditReq) {
+		if d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, b[:en], off+2, en, m.ContextAttrAuditReq) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
@@ -4489,7 +4489,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 		if en != 0 { // [3] commandRequests
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b292 := d.window(&e)
+			b292 := b
 			n288 := 1
 			if e.cons && e.start == e.end {
 				n288 = 0
@@ -4601,7 +4601,7 @@ func decodeActionRequestV1(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b302 := d.window(&e)
+			b302 := b
 			n298 := 1
 			if e.cons && e.start == e.end {
 				n298 = 0
@@ -4751,7 +4751,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p311[0] = model.ContextRequest{}
 		m.ContextRequest = &p311[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, b, off+2, en, m.ContextRequest) {
+		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, b[:en], off+2, en, m.ContextRequest) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeContextRequestV2(d, &e, m.ContextRequest); err != nil {
 				return codecerr.At(err, "contextRequest")
@@ -4767,7 +4767,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p312[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p312[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, b, off+2, en, m.ContextAttrAuditReq) {
+		if d.depth+1 > d.lim.MaxDepth || !fastContextAttrAuditRequestV12(d, b[:en], off+2, en, m.ContextAttrAuditReq) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeContextAttrAuditRequestV12(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
@@ -4783,7 +4783,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 		if en != 0 { // [3] commandRequests
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b317 := d.window(&e)
+			b317 := b
 			n313 := 1
 			if e.cons && e.start == e.end {
 				n313 = 0
@@ -4895,7 +4895,7 @@ func decodeActionRequestV2(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b327 := d.window(&e)
+			b327 := b
 			n323 := 1
 			if e.cons && e.start == e.end {
 				n323 = 0
@@ -5059,7 +5059,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		}
 		p337[0] = model.ContextAttrAuditRequest{}
 		m.ContextAttrAuditReq = &p337[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastContextAttrAuditRequestV3(d, b, off+2, en, m.ContextAttrAuditReq) {
+		if d.depth+3 > d.lim.MaxDepth || !fastContextAttrAuditRequestV3(d, b[:en], off+2, en, m.ContextAttrAuditReq) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeContextAttrAuditRequestV3(d, &e, m.ContextAttrAuditReq); err != nil {
 				return codecerr.At(err, "contextAttrAuditReq")
@@ -5075,7 +5075,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 		if en != 0 { // [3] commandRequests
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b342 := d.window(&e)
+			b342 := b
 			n338 := 1
 			if e.cons && e.start == e.end {
 				n338 = 0
@@ -5185,7 +5185,7 @@ func decodeActionRequestV3(d *decoder, h *header, m *model.ActionRequest) error 
 				return d.errorf(e.off, "commandRequests: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b352 := d.window(&e)
+			b352 := b
 			n348 := 1
 			if e.cons && e.start == e.end {
 				n348 = 0
@@ -5331,7 +5331,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p360[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p360[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b, off+2, en, m.ErrorDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b[:en], off+2, en, m.ErrorDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
@@ -5347,7 +5347,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p361[0] = model.ContextRequest{}
 		m.ContextReply = &p361[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, b, off+2, en, m.ContextReply) {
+		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV1(d, b[:en], off+2, en, m.ContextReply) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeContextRequestV1(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
@@ -5363,7 +5363,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 		if en != 0 { // [3] commandReply
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b366 := d.window(&e)
+			b366 := b
 			n362 := 1
 			if e.cons && e.start == e.end {
 				n362 = 0
@@ -5464,7 +5464,7 @@ func decodeActionReplyV1(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b374 := d.window(&e)
+			b374 := b
 			n370 := 1
 			if e.cons && e.start == e.end {
 				n370 = 0
@@ -5599,7 +5599,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p380[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p380[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b, off+2, en, m.ErrorDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b[:en], off+2, en, m.ErrorDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
@@ -5615,7 +5615,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p381[0] = model.ContextRequest{}
 		m.ContextReply = &p381[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, b, off+2, en, m.ContextReply) {
+		if d.depth+3 > d.lim.MaxDepth || !fastContextRequestV2(d, b[:en], off+2, en, m.ContextReply) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeContextRequestV2(d, &e, m.ContextReply); err != nil {
 				return codecerr.At(err, "contextReply")
@@ -5631,7 +5631,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 		if en != 0 { // [3] commandReply
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b386 := d.window(&e)
+			b386 := b
 			n382 := 1
 			if e.cons && e.start == e.end {
 				n382 = 0
@@ -5732,7 +5732,7 @@ func decodeActionReplyV2(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b394 := d.window(&e)
+			b394 := b
 			n390 := 1
 			if e.cons && e.start == e.end {
 				n390 = 0
@@ -5867,7 +5867,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		}
 		p400[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p400[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b, off+2, en, m.ErrorDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b[:en], off+2, en, m.ErrorDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
@@ -5897,7 +5897,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 		if en != 0 { // [3] commandReply
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b406 := d.window(&e)
+			b406 := b
 			n402 := 1
 			if e.cons && e.start == e.end {
 				n402 = 0
@@ -5996,7 +5996,7 @@ func decodeActionReplyV3(d *decoder, h *header, m *model.ActionReply) error {
 				return d.errorf(e.off, "commandReply: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b414 := d.window(&e)
+			b414 := b
 			n410 := 1
 			if e.cons && e.start == e.end {
 				n410 = 0
@@ -6137,7 +6137,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] topologyReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b423 := d.window(&e)
+		b423 := b
 		n419 := 1
 		if e.cons && e.start == e.end {
 			n419 = 0
@@ -6164,7 +6164,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		var e422 header
 		for i420, off421 := 0, e.start; i420 < n419; i420++ {
-			if en425 := expect(b423, off421, 0x30); en425 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV1(d, b423, off421+2, en425, &m.TopologyReq[i420]) {
+			if en425 := expect(b423, off421, 0x30); en425 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV1(d, b423[:en425], off421+2, en425, &m.TopologyReq[i420]) {
 				off421 = en425
 				continue
 			}
@@ -6230,7 +6230,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b432 := d.window(&e)
+			b432 := b
 			n428 := 1
 			if e.cons && e.start == e.end {
 				n428 = 0
@@ -6257,7 +6257,7 @@ func decodeContextRequestV1(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			var e431 header
 			for i429, off430 := 0, e.start; i429 < n428; i429++ {
-				if en434 := expect(b432, off430, 0x30); en434 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV1(d, b432, off430+2, en434, &m.TopologyReq[i429]) {
+				if en434 := expect(b432, off430, 0x30); en434 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV1(d, b432[:en434], off430+2, en434, &m.TopologyReq[i429]) {
 					off430 = en434
 					continue
 				}
@@ -6440,7 +6440,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] topologyReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b449 := d.window(&e)
+		b449 := b
 		n445 := 1
 		if e.cons && e.start == e.end {
 			n445 = 0
@@ -6467,7 +6467,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		var e448 header
 		for i446, off447 := 0, e.start; i446 < n445; i446++ {
-			if en451 := expect(b449, off447, 0x30); en451 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV2(d, b449, off447+2, en451, &m.TopologyReq[i446]) {
+			if en451 := expect(b449, off447, 0x30); en451 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV2(d, b449[:en451], off447+2, en451, &m.TopologyReq[i446]) {
 				off447 = en451
 				continue
 			}
@@ -6533,7 +6533,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b458 := d.window(&e)
+			b458 := b
 			n454 := 1
 			if e.cons && e.start == e.end {
 				n454 = 0
@@ -6560,7 +6560,7 @@ func decodeContextRequestV2(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			var e457 header
 			for i455, off456 := 0, e.start; i455 < n454; i455++ {
-				if en460 := expect(b458, off456, 0x30); en460 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV2(d, b458, off456+2, en460, &m.TopologyReq[i455]) {
+				if en460 := expect(b458, off456, 0x30); en460 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV2(d, b458[:en460], off456+2, en460, &m.TopologyReq[i455]) {
 					off456 = en460
 					continue
 				}
@@ -6782,7 +6782,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	if en := expect(b, off, 0xa2); en != 0 { // [2] topologyReq
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b480 := d.window(&e)
+		b480 := b
 		n476 := 1
 		if e.cons && e.start == e.end {
 			n476 = 0
@@ -6809,7 +6809,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		var e479 header
 		for i477, off478 := 0, e.start; i477 < n476; i477++ {
-			if en482 := expect(b480, off478, 0x30); en482 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV3(d, b480, off478+2, en482, &m.TopologyReq[i477]) {
+			if en482 := expect(b480, off478, 0x30); en482 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV3(d, b480[:en482], off478+2, en482, &m.TopologyReq[i477]) {
 				off478 = en482
 				continue
 			}
@@ -6848,7 +6848,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	if en := expect(b, off, 0xa4); en != 0 { // [4] contextProp
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 		seen |= 1 << 4
-		b488 := d.window(&e)
+		b488 := b
 		n484 := 1
 		if e.cons && e.start == e.end {
 			n484 = 0
@@ -6875,7 +6875,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 		}
 		var e487 header
 		for i485, off486 := 0, e.start; i485 < n484; i485++ {
-			if en490 := expect(b488, off486, 0x30); en490 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b488, off486+2, en490, &m.ContextProp[i485]) {
+			if en490 := expect(b488, off486, 0x30); en490 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b488[:en490], off486+2, en490, &m.ContextProp[i485]) {
 				off486 = en490
 				continue
 			}
@@ -6905,7 +6905,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 	if en := expect(b, off, 0xa5); en != 0 { // [5] contextList
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000005, true, off, off+2, en, en
 		seen |= 1 << 5
-		b496 := d.window(&e)
+		b496 := b
 		n492 := 1
 		if e.cons && e.start == e.end {
 			n492 = 0
@@ -6992,7 +6992,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "topologyReq: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b505 := d.window(&e)
+			b505 := b
 			n501 := 1
 			if e.cons && e.start == e.end {
 				n501 = 0
@@ -7019,7 +7019,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			var e504 header
 			for i502, off503 := 0, e.start; i502 < n501; i502++ {
-				if en507 := expect(b505, off503, 0x30); en507 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV3(d, b505, off503+2, en507, &m.TopologyReq[i502]) {
+				if en507 := expect(b505, off503, 0x30); en507 != 0 && d.depth+2 <= d.lim.MaxDepth && fastTopologyRequestV3(d, b505[:en507], off503+2, en507, &m.TopologyReq[i502]) {
 					off503 = en507
 					continue
 				}
@@ -7058,7 +7058,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextProp: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			b513 := d.window(&e)
+			b513 := b
 			n509 := 1
 			if e.cons && e.start == e.end {
 				n509 = 0
@@ -7085,7 +7085,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 			}
 			var e512 header
 			for i510, off511 := 0, e.start; i510 < n509; i510++ {
-				if en515 := expect(b513, off511, 0x30); en515 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b513, off511+2, en515, &m.ContextProp[i510]) {
+				if en515 := expect(b513, off511, 0x30); en515 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b513[:en515], off511+2, en515, &m.ContextProp[i510]) {
 					off511 = en515
 					continue
 				}
@@ -7115,7 +7115,7 @@ func decodeContextRequestV3(d *decoder, h *header, m *model.ContextRequest) erro
 				return d.errorf(e.off, "contextList: duplicate or out of order")
 			}
 			seen |= 1 << 5
-			b521 := d.window(&e)
+			b521 := b
 			n517 := 1
 			if e.cons && e.start == e.end {
 				n517 = 0
@@ -7452,7 +7452,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 	if en := expect(b, off, 0xa4); en != 0 { // [4] contextPropAud
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 		seen |= 1 << 4
-		b533 := d.window(&e)
+		b533 := b
 		n529 := 1
 		if e.cons && e.start == e.end {
 			n529 = 0
@@ -7479,7 +7479,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		}
 		var e532 header
 		for i530, off531 := 0, e.start; i530 < n529; i530++ {
-			if en535 := expect(b533, off531, 0x30); en535 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b533, off531+2, en535, &m.ContextPropAud[i530]) {
+			if en535 := expect(b533, off531, 0x30); en535 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b533[:en535], off531+2, en535, &m.ContextPropAud[i530]) {
 				off531 = en535
 				continue
 			}
@@ -7546,10 +7546,10 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 		}
 		p538[0] = model.SelectLogic{}
 		m.SelectLogic = &p538[0]
-		if !fastSelectLogicV3(d, b, off+2, en, m.SelectLogic) {
+		if !fastSelectLogicV3(d, b[:en], off+2, en, m.SelectLogic) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000008, true, off, off+2, en, en
 			var h539 header
-			b540 := d.window(&e)
+			b540 := b
 			if e.cons && uint(e.start)+1 < uint(len(b540)) && b540[e.start+1] < 0x80 && b540[e.start]&0x1f != 0x1f && e.start+2+int(b540[e.start+1]) <= len(b540) && e.start+2+int(b540[e.start+1]) == e.end {
 				t, l := b540[e.start], int(b540[e.start+1])
 				h539.tag, h539.cons, h539.off, h539.start, h539.end, h539.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -7617,7 +7617,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 				return d.errorf(e.off, "contextPropAud: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			b545 := d.window(&e)
+			b545 := b
 			n541 := 1
 			if e.cons && e.start == e.end {
 				n541 = 0
@@ -7644,7 +7644,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			}
 			var e544 header
 			for i542, off543 := 0, e.start; i542 < n541; i542++ {
-				if en547 := expect(b545, off543, 0x30); en547 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b545, off543+2, en547, &m.ContextPropAud[i542]) {
+				if en547 := expect(b545, off543, 0x30); en547 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b545[:en547], off543+2, en547, &m.ContextPropAud[i542]) {
 					off543 = en547
 					continue
 				}
@@ -7714,7 +7714,7 @@ func decodeContextAttrAuditRequestV3(d *decoder, h *header, m *model.ContextAttr
 			m.SelectLogic = &p550[0]
 			if !e.cons || !fastSelectLogicV3(d, d.window(&e), e.start, e.end, m.SelectLogic) {
 				var h551 header
-				b552 := d.window(&e)
+				b552 := b
 				if e.cons && uint(e.start)+1 < uint(len(b552)) && b552[e.start+1] < 0x80 && b552[e.start]&0x1f != 0x1f && e.start+2+int(b552[e.start+1]) <= len(b552) && e.start+2+int(b552[e.start+1]) == e.end {
 					t, l := b552[e.start], int(b552[e.start+1])
 					h551.tag, h551.cons, h551.off, h551.start, h551.end, h551.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -7894,7 +7894,7 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
 			var h560 header
-			b561 := d.window(&e)
+			b561 := b
 			if e.cons && uint(e.start)+1 < uint(len(b561)) && b561[e.start+1] < 0x80 && b561[e.start]&0x1f != 0x1f && e.start+2+int(b561[e.start+1]) <= len(b561) && e.start+2+int(b561[e.start+1]) == e.end {
 				t, l := b561[e.start], int(b561[e.start+1])
 				h560.tag, h560.cons, h560.off, h560.start, h560.end, h560.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -7943,7 +7943,7 @@ func decodeCommandRequestV1(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h562 header
-			b563 := d.window(&e)
+			b563 := b
 			if e.cons && uint(e.start)+1 < uint(len(b563)) && b563[e.start+1] < 0x80 && b563[e.start]&0x1f != 0x1f && e.start+2+int(b563[e.start+1]) <= len(b563) && e.start+2+int(b563[e.start+1]) == e.end {
 				t, l := b563[e.start], int(b563[e.start+1])
 				h562.tag, h562.cons, h562.off, h562.start, h562.end, h562.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -8035,7 +8035,7 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
 			var h565 header
-			b566 := d.window(&e)
+			b566 := b
 			if e.cons && uint(e.start)+1 < uint(len(b566)) && b566[e.start+1] < 0x80 && b566[e.start]&0x1f != 0x1f && e.start+2+int(b566[e.start+1]) <= len(b566) && e.start+2+int(b566[e.start+1]) == e.end {
 				t, l := b566[e.start], int(b566[e.start+1])
 				h565.tag, h565.cons, h565.off, h565.start, h565.end, h565.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -8084,7 +8084,7 @@ func decodeCommandRequestV2(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h567 header
-			b568 := d.window(&e)
+			b568 := b
 			if e.cons && uint(e.start)+1 < uint(len(b568)) && b568[e.start+1] < 0x80 && b568[e.start]&0x1f != 0x1f && e.start+2+int(b568[e.start+1]) <= len(b568) && e.start+2+int(b568[e.start+1]) == e.end {
 				t, l := b568[e.start], int(b568[e.start+1])
 				h567.tag, h567.cons, h567.off, h567.start, h567.end, h567.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -8176,7 +8176,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
 			var h570 header
-			b571 := d.window(&e)
+			b571 := b
 			if e.cons && uint(e.start)+1 < uint(len(b571)) && b571[e.start+1] < 0x80 && b571[e.start]&0x1f != 0x1f && e.start+2+int(b571[e.start+1]) <= len(b571) && e.start+2+int(b571[e.start+1]) == e.end {
 				t, l := b571[e.start], int(b571[e.start+1])
 				h570.tag, h570.cons, h570.off, h570.start, h570.end, h570.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -8225,7 +8225,7 @@ func decodeCommandRequestV3(d *decoder, h *header, m *model.CommandRequest) erro
 			}
 			seen |= 1 << 0
 			var h572 header
-			b573 := d.window(&e)
+			b573 := b
 			if e.cons && uint(e.start)+1 < uint(len(b573)) && b573[e.start+1] < 0x80 && b573[e.start]&0x1f != 0x1f && e.start+2+int(b573[e.start+1]) <= len(b573) && e.start+2+int(b573[e.start+1]) == e.end {
 				t, l := b573[e.start], int(b573[e.start+1])
 				h572.tag, h572.cons, h572.off, h572.start, h572.end, h572.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -9623,7 +9623,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [0] terminationFrom
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationFrom) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationFrom) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
@@ -9639,7 +9639,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [1] terminationTo
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationTo) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationTo) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
@@ -9827,7 +9827,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [0] terminationFrom
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationFrom) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationFrom) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
@@ -9843,7 +9843,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [1] terminationTo
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationTo) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationTo) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
@@ -10073,7 +10073,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [0] terminationFrom
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationFrom) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationFrom) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationFrom); err != nil {
 					return codecerr.At(err, "terminationFrom")
@@ -10089,7 +10089,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 		}
 		if en != 0 { // [1] terminationTo
 			seen |= 1 << 1
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationTo) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationTo) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationTo); err != nil {
 					return codecerr.At(err, "terminationTo")
@@ -10355,7 +10355,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b715 := d.window(&e)
+			b715 := b
 			n711 := 1
 			if e.cons && e.start == e.end {
 				n711 = 0
@@ -10382,7 +10382,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e714 header
 			for i712, off713 := 0, e.start; i712 < n711; i712++ {
-				if en717 := expect(b715, off713, 0x30); en717 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b715, off713+2, en717, &m.TerminationID[i712]) {
+				if en717 := expect(b715, off713, 0x30); en717 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b715[:en717], off713+2, en717, &m.TerminationID[i712]) {
 					off713 = en717
 					continue
 				}
@@ -10418,7 +10418,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [1] descriptors
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b723 := d.window(&e)
+			b723 := b
 			n719 := 1
 			if e.cons && e.start == e.end {
 				n719 = 0
@@ -10474,7 +10474,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b728 := d.window(&e)
+			b728 := b
 			n724 := 1
 			if e.cons && e.start == e.end {
 				n724 = 0
@@ -10501,7 +10501,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e727 header
 			for i725, off726 := 0, e.start; i725 < n724; i725++ {
-				if en730 := expect(b728, off726, 0x30); en730 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b728, off726+2, en730, &m.TerminationID[i725]) {
+				if en730 := expect(b728, off726, 0x30); en730 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b728[:en730], off726+2, en730, &m.TerminationID[i725]) {
 					off726 = en730
 					continue
 				}
@@ -10531,7 +10531,7 @@ func decodeAmmRequestV1(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b736 := d.window(&e)
+			b736 := b
 			n732 := 1
 			if e.cons && e.start == e.end {
 				n732 = 0
@@ -10647,7 +10647,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b746 := d.window(&e)
+			b746 := b
 			n742 := 1
 			if e.cons && e.start == e.end {
 				n742 = 0
@@ -10674,7 +10674,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e745 header
 			for i743, off744 := 0, e.start; i743 < n742; i743++ {
-				if en748 := expect(b746, off744, 0x30); en748 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b746, off744+2, en748, &m.TerminationID[i743]) {
+				if en748 := expect(b746, off744, 0x30); en748 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b746[:en748], off744+2, en748, &m.TerminationID[i743]) {
 					off744 = en748
 					continue
 				}
@@ -10710,7 +10710,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [1] descriptors
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b754 := d.window(&e)
+			b754 := b
 			n750 := 1
 			if e.cons && e.start == e.end {
 				n750 = 0
@@ -10766,7 +10766,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b759 := d.window(&e)
+			b759 := b
 			n755 := 1
 			if e.cons && e.start == e.end {
 				n755 = 0
@@ -10793,7 +10793,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e758 header
 			for i756, off757 := 0, e.start; i756 < n755; i756++ {
-				if en761 := expect(b759, off757, 0x30); en761 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b759, off757+2, en761, &m.TerminationID[i756]) {
+				if en761 := expect(b759, off757, 0x30); en761 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b759[:en761], off757+2, en761, &m.TerminationID[i756]) {
 					off757 = en761
 					continue
 				}
@@ -10823,7 +10823,7 @@ func decodeAmmRequestV2(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b767 := d.window(&e)
+			b767 := b
 			n763 := 1
 			if e.cons && e.start == e.end {
 				n763 = 0
@@ -10939,7 +10939,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b777 := d.window(&e)
+			b777 := b
 			n773 := 1
 			if e.cons && e.start == e.end {
 				n773 = 0
@@ -10966,7 +10966,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e776 header
 			for i774, off775 := 0, e.start; i774 < n773; i774++ {
-				if en779 := expect(b777, off775, 0x30); en779 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b777, off775+2, en779, &m.TerminationID[i774]) {
+				if en779 := expect(b777, off775, 0x30); en779 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b777[:en779], off775+2, en779, &m.TerminationID[i774]) {
 					off775 = en779
 					continue
 				}
@@ -11002,7 +11002,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 		if en != 0 { // [1] descriptors
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b785 := d.window(&e)
+			b785 := b
 			n781 := 1
 			if e.cons && e.start == e.end {
 				n781 = 0
@@ -11058,7 +11058,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b790 := d.window(&e)
+			b790 := b
 			n786 := 1
 			if e.cons && e.start == e.end {
 				n786 = 0
@@ -11085,7 +11085,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 			}
 			var e789 header
 			for i787, off788 := 0, e.start; i787 < n786; i787++ {
-				if en792 := expect(b790, off788, 0x30); en792 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b790, off788+2, en792, &m.TerminationID[i787]) {
+				if en792 := expect(b790, off788, 0x30); en792 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b790[:en792], off788+2, en792, &m.TerminationID[i787]) {
 					off788 = en792
 					continue
 				}
@@ -11115,7 +11115,7 @@ func decodeAmmRequestV3(d *decoder, h *header, m *model.AmmRequest) error {
 				return d.errorf(e.off, "descriptors: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b798 := d.window(&e)
+			b798 := b
 			n794 := 1
 			if e.cons && e.start == e.end {
 				n794 = 0
@@ -11368,7 +11368,7 @@ func decodeAmmDescriptorV1(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		var e817 header
 		for i815, off816 := 0, (*h).start; i815 < n814; i815++ {
-			if en820 := expect(b818, off816, 0x30); en820 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b818, off816+2, en820, &m.EventBufferDescriptor[i815]) {
+			if en820 := expect(b818, off816, 0x30); en820 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b818[:en820], off816+2, en820, &m.EventBufferDescriptor[i815]) {
 				off816 = en820
 				continue
 			}
@@ -11661,7 +11661,7 @@ func decodeAmmDescriptorV2(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		var e847 header
 		for i845, off846 := 0, (*h).start; i845 < n844; i845++ {
-			if en850 := expect(b848, off846, 0x30); en850 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b848, off846+2, en850, &m.EventBufferDescriptor[i845]) {
+			if en850 := expect(b848, off846, 0x30); en850 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b848[:en850], off846+2, en850, &m.EventBufferDescriptor[i845]) {
 				off846 = en850
 				continue
 			}
@@ -11973,7 +11973,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		var e880 header
 		for i878, off879 := 0, (*h).start; i878 < n877; i878++ {
-			if en883 := expect(b881, off879, 0x30); en883 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b881, off879+2, en883, &m.EventBufferDescriptor[i878]) {
+			if en883 := expect(b881, off879, 0x30); en883 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b881[:en883], off879+2, en883, &m.EventBufferDescriptor[i878]) {
 				off879 = en883
 				continue
 			}
@@ -12090,7 +12090,7 @@ func decodeAmmDescriptorV3(d *decoder, h *header, m *model.AmmDescriptor) error 
 		}
 		var e895 header
 		for i893, off894 := 0, (*h).start; i893 < n892; i893++ {
-			if en898 := expect(b896, off894, 0x30); en898 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b896, off894+2, en898, &m.StatisticsDescriptor[i893]) {
+			if en898 := expect(b896, off894, 0x30); en898 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b896[:en898], off894+2, en898, &m.StatisticsDescriptor[i893]) {
 				off894 = en898
 				continue
 			}
@@ -12183,7 +12183,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b909 := d.window(&e)
+			b909 := b
 			n905 := 1
 			if e.cons && e.start == e.end {
 				n905 = 0
@@ -12210,7 +12210,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e908 header
 			for i906, off907 := 0, e.start; i906 < n905; i906++ {
-				if en911 := expect(b909, off907, 0x30); en911 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b909, off907+2, en911, &m.TerminationID[i906]) {
+				if en911 := expect(b909, off907, 0x30); en911 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b909[:en911], off907+2, en911, &m.TerminationID[i906]) {
 					off907 = en911
 					continue
 				}
@@ -12241,7 +12241,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b917 := d.window(&e)
+		b917 := b
 		n913 := 1
 		if e.cons && e.start == e.end {
 			n913 = 0
@@ -12296,7 +12296,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b922 := d.window(&e)
+			b922 := b
 			n918 := 1
 			if e.cons && e.start == e.end {
 				n918 = 0
@@ -12323,7 +12323,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e921 header
 			for i919, off920 := 0, e.start; i919 < n918; i919++ {
-				if en924 := expect(b922, off920, 0x30); en924 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b922, off920+2, en924, &m.TerminationID[i919]) {
+				if en924 := expect(b922, off920, 0x30); en924 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b922[:en924], off920+2, en924, &m.TerminationID[i919]) {
 					off920 = en924
 					continue
 				}
@@ -12353,7 +12353,7 @@ func decodeAmmsReplyV1(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b930 := d.window(&e)
+			b930 := b
 			n926 := 1
 			if e.cons && e.start == e.end {
 				n926 = 0
@@ -12466,7 +12466,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b940 := d.window(&e)
+			b940 := b
 			n936 := 1
 			if e.cons && e.start == e.end {
 				n936 = 0
@@ -12493,7 +12493,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e939 header
 			for i937, off938 := 0, e.start; i937 < n936; i937++ {
-				if en942 := expect(b940, off938, 0x30); en942 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b940, off938+2, en942, &m.TerminationID[i937]) {
+				if en942 := expect(b940, off938, 0x30); en942 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b940[:en942], off938+2, en942, &m.TerminationID[i937]) {
 					off938 = en942
 					continue
 				}
@@ -12524,7 +12524,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b948 := d.window(&e)
+		b948 := b
 		n944 := 1
 		if e.cons && e.start == e.end {
 			n944 = 0
@@ -12579,7 +12579,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b953 := d.window(&e)
+			b953 := b
 			n949 := 1
 			if e.cons && e.start == e.end {
 				n949 = 0
@@ -12606,7 +12606,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e952 header
 			for i950, off951 := 0, e.start; i950 < n949; i950++ {
-				if en955 := expect(b953, off951, 0x30); en955 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b953, off951+2, en955, &m.TerminationID[i950]) {
+				if en955 := expect(b953, off951, 0x30); en955 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b953[:en955], off951+2, en955, &m.TerminationID[i950]) {
 					off951 = en955
 					continue
 				}
@@ -12636,7 +12636,7 @@ func decodeAmmsReplyV2(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b961 := d.window(&e)
+			b961 := b
 			n957 := 1
 			if e.cons && e.start == e.end {
 				n957 = 0
@@ -12749,7 +12749,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b971 := d.window(&e)
+			b971 := b
 			n967 := 1
 			if e.cons && e.start == e.end {
 				n967 = 0
@@ -12776,7 +12776,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e970 header
 			for i968, off969 := 0, e.start; i968 < n967; i968++ {
-				if en973 := expect(b971, off969, 0x30); en973 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b971, off969+2, en973, &m.TerminationID[i968]) {
+				if en973 := expect(b971, off969, 0x30); en973 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b971[:en973], off969+2, en973, &m.TerminationID[i968]) {
 					off969 = en973
 					continue
 				}
@@ -12807,7 +12807,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationAudit
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b979 := d.window(&e)
+		b979 := b
 		n975 := 1
 		if e.cons && e.start == e.end {
 			n975 = 0
@@ -12862,7 +12862,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b984 := d.window(&e)
+			b984 := b
 			n980 := 1
 			if e.cons && e.start == e.end {
 				n980 = 0
@@ -12889,7 +12889,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 			}
 			var e983 header
 			for i981, off982 := 0, e.start; i981 < n980; i981++ {
-				if en986 := expect(b984, off982, 0x30); en986 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b984, off982+2, en986, &m.TerminationID[i981]) {
+				if en986 := expect(b984, off982, 0x30); en986 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b984[:en986], off982+2, en986, &m.TerminationID[i981]) {
 					off982 = en986
 					continue
 				}
@@ -12919,7 +12919,7 @@ func decodeAmmsReplyV3(d *decoder, h *header, m *model.AmmsReply) error {
 				return d.errorf(e.off, "terminationAudit: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b992 := d.window(&e)
+			b992 := b
 			n988 := 1
 			if e.cons && e.start == e.end {
 				n988 = 0
@@ -13024,7 +13024,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1001 := d.window(&e)
+			b1001 := b
 			n997 := 1
 			if e.cons && e.start == e.end {
 				n997 = 0
@@ -13051,7 +13051,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1000 header
 			for i998, off999 := 0, e.start; i998 < n997; i998++ {
-				if en1003 := expect(b1001, off999, 0x30); en1003 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1001, off999+2, en1003, &m.TerminationID[i998]) {
+				if en1003 := expect(b1001, off999, 0x30); en1003 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1001[:en1003], off999+2, en1003, &m.TerminationID[i998]) {
 					off999 = en1003
 					continue
 				}
@@ -13109,7 +13109,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1010 := d.window(&e)
+			b1010 := b
 			n1006 := 1
 			if e.cons && e.start == e.end {
 				n1006 = 0
@@ -13136,7 +13136,7 @@ func decodeSubtractRequestV1(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1009 header
 			for i1007, off1008 := 0, e.start; i1007 < n1006; i1007++ {
-				if en1012 := expect(b1010, off1008, 0x30); en1012 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1010, off1008+2, en1012, &m.TerminationID[i1007]) {
+				if en1012 := expect(b1010, off1008, 0x30); en1012 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1010[:en1012], off1008+2, en1012, &m.TerminationID[i1007]) {
 					off1008 = en1012
 					continue
 				}
@@ -13243,7 +13243,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1023 := d.window(&e)
+			b1023 := b
 			n1019 := 1
 			if e.cons && e.start == e.end {
 				n1019 = 0
@@ -13270,7 +13270,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1022 header
 			for i1020, off1021 := 0, e.start; i1020 < n1019; i1020++ {
-				if en1025 := expect(b1023, off1021, 0x30); en1025 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1023, off1021+2, en1025, &m.TerminationID[i1020]) {
+				if en1025 := expect(b1023, off1021, 0x30); en1025 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1023[:en1025], off1021+2, en1025, &m.TerminationID[i1020]) {
 					off1021 = en1025
 					continue
 				}
@@ -13328,7 +13328,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1032 := d.window(&e)
+			b1032 := b
 			n1028 := 1
 			if e.cons && e.start == e.end {
 				n1028 = 0
@@ -13355,7 +13355,7 @@ func decodeSubtractRequestV2(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1031 header
 			for i1029, off1030 := 0, e.start; i1029 < n1028; i1029++ {
-				if en1034 := expect(b1032, off1030, 0x30); en1034 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1032, off1030+2, en1034, &m.TerminationID[i1029]) {
+				if en1034 := expect(b1032, off1030, 0x30); en1034 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1032[:en1034], off1030+2, en1034, &m.TerminationID[i1029]) {
 					off1030 = en1034
 					continue
 				}
@@ -13462,7 +13462,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1045 := d.window(&e)
+			b1045 := b
 			n1041 := 1
 			if e.cons && e.start == e.end {
 				n1041 = 0
@@ -13489,7 +13489,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1044 header
 			for i1042, off1043 := 0, e.start; i1042 < n1041; i1042++ {
-				if en1047 := expect(b1045, off1043, 0x30); en1047 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1045, off1043+2, en1047, &m.TerminationID[i1042]) {
+				if en1047 := expect(b1045, off1043, 0x30); en1047 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1045[:en1047], off1043+2, en1047, &m.TerminationID[i1042]) {
 					off1043 = en1047
 					continue
 				}
@@ -13547,7 +13547,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1054 := d.window(&e)
+			b1054 := b
 			n1050 := 1
 			if e.cons && e.start == e.end {
 				n1050 = 0
@@ -13574,7 +13574,7 @@ func decodeSubtractRequestV3(d *decoder, h *header, m *model.SubtractRequest) er
 			}
 			var e1053 header
 			for i1051, off1052 := 0, e.start; i1051 < n1050; i1051++ {
-				if en1056 := expect(b1054, off1052, 0x30); en1056 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1054, off1052+2, en1056, &m.TerminationID[i1051]) {
+				if en1056 := expect(b1054, off1052, 0x30); en1056 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1054[:en1056], off1052+2, en1056, &m.TerminationID[i1051]) {
 					off1052 = en1056
 					continue
 				}
@@ -13671,7 +13671,7 @@ func decodeAuditRequestV1(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -13784,7 +13784,7 @@ func decodeAuditRequestV2(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -13916,7 +13916,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -13942,7 +13942,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 	if en := expect(b, off, 0xa2); en != 0 { // [2] terminationIDList
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b1072 := d.window(&e)
+		b1072 := b
 		n1068 := 1
 		if e.cons && e.start == e.end {
 			n1068 = 0
@@ -13969,7 +13969,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 		}
 		var e1071 header
 		for i1069, off1070 := 0, e.start; i1069 < n1068; i1069++ {
-			if en1074 := expect(b1072, off1070, 0x30); en1074 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1072, off1070+2, en1074, &m.TerminationIDList[i1069]) {
+			if en1074 := expect(b1072, off1070, 0x30); en1074 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1072[:en1074], off1070+2, en1074, &m.TerminationIDList[i1069]) {
 				off1070 = en1074
 				continue
 			}
@@ -14030,7 +14030,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b1080 := d.window(&e)
+			b1080 := b
 			n1076 := 1
 			if e.cons && e.start == e.end {
 				n1076 = 0
@@ -14057,7 +14057,7 @@ func decodeAuditRequestV3(d *decoder, h *header, m *model.AuditRequest) error {
 			}
 			var e1079 header
 			for i1077, off1078 := 0, e.start; i1077 < n1076; i1077++ {
-				if en1082 := expect(b1080, off1078, 0x30); en1082 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1080, off1078+2, en1082, &m.TerminationIDList[i1077]) {
+				if en1082 := expect(b1080, off1078, 0x30); en1082 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1080[:en1082], off1078+2, en1082, &m.TerminationIDList[i1077]) {
 					off1078 = en1082
 					continue
 				}
@@ -14187,7 +14187,7 @@ func decodeAuditReplyV1(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		var e1092 header
 		for i1090, off1091 := 0, (*h).start; i1090 < n1089; i1090++ {
-			if en1095 := expect(b1093, off1091, 0x30); en1095 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1093, off1091+2, en1095, &m.ContextAuditResult[i1090]) {
+			if en1095 := expect(b1093, off1091, 0x30); en1095 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1093[:en1095], off1091+2, en1095, &m.ContextAuditResult[i1090]) {
 				off1091 = en1095
 				continue
 			}
@@ -14330,7 +14330,7 @@ func decodeAuditReplyV2(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		var e1107 header
 		for i1105, off1106 := 0, (*h).start; i1105 < n1104; i1105++ {
-			if en1110 := expect(b1108, off1106, 0x30); en1110 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1108, off1106+2, en1110, &m.ContextAuditResult[i1105]) {
+			if en1110 := expect(b1108, off1106, 0x30); en1110 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1108[:en1110], off1106+2, en1110, &m.ContextAuditResult[i1105]) {
 				off1106 = en1110
 				continue
 			}
@@ -14483,7 +14483,7 @@ func decodeAuditReplyV3(d *decoder, h *header, m *model.AuditReply) error {
 		}
 		var e1123 header
 		for i1121, off1122 := 0, (*h).start; i1121 < n1120; i1121++ {
-			if en1126 := expect(b1124, off1122, 0x30); en1126 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1124, off1122+2, en1126, &m.ContextAuditResult[i1121]) {
+			if en1126 := expect(b1124, off1122, 0x30); en1126 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1124[:en1126], off1122+2, en1126, &m.ContextAuditResult[i1121]) {
 				off1122 = en1126
 				continue
 			}
@@ -14598,7 +14598,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -14615,7 +14615,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [1] terminationAuditResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1138 := d.window(&e)
+			b1138 := b
 			n1134 := 1
 			if e.cons && e.start == e.end {
 				n1134 = 0
@@ -14681,7 +14681,7 @@ func decodeAuditResultV1(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1143 := d.window(&e)
+			b1143 := b
 			n1139 := 1
 			if e.cons && e.start == e.end {
 				n1139 = 0
@@ -14784,7 +14784,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -14801,7 +14801,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [1] terminationAuditResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1151 := d.window(&e)
+			b1151 := b
 			n1147 := 1
 			if e.cons && e.start == e.end {
 				n1147 = 0
@@ -14867,7 +14867,7 @@ func decodeAuditResultV2(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1156 := d.window(&e)
+			b1156 := b
 			n1152 := 1
 			if e.cons && e.start == e.end {
 				n1152 = 0
@@ -14970,7 +14970,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		}
 		if en != 0 { // [0] terminationID
 			seen |= 1 << 0
-			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b, s, en, &m.TerminationID) {
+			if d.depth+1 > d.lim.MaxDepth || !fastTerminationIDV123(d, b[:en], s, en, &m.TerminationID) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 				if err = decodeTerminationIDV123(d, &e, &m.TerminationID); err != nil {
 					return codecerr.At(err, "terminationID")
@@ -14987,7 +14987,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 		if en != 0 { // [1] terminationAuditResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1164 := d.window(&e)
+			b1164 := b
 			n1160 := 1
 			if e.cons && e.start == e.end {
 				n1160 = 0
@@ -15053,7 +15053,7 @@ func decodeAuditResultV3(d *decoder, h *header, m *model.AuditResult) error {
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1169 := d.window(&e)
+			b1169 := b
 			n1165 := 1
 			if e.cons && e.start == e.end {
 				n1165 = 0
@@ -15383,7 +15383,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1197 header
 		for i1195, off1196 := 0, (*h).start; i1195 < n1194; i1195++ {
-			if en1200 := expect(b1198, off1196, 0x30); en1200 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1198, off1196+2, en1200, &m.EventBufferDescriptor[i1195]) {
+			if en1200 := expect(b1198, off1196, 0x30); en1200 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1198[:en1200], off1196+2, en1200, &m.EventBufferDescriptor[i1195]) {
 				off1196 = en1200
 				continue
 			}
@@ -15502,7 +15502,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1212 header
 		for i1210, off1211 := 0, (*h).start; i1210 < n1209; i1210++ {
-			if en1215 := expect(b1213, off1211, 0x30); en1215 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1213, off1211+2, en1215, &m.StatisticsDescriptor[i1210]) {
+			if en1215 := expect(b1213, off1211, 0x30); en1215 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1213[:en1215], off1211+2, en1215, &m.StatisticsDescriptor[i1210]) {
 				off1211 = en1215
 				continue
 			}
@@ -15556,7 +15556,7 @@ func decodeAuditReturnParameterV1(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1220 header
 		for i1218, off1219 := 0, (*h).start; i1218 < n1217; i1218++ {
-			if en1223 := expect(b1221, off1219, 0x30); en1223 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1221, off1219+2, en1223, &m.PackagesDescriptor[i1218]) {
+			if en1223 := expect(b1221, off1219, 0x30); en1223 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1221[:en1223], off1219+2, en1223, &m.PackagesDescriptor[i1218]) {
 				off1219 = en1223
 				continue
 			}
@@ -15874,7 +15874,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1253 header
 		for i1251, off1252 := 0, (*h).start; i1251 < n1250; i1251++ {
-			if en1256 := expect(b1254, off1252, 0x30); en1256 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1254, off1252+2, en1256, &m.EventBufferDescriptor[i1251]) {
+			if en1256 := expect(b1254, off1252, 0x30); en1256 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1254[:en1256], off1252+2, en1256, &m.EventBufferDescriptor[i1251]) {
 				off1252 = en1256
 				continue
 			}
@@ -15993,7 +15993,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1268 header
 		for i1266, off1267 := 0, (*h).start; i1266 < n1265; i1266++ {
-			if en1271 := expect(b1269, off1267, 0x30); en1271 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1269, off1267+2, en1271, &m.StatisticsDescriptor[i1266]) {
+			if en1271 := expect(b1269, off1267, 0x30); en1271 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1269[:en1271], off1267+2, en1271, &m.StatisticsDescriptor[i1266]) {
 				off1267 = en1271
 				continue
 			}
@@ -16047,7 +16047,7 @@ func decodeAuditReturnParameterV2(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1276 header
 		for i1274, off1275 := 0, (*h).start; i1274 < n1273; i1274++ {
-			if en1279 := expect(b1277, off1275, 0x30); en1279 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1277, off1275+2, en1279, &m.PackagesDescriptor[i1274]) {
+			if en1279 := expect(b1277, off1275, 0x30); en1279 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1277[:en1279], off1275+2, en1279, &m.PackagesDescriptor[i1274]) {
 				off1275 = en1279
 				continue
 			}
@@ -16365,7 +16365,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1309 header
 		for i1307, off1308 := 0, (*h).start; i1307 < n1306; i1307++ {
-			if en1312 := expect(b1310, off1308, 0x30); en1312 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1310, off1308+2, en1312, &m.EventBufferDescriptor[i1307]) {
+			if en1312 := expect(b1310, off1308, 0x30); en1312 != 0 && d.depth+2 <= d.lim.MaxDepth && fastEventSpecV123(d, b1310[:en1312], off1308+2, en1312, &m.EventBufferDescriptor[i1307]) {
 				off1308 = en1312
 				continue
 			}
@@ -16484,7 +16484,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1324 header
 		for i1322, off1323 := 0, (*h).start; i1322 < n1321; i1322++ {
-			if en1327 := expect(b1325, off1323, 0x30); en1327 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1325, off1323+2, en1327, &m.StatisticsDescriptor[i1322]) {
+			if en1327 := expect(b1325, off1323, 0x30); en1327 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1325[:en1327], off1323+2, en1327, &m.StatisticsDescriptor[i1322]) {
 				off1323 = en1327
 				continue
 			}
@@ -16538,7 +16538,7 @@ func decodeAuditReturnParameterV3(d *decoder, h *header, m *model.AuditReturnPar
 		}
 		var e1332 header
 		for i1330, off1331 := 0, (*h).start; i1330 < n1329; i1330++ {
-			if en1335 := expect(b1333, off1331, 0x30); en1335 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1333, off1331+2, en1335, &m.PackagesDescriptor[i1330]) {
+			if en1335 := expect(b1333, off1331, 0x30); en1335 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPackagesItemV123(d, b1333[:en1335], off1331+2, en1335, &m.PackagesDescriptor[i1330]) {
 				off1331 = en1335
 				continue
 			}
@@ -16695,7 +16695,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditPropertyToken
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b1344 := d.window(&e)
+		b1344 := b
 		n1340 := 1
 		if e.cons && e.start == e.end {
 			n1340 = 0
@@ -16759,7 +16759,7 @@ func decodeAuditDescriptorV2(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1349 := d.window(&e)
+			b1349 := b
 			n1345 := 1
 			if e.cons && e.start == e.end {
 				n1345 = 0
@@ -16857,7 +16857,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 	if en := expect(b, off, 0xa1); en != 0 { // [1] auditPropertyToken
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b1356 := d.window(&e)
+		b1356 := b
 		n1352 := 1
 		if e.cons && e.start == e.end {
 			n1352 = 0
@@ -16921,7 +16921,7 @@ func decodeAuditDescriptorV3(d *decoder, h *header, m *model.AuditDescriptor) er
 				return d.errorf(e.off, "auditPropertyToken: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1361 := d.window(&e)
+			b1361 := b
 			n1357 := 1
 			if e.cons && e.start == e.end {
 				n1357 = 0
@@ -17031,7 +17031,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1371 := d.window(&e)
+			b1371 := b
 			n1367 := 1
 			if e.cons && e.start == e.end {
 				n1367 = 0
@@ -17058,7 +17058,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			var e1370 header
 			for i1368, off1369 := 0, e.start; i1368 < n1367; i1368++ {
-				if en1373 := expect(b1371, off1369, 0x30); en1373 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1371, off1369+2, en1373, &m.TerminationID[i1368]) {
+				if en1373 := expect(b1371, off1369, 0x30); en1373 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1371[:en1373], off1369+2, en1373, &m.TerminationID[i1368]) {
 					off1369 = en1373
 					continue
 				}
@@ -17093,7 +17093,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		}
 		if en != 0 { // [1] observedEventsDescriptor
 			seen |= 1 << 1
-			if d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, b, s, en, &m.ObservedEventsDescriptor) {
+			if d.depth+3 > d.lim.MaxDepth || !fastObservedEventsDescriptorV123(d, b[:en], s, en, &m.ObservedEventsDescriptor) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeObservedEventsDescriptorV123(d, &e, &m.ObservedEventsDescriptor); err != nil {
 					return codecerr.At(err, "observedEventsDescriptor")
@@ -17110,7 +17110,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 		}
 		p1375[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1375[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b, off+2, en, m.ErrorDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b[:en], off+2, en, m.ErrorDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
@@ -17134,7 +17134,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1380 := d.window(&e)
+			b1380 := b
 			n1376 := 1
 			if e.cons && e.start == e.end {
 				n1376 = 0
@@ -17161,7 +17161,7 @@ func decodeNotifyRequestV123(d *decoder, h *header, m *model.NotifyRequest) erro
 			}
 			var e1379 header
 			for i1377, off1378 := 0, e.start; i1377 < n1376; i1377++ {
-				if en1382 := expect(b1380, off1378, 0x30); en1382 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1380, off1378+2, en1382, &m.TerminationID[i1377]) {
+				if en1382 := expect(b1380, off1378, 0x30); en1382 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1380[:en1382], off1378+2, en1382, &m.TerminationID[i1377]) {
 					off1378 = en1382
 					continue
 				}
@@ -17350,7 +17350,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1398 := d.window(&e)
+			b1398 := b
 			n1394 := 1
 			if e.cons && e.start == e.end {
 				n1394 = 0
@@ -17377,7 +17377,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			}
 			var e1397 header
 			for i1395, off1396 := 0, e.start; i1395 < n1394; i1395++ {
-				if en1400 := expect(b1398, off1396, 0x30); en1400 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1398, off1396+2, en1400, &m.TerminationID[i1395]) {
+				if en1400 := expect(b1398, off1396, 0x30); en1400 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1398[:en1400], off1396+2, en1400, &m.TerminationID[i1395]) {
 					off1396 = en1400
 					continue
 				}
@@ -17413,7 +17413,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 		}
 		p1402[0] = model.ErrorDescriptor{}
 		m.ErrorDescriptor = &p1402[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b, off+2, en, m.ErrorDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastErrorDescriptorV123(d, b[:en], off+2, en, m.ErrorDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeErrorDescriptorV123(d, &e, m.ErrorDescriptor); err != nil {
 				return codecerr.At(err, "errorDescriptor")
@@ -17437,7 +17437,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1407 := d.window(&e)
+			b1407 := b
 			n1403 := 1
 			if e.cons && e.start == e.end {
 				n1403 = 0
@@ -17464,7 +17464,7 @@ func decodeNotifyReplyV123(d *decoder, h *header, m *model.NotifyReply) error {
 			}
 			var e1406 header
 			for i1404, off1405 := 0, e.start; i1404 < n1403; i1404++ {
-				if en1409 := expect(b1407, off1405, 0x30); en1409 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1407, off1405+2, en1409, &m.TerminationID[i1404]) {
+				if en1409 := expect(b1407, off1405, 0x30); en1409 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1407[:en1409], off1405+2, en1409, &m.TerminationID[i1404]) {
 					off1405 = en1409
 					continue
 				}
@@ -17643,7 +17643,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 		if en != 0 { // [1] observedEventLst
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1425 := d.window(&e)
+			b1425 := b
 			n1421 := 1
 			if e.cons && e.start == e.end {
 				n1421 = 0
@@ -17670,7 +17670,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			}
 			var e1424 header
 			for i1422, off1423 := 0, e.start; i1422 < n1421; i1422++ {
-				if en1427 := expect(b1425, off1423, 0x30); en1427 != 0 && d.depth+2 <= d.lim.MaxDepth && fastObservedEventV123(d, b1425, off1423+2, en1427, &m.ObservedEventLst[i1422]) {
+				if en1427 := expect(b1425, off1423, 0x30); en1427 != 0 && d.depth+2 <= d.lim.MaxDepth && fastObservedEventV123(d, b1425[:en1427], off1423+2, en1427, &m.ObservedEventLst[i1422]) {
 					off1423 = en1427
 					continue
 				}
@@ -17727,7 +17727,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 				return d.errorf(e.off, "observedEventLst: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1434 := d.window(&e)
+			b1434 := b
 			n1430 := 1
 			if e.cons && e.start == e.end {
 				n1430 = 0
@@ -17754,7 +17754,7 @@ func decodeObservedEventsDescriptorV123(d *decoder, h *header, m *model.Observed
 			}
 			var e1433 header
 			for i1431, off1432 := 0, e.start; i1431 < n1430; i1431++ {
-				if en1436 := expect(b1434, off1432, 0x30); en1436 != 0 && d.depth+2 <= d.lim.MaxDepth && fastObservedEventV123(d, b1434, off1432+2, en1436, &m.ObservedEventLst[i1431]) {
+				if en1436 := expect(b1434, off1432, 0x30); en1436 != 0 && d.depth+2 <= d.lim.MaxDepth && fastObservedEventV123(d, b1434[:en1436], off1432+2, en1436, &m.ObservedEventLst[i1431]) {
 					off1432 = en1436
 					continue
 				}
@@ -17949,7 +17949,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		if en != 0 { // [2] eventParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
-			b1452 := d.window(&e)
+			b1452 := b
 			n1448 := 1
 			if e.cons && e.start == e.end {
 				n1448 = 0
@@ -17976,7 +17976,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			var e1451 header
 			for i1449, off1450 := 0, e.start; i1449 < n1448; i1449++ {
-				if en1454 := expect(b1452, off1450, 0x30); en1454 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1452, off1450+2, en1454, &m.EventParList[i1449]) {
+				if en1454 := expect(b1452, off1450, 0x30); en1454 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1452[:en1454], off1450+2, en1454, &m.EventParList[i1449]) {
 					off1450 = en1454
 					continue
 				}
@@ -18012,7 +18012,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 		}
 		p1456[0] = model.TimeNotation{}
 		m.TimeNotation = &p1456[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.TimeNotation) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.TimeNotation) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.TimeNotation); err != nil {
 				return codecerr.At(err, "timeNotation")
@@ -18063,7 +18063,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b1462 := d.window(&e)
+			b1462 := b
 			n1458 := 1
 			if e.cons && e.start == e.end {
 				n1458 = 0
@@ -18090,7 +18090,7 @@ func decodeObservedEventV123(d *decoder, h *header, m *model.ObservedEvent) erro
 			}
 			var e1461 header
 			for i1459, off1460 := 0, e.start; i1459 < n1458; i1459++ {
-				if en1464 := expect(b1462, off1460, 0x30); en1464 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1462, off1460+2, en1464, &m.EventParList[i1459]) {
+				if en1464 := expect(b1462, off1460, 0x30); en1464 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1462[:en1464], off1460+2, en1464, &m.EventParList[i1459]) {
 					off1460 = en1464
 					continue
 				}
@@ -18295,7 +18295,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		if en != 0 { // [1] value
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1480 := d.window(&e)
+			b1480 := b
 			n1476 := 1
 			if e.cons && e.start == e.end {
 				n1476 = 0
@@ -18350,10 +18350,10 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 		}
 		p1483[0] = model.EventParameterExtraInfo{}
 		m.ExtraInfo = &p1483[0]
-		if !fastEventParameterExtraInfoV123(d, b, off+2, en, m.ExtraInfo) {
+		if !fastEventParameterExtraInfoV123(d, b[:en], off+2, en, m.ExtraInfo) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			var h1484 header
-			b1485 := d.window(&e)
+			b1485 := b
 			if e.cons && uint(e.start)+1 < uint(len(b1485)) && b1485[e.start+1] < 0x80 && b1485[e.start]&0x1f != 0x1f && e.start+2+int(b1485[e.start+1]) <= len(b1485) && e.start+2+int(b1485[e.start+1]) == e.end {
 				t, l := b1485[e.start], int(b1485[e.start+1])
 				h1484.tag, h1484.cons, h1484.off, h1484.start, h1484.end, h1484.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -18398,7 +18398,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1490 := d.window(&e)
+			b1490 := b
 			n1486 := 1
 			if e.cons && e.start == e.end {
 				n1486 = 0
@@ -18455,7 +18455,7 @@ func decodeEventParameterV123(d *decoder, h *header, m *model.EventParameter) er
 			m.ExtraInfo = &p1493[0]
 			if !e.cons || !fastEventParameterExtraInfoV123(d, d.window(&e), e.start, e.end, m.ExtraInfo) {
 				var h1494 header
-				b1495 := d.window(&e)
+				b1495 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1495)) && b1495[e.start+1] < 0x80 && b1495[e.start]&0x1f != 0x1f && e.start+2+int(b1495[e.start+1]) <= len(b1495) && e.start+2+int(b1495[e.start+1]) == e.end {
 					t, l := b1495[e.start], int(b1495[e.start+1])
 					h1494.tag, h1494.cons, h1494.off, h1494.start, h1494.end, h1494.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -18696,7 +18696,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1511 := d.window(&e)
+			b1511 := b
 			n1507 := 1
 			if e.cons && e.start == e.end {
 				n1507 = 0
@@ -18723,7 +18723,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1510 header
 			for i1508, off1509 := 0, e.start; i1508 < n1507; i1508++ {
-				if en1513 := expect(b1511, off1509, 0x30); en1513 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1511, off1509+2, en1513, &m.TerminationID[i1508]) {
+				if en1513 := expect(b1511, off1509, 0x30); en1513 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1511[:en1513], off1509+2, en1513, &m.TerminationID[i1508]) {
 					off1509 = en1513
 					continue
 				}
@@ -18781,7 +18781,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1519 := d.window(&e)
+			b1519 := b
 			n1515 := 1
 			if e.cons && e.start == e.end {
 				n1515 = 0
@@ -18808,7 +18808,7 @@ func decodeServiceChangeRequestV1(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1518 header
 			for i1516, off1517 := 0, e.start; i1516 < n1515; i1516++ {
-				if en1521 := expect(b1519, off1517, 0x30); en1521 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1519, off1517+2, en1521, &m.TerminationID[i1516]) {
+				if en1521 := expect(b1519, off1517, 0x30); en1521 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1519[:en1521], off1517+2, en1521, &m.TerminationID[i1516]) {
 					off1517 = en1521
 					continue
 				}
@@ -18912,7 +18912,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1531 := d.window(&e)
+			b1531 := b
 			n1527 := 1
 			if e.cons && e.start == e.end {
 				n1527 = 0
@@ -18939,7 +18939,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1530 header
 			for i1528, off1529 := 0, e.start; i1528 < n1527; i1528++ {
-				if en1533 := expect(b1531, off1529, 0x30); en1533 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1531, off1529+2, en1533, &m.TerminationID[i1528]) {
+				if en1533 := expect(b1531, off1529, 0x30); en1533 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1531[:en1533], off1529+2, en1533, &m.TerminationID[i1528]) {
 					off1529 = en1533
 					continue
 				}
@@ -18997,7 +18997,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1539 := d.window(&e)
+			b1539 := b
 			n1535 := 1
 			if e.cons && e.start == e.end {
 				n1535 = 0
@@ -19024,7 +19024,7 @@ func decodeServiceChangeRequestV2(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1538 header
 			for i1536, off1537 := 0, e.start; i1536 < n1535; i1536++ {
-				if en1541 := expect(b1539, off1537, 0x30); en1541 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1539, off1537+2, en1541, &m.TerminationID[i1536]) {
+				if en1541 := expect(b1539, off1537, 0x30); en1541 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1539[:en1541], off1537+2, en1541, &m.TerminationID[i1536]) {
 					off1537 = en1541
 					continue
 				}
@@ -19128,7 +19128,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1551 := d.window(&e)
+			b1551 := b
 			n1547 := 1
 			if e.cons && e.start == e.end {
 				n1547 = 0
@@ -19155,7 +19155,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1550 header
 			for i1548, off1549 := 0, e.start; i1548 < n1547; i1548++ {
-				if en1553 := expect(b1551, off1549, 0x30); en1553 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1551, off1549+2, en1553, &m.TerminationID[i1548]) {
+				if en1553 := expect(b1551, off1549, 0x30); en1553 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1551[:en1553], off1549+2, en1553, &m.TerminationID[i1548]) {
 					off1549 = en1553
 					continue
 				}
@@ -19213,7 +19213,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1559 := d.window(&e)
+			b1559 := b
 			n1555 := 1
 			if e.cons && e.start == e.end {
 				n1555 = 0
@@ -19240,7 +19240,7 @@ func decodeServiceChangeRequestV3(d *decoder, h *header, m *model.ServiceChangeR
 			}
 			var e1558 header
 			for i1556, off1557 := 0, e.start; i1556 < n1555; i1556++ {
-				if en1561 := expect(b1559, off1557, 0x30); en1561 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1559, off1557+2, en1561, &m.TerminationID[i1556]) {
+				if en1561 := expect(b1559, off1557, 0x30); en1561 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1559[:en1561], off1557+2, en1561, &m.TerminationID[i1556]) {
 					off1557 = en1561
 					continue
 				}
@@ -19344,7 +19344,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1571 := d.window(&e)
+			b1571 := b
 			n1567 := 1
 			if e.cons && e.start == e.end {
 				n1567 = 0
@@ -19371,7 +19371,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			}
 			var e1570 header
 			for i1568, off1569 := 0, e.start; i1568 < n1567; i1568++ {
-				if en1573 := expect(b1571, off1569, 0x30); en1573 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1571, off1569+2, en1573, &m.TerminationID[i1568]) {
+				if en1573 := expect(b1571, off1569, 0x30); en1573 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1571[:en1573], off1569+2, en1573, &m.TerminationID[i1568]) {
 					off1569 = en1573
 					continue
 				}
@@ -19406,10 +19406,10 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 		}
 		if en != 0 { // [1] serviceChangeResult
 			seen |= 1 << 1
-			if d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV1(d, b, s, en, &m.ServiceChangeResult) {
+			if d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV1(d, b[:en], s, en, &m.ServiceChangeResult) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				var h1575 header
-				b1576 := d.window(&e)
+				b1576 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1576)) && b1576[e.start+1] < 0x80 && b1576[e.start]&0x1f != 0x1f && e.start+2+int(b1576[e.start+1]) <= len(b1576) && e.start+2+int(b1576[e.start+1]) == e.end {
 					t, l := b1576[e.start], int(b1576[e.start+1])
 					h1575.tag, h1575.cons, h1575.off, h1575.start, h1575.end, h1575.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -19442,7 +19442,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1581 := d.window(&e)
+			b1581 := b
 			n1577 := 1
 			if e.cons && e.start == e.end {
 				n1577 = 0
@@ -19469,7 +19469,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			}
 			var e1580 header
 			for i1578, off1579 := 0, e.start; i1578 < n1577; i1578++ {
-				if en1583 := expect(b1581, off1579, 0x30); en1583 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1581, off1579+2, en1583, &m.TerminationID[i1578]) {
+				if en1583 := expect(b1581, off1579, 0x30); en1583 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1581[:en1583], off1579+2, en1583, &m.TerminationID[i1578]) {
 					off1579 = en1583
 					continue
 				}
@@ -19501,7 +19501,7 @@ func decodeServiceChangeReplyV1(d *decoder, h *header, m *model.ServiceChangeRep
 			seen |= 1 << 1
 			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV1(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1585 header
-				b1586 := d.window(&e)
+				b1586 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1586)) && b1586[e.start+1] < 0x80 && b1586[e.start]&0x1f != 0x1f && e.start+2+int(b1586[e.start+1]) <= len(b1586) && e.start+2+int(b1586[e.start+1]) == e.end {
 					t, l := b1586[e.start], int(b1586[e.start+1])
 					h1585.tag, h1585.cons, h1585.off, h1585.start, h1585.end, h1585.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -19641,7 +19641,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		if en != 0 { // [0] terminationID
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1599 := d.window(&e)
+			b1599 := b
 			n1595 := 1
 			if e.cons && e.start == e.end {
 				n1595 = 0
@@ -19668,7 +19668,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			}
 			var e1598 header
 			for i1596, off1597 := 0, e.start; i1596 < n1595; i1596++ {
-				if en1601 := expect(b1599, off1597, 0x30); en1601 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1599, off1597+2, en1601, &m.TerminationID[i1596]) {
+				if en1601 := expect(b1599, off1597, 0x30); en1601 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1599[:en1601], off1597+2, en1601, &m.TerminationID[i1596]) {
 					off1597 = en1601
 					continue
 				}
@@ -19703,10 +19703,10 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 		}
 		if en != 0 { // [1] serviceChangeResult
 			seen |= 1 << 1
-			if d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV23(d, b, s, en, &m.ServiceChangeResult) {
+			if d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV23(d, b[:en], s, en, &m.ServiceChangeResult) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				var h1603 header
-				b1604 := d.window(&e)
+				b1604 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1604)) && b1604[e.start+1] < 0x80 && b1604[e.start]&0x1f != 0x1f && e.start+2+int(b1604[e.start+1]) <= len(b1604) && e.start+2+int(b1604[e.start+1]) == e.end {
 					t, l := b1604[e.start], int(b1604[e.start+1])
 					h1603.tag, h1603.cons, h1603.off, h1603.start, h1603.end, h1603.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -19739,7 +19739,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 				return d.errorf(e.off, "terminationID: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1609 := d.window(&e)
+			b1609 := b
 			n1605 := 1
 			if e.cons && e.start == e.end {
 				n1605 = 0
@@ -19766,7 +19766,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			}
 			var e1608 header
 			for i1606, off1607 := 0, e.start; i1606 < n1605; i1606++ {
-				if en1611 := expect(b1609, off1607, 0x30); en1611 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1609, off1607+2, en1611, &m.TerminationID[i1606]) {
+				if en1611 := expect(b1609, off1607, 0x30); en1611 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1609[:en1611], off1607+2, en1611, &m.TerminationID[i1606]) {
 					off1607 = en1611
 					continue
 				}
@@ -19798,7 +19798,7 @@ func decodeServiceChangeReplyV23(d *decoder, h *header, m *model.ServiceChangeRe
 			seen |= 1 << 1
 			if !e.cons || d.depth+2 > d.lim.MaxDepth || !fastServiceChangeResultV23(d, d.window(&e), e.start, e.end, &m.ServiceChangeResult) {
 				var h1613 header
-				b1614 := d.window(&e)
+				b1614 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1614)) && b1614[e.start+1] < 0x80 && b1614[e.start]&0x1f != 0x1f && e.start+2+int(b1614[e.start+1]) <= len(b1614) && e.start+2+int(b1614[e.start+1]) == e.end {
 					t, l := b1614[e.start], int(b1614[e.start+1])
 					h1613.tag, h1613.cons, h1613.off, h1613.start, h1613.end, h1613.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -20152,7 +20152,7 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 		if en != 0 { // [0] wildcard
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1637 := d.window(&e)
+			b1637 := b
 			n1633 := 1
 			if e.cons && e.start == e.end {
 				n1633 = 0
@@ -20229,7 +20229,7 @@ func decodeTerminationIDV123(d *decoder, h *header, m *model.TerminationID) erro
 				return d.errorf(e.off, "wildcard: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1644 := d.window(&e)
+			b1644 := b
 			n1640 := 1
 			if e.cons && e.start == e.end {
 				n1640 = 0
@@ -20407,7 +20407,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		}
 		p1653[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1653[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, b, off+2, en, m.TermStateDescr) {
+		if d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, b[:en], off+2, en, m.TermStateDescr) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
@@ -20425,7 +20425,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 		p1654[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1654[0]
 		var h1655 header
-		b1656 := d.window(&e)
+		b1656 := b
 		if e.cons && uint(e.start)+1 < uint(len(b1656)) && b1656[e.start+1] < 0x80 && b1656[e.start]&0x1f != 0x1f && e.start+2+int(b1656[e.start+1]) <= len(b1656) && e.start+2+int(b1656[e.start+1]) == e.end {
 			t, l := b1656[e.start], int(b1656[e.start+1])
 			h1655.tag, h1655.cons, h1655.off, h1655.start, h1655.end, h1655.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -20479,7 +20479,7 @@ func decodeMediaDescriptorV12(d *decoder, h *header, m *model.MediaDescriptor) e
 			p1658[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1658[0]
 			var h1659 header
-			b1660 := d.window(&e)
+			b1660 := b
 			if e.cons && uint(e.start)+1 < uint(len(b1660)) && b1660[e.start+1] < 0x80 && b1660[e.start]&0x1f != 0x1f && e.start+2+int(b1660[e.start+1]) <= len(b1660) && e.start+2+int(b1660[e.start+1]) == e.end {
 				t, l := b1660[e.start], int(b1660[e.start+1])
 				h1659.tag, h1659.cons, h1659.off, h1659.start, h1659.end, h1659.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -20561,7 +20561,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		}
 		p1664[0] = model.TerminationStateDescriptor{}
 		m.TermStateDescr = &p1664[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, b, off+2, en, m.TermStateDescr) {
+		if d.depth+2 > d.lim.MaxDepth || !fastTerminationStateDescriptorV123(d, b[:en], off+2, en, m.TermStateDescr) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeTerminationStateDescriptorV123(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
@@ -20579,7 +20579,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 		p1665[0] = model.MediaDescriptorStreams{}
 		m.Streams = &p1665[0]
 		var h1666 header
-		b1667 := d.window(&e)
+		b1667 := b
 		if e.cons && uint(e.start)+1 < uint(len(b1667)) && b1667[e.start+1] < 0x80 && b1667[e.start]&0x1f != 0x1f && e.start+2+int(b1667[e.start+1]) <= len(b1667) && e.start+2+int(b1667[e.start+1]) == e.end {
 			t, l := b1667[e.start], int(b1667[e.start+1])
 			h1666.tag, h1666.cons, h1666.off, h1666.start, h1666.end, h1666.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -20633,7 +20633,7 @@ func decodeMediaDescriptorV3(d *decoder, h *header, m *model.MediaDescriptor) er
 			p1669[0] = model.MediaDescriptorStreams{}
 			m.Streams = &p1669[0]
 			var h1670 header
-			b1671 := d.window(&e)
+			b1671 := b
 			if e.cons && uint(e.start)+1 < uint(len(b1671)) && b1671[e.start+1] < 0x80 && b1671[e.start]&0x1f != 0x1f && e.start+2+int(b1671[e.start+1]) <= len(b1671) && e.start+2+int(b1671[e.start+1]) == e.end {
 				t, l := b1671[e.start], int(b1671[e.start+1])
 				h1670.tag, h1670.cons, h1670.off, h1670.start, h1670.end, h1670.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -21172,7 +21172,7 @@ func decodeStreamParmsV12(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		p1706[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1706[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, b, off+2, en, m.LocalControlDescriptor) {
+		if d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, b[:en], off+2, en, m.LocalControlDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
@@ -21346,7 +21346,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		p1718[0] = model.LocalControlDescriptor{}
 		m.LocalControlDescriptor = &p1718[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, b, off+2, en, m.LocalControlDescriptor) {
+		if d.depth+2 > d.lim.MaxDepth || !fastLocalControlDescriptorV123(d, b[:en], off+2, en, m.LocalControlDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeLocalControlDescriptorV123(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
@@ -21385,7 +21385,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 	if en := expect(b, off, 0xa3); en != 0 { // [3] statisticsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b1725 := d.window(&e)
+		b1725 := b
 		n1721 := 1
 		if e.cons && e.start == e.end {
 			n1721 = 0
@@ -21412,7 +21412,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 		}
 		var e1724 header
 		for i1722, off1723 := 0, e.start; i1722 < n1721; i1722++ {
-			if en1727 := expect(b1725, off1723, 0x30); en1727 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1725, off1723+2, en1727, &m.StatisticsDescriptor[i1722]) {
+			if en1727 := expect(b1725, off1723, 0x30); en1727 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1725[:en1727], off1723+2, en1727, &m.StatisticsDescriptor[i1722]) {
 				off1723 = en1727
 				continue
 			}
@@ -21499,7 +21499,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 				return d.errorf(e.off, "statisticsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b1736 := d.window(&e)
+			b1736 := b
 			n1732 := 1
 			if e.cons && e.start == e.end {
 				n1732 = 0
@@ -21526,7 +21526,7 @@ func decodeStreamParmsV3(d *decoder, h *header, m *model.StreamParms) error {
 			}
 			var e1735 header
 			for i1733, off1734 := 0, e.start; i1733 < n1732; i1733++ {
-				if en1738 := expect(b1736, off1734, 0x30); en1738 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1736, off1734+2, en1738, &m.StatisticsDescriptor[i1733]) {
+				if en1738 := expect(b1736, off1734, 0x30); en1738 != 0 && d.depth+1 <= d.lim.MaxDepth && fastStatisticsParameterV123(d, b1736[:en1738], off1734+2, en1738, &m.StatisticsDescriptor[i1733]) {
 					off1734 = en1738
 					continue
 				}
@@ -21659,7 +21659,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 		if en != 0 { // [3] propertyParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b1748 := d.window(&e)
+			b1748 := b
 			n1744 := 1
 			if e.cons && e.start == e.end {
 				n1744 = 0
@@ -21686,7 +21686,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			var e1747 header
 			for i1745, off1746 := 0, e.start; i1745 < n1744; i1745++ {
-				if en1750 := expect(b1748, off1746, 0x30); en1750 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1748, off1746+2, en1750, &m.PropertyParms[i1745]) {
+				if en1750 := expect(b1748, off1746, 0x30); en1750 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1748[:en1750], off1746+2, en1750, &m.PropertyParms[i1745]) {
 					off1746 = en1750
 					continue
 				}
@@ -21765,7 +21765,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b1757 := d.window(&e)
+			b1757 := b
 			n1753 := 1
 			if e.cons && e.start == e.end {
 				n1753 = 0
@@ -21792,7 +21792,7 @@ func decodeLocalControlDescriptorV123(d *decoder, h *header, m *model.LocalContr
 			}
 			var e1756 header
 			for i1754, off1755 := 0, e.start; i1754 < n1753; i1754++ {
-				if en1759 := expect(b1757, off1755, 0x30); en1759 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1757, off1755+2, en1759, &m.PropertyParms[i1754]) {
+				if en1759 := expect(b1757, off1755, 0x30); en1759 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1757[:en1759], off1755+2, en1759, &m.PropertyParms[i1754]) {
 					off1755 = en1759
 					continue
 				}
@@ -21973,7 +21973,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		if en != 0 { // [1] value
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1773 := d.window(&e)
+			b1773 := b
 			n1769 := 1
 			if e.cons && e.start == e.end {
 				n1769 = 0
@@ -22028,10 +22028,10 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 		}
 		p1776[0] = model.PropertyParmExtraInfo{}
 		m.ExtraInfo = &p1776[0]
-		if !fastPropertyParmExtraInfoV123(d, b, off+2, en, m.ExtraInfo) {
+		if !fastPropertyParmExtraInfoV123(d, b[:en], off+2, en, m.ExtraInfo) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			var h1777 header
-			b1778 := d.window(&e)
+			b1778 := b
 			if e.cons && uint(e.start)+1 < uint(len(b1778)) && b1778[e.start+1] < 0x80 && b1778[e.start]&0x1f != 0x1f && e.start+2+int(b1778[e.start+1]) <= len(b1778) && e.start+2+int(b1778[e.start+1]) == e.end {
 				t, l := b1778[e.start], int(b1778[e.start+1])
 				h1777.tag, h1777.cons, h1777.off, h1777.start, h1777.end, h1777.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -22076,7 +22076,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1783 := d.window(&e)
+			b1783 := b
 			n1779 := 1
 			if e.cons && e.start == e.end {
 				n1779 = 0
@@ -22133,7 +22133,7 @@ func decodePropertyParmV123(d *decoder, h *header, m *model.PropertyParm) error 
 			m.ExtraInfo = &p1786[0]
 			if !e.cons || !fastPropertyParmExtraInfoV123(d, d.window(&e), e.start, e.end, m.ExtraInfo) {
 				var h1787 header
-				b1788 := d.window(&e)
+				b1788 := b
 				if e.cons && uint(e.start)+1 < uint(len(b1788)) && b1788[e.start+1] < 0x80 && b1788[e.start]&0x1f != 0x1f && e.start+2+int(b1788[e.start+1]) <= len(b1788) && e.start+2+int(b1788[e.start+1]) == e.end {
 					t, l := b1788[e.start], int(b1788[e.start+1])
 					h1787.tag, h1787.cons, h1787.off, h1787.start, h1787.end, h1787.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -22376,7 +22376,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 		if en != 0 { // [0] propGrps
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1805 := d.window(&e)
+			b1805 := b
 			n1801 := 1
 			if e.cons && e.start == e.end {
 				n1801 = 0
@@ -22412,7 +22412,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1804, "[UNIVERSAL 16]"), i1802), "propGrps")
 					}
 				}
-				b1812 := d.window(&e1804)
+				b1812 := b1805
 				n1808 := 1
 				if e1804.cons && e1804.start == e1804.end {
 					n1808 = 0
@@ -22439,7 +22439,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				}
 				var e1811 header
 				for i1809, off1810 := 0, e1804.start; i1809 < n1808; i1809++ {
-					if en1814 := expect(b1812, off1810, 0x30); en1814 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1812, off1810+2, en1814, &m.PropGrps[i1802][i1809]) {
+					if en1814 := expect(b1812, off1810, 0x30); en1814 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1812[:en1814], off1810+2, en1814, &m.PropGrps[i1802][i1809]) {
 						off1810 = en1814
 						continue
 					}
@@ -22485,7 +22485,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1820 := d.window(&e)
+			b1820 := b
 			n1816 := 1
 			if e.cons && e.start == e.end {
 				n1816 = 0
@@ -22521,7 +22521,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 						return codecerr.At(codecerr.AtIndex(d.unexpected(e1819, "[UNIVERSAL 16]"), i1817), "propGrps")
 					}
 				}
-				b1827 := d.window(&e1819)
+				b1827 := b1820
 				n1823 := 1
 				if e1819.cons && e1819.start == e1819.end {
 					n1823 = 0
@@ -22548,7 +22548,7 @@ func decodeLocalRemoteDescriptorV123(d *decoder, h *header, m *model.LocalRemote
 				}
 				var e1826 header
 				for i1824, off1825 := 0, e1819.start; i1824 < n1823; i1824++ {
-					if en1829 := expect(b1827, off1825, 0x30); en1829 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1827, off1825+2, en1829, &m.PropGrps[i1817][i1824]) {
+					if en1829 := expect(b1827, off1825, 0x30); en1829 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1827[:en1829], off1825+2, en1829, &m.PropGrps[i1817][i1824]) {
 						off1825 = en1829
 						continue
 					}
@@ -22649,7 +22649,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 		if en != 0 { // [0] propertyParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b1838 := d.window(&e)
+			b1838 := b
 			n1834 := 1
 			if e.cons && e.start == e.end {
 				n1834 = 0
@@ -22676,7 +22676,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			var e1837 header
 			for i1835, off1836 := 0, e.start; i1835 < n1834; i1835++ {
-				if en1840 := expect(b1838, off1836, 0x30); en1840 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1838, off1836+2, en1840, &m.PropertyParms[i1835]) {
+				if en1840 := expect(b1838, off1836, 0x30); en1840 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1838[:en1840], off1836+2, en1840, &m.PropertyParms[i1835]) {
 					off1836 = en1840
 					continue
 				}
@@ -22754,7 +22754,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b1848 := d.window(&e)
+			b1848 := b
 			n1844 := 1
 			if e.cons && e.start == e.end {
 				n1844 = 0
@@ -22781,7 +22781,7 @@ func decodeTerminationStateDescriptorV123(d *decoder, h *header, m *model.Termin
 			}
 			var e1847 header
 			for i1845, off1846 := 0, e.start; i1845 < n1844; i1845++ {
-				if en1850 := expect(b1848, off1846, 0x30); en1850 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1848, off1846+2, en1850, &m.PropertyParms[i1845]) {
+				if en1850 := expect(b1848, off1846, 0x30); en1850 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b1848[:en1850], off1846+2, en1850, &m.PropertyParms[i1845]) {
 					off1846 = en1850
 					continue
 				}
@@ -22997,7 +22997,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 		if en != 0 { // [1] termList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1869 := d.window(&e)
+			b1869 := b
 			n1865 := 1
 			if e.cons && e.start == e.end {
 				n1865 = 0
@@ -23024,7 +23024,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			}
 			var e1868 header
 			for i1866, off1867 := 0, e.start; i1866 < n1865; i1866++ {
-				if en1871 := expect(b1869, off1867, 0x30); en1871 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1869, off1867+2, en1871, &m.TermList[i1866]) {
+				if en1871 := expect(b1869, off1867, 0x30); en1871 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1869[:en1871], off1867+2, en1871, &m.TermList[i1866]) {
 					off1867 = en1871
 					continue
 				}
@@ -23098,7 +23098,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1879 := d.window(&e)
+			b1879 := b
 			n1875 := 1
 			if e.cons && e.start == e.end {
 				n1875 = 0
@@ -23125,7 +23125,7 @@ func decodeMuxDescriptorV1(d *decoder, h *header, m *model.MuxDescriptor) error 
 			}
 			var e1878 header
 			for i1876, off1877 := 0, e.start; i1876 < n1875; i1876++ {
-				if en1881 := expect(b1879, off1877, 0x30); en1881 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1879, off1877+2, en1881, &m.TermList[i1876]) {
+				if en1881 := expect(b1879, off1877, 0x30); en1881 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1879[:en1881], off1877+2, en1881, &m.TermList[i1876]) {
 					off1877 = en1881
 					continue
 				}
@@ -23259,7 +23259,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 		if en != 0 { // [1] termList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1893 := d.window(&e)
+			b1893 := b
 			n1889 := 1
 			if e.cons && e.start == e.end {
 				n1889 = 0
@@ -23286,7 +23286,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			}
 			var e1892 header
 			for i1890, off1891 := 0, e.start; i1890 < n1889; i1890++ {
-				if en1895 := expect(b1893, off1891, 0x30); en1895 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1893, off1891+2, en1895, &m.TermList[i1890]) {
+				if en1895 := expect(b1893, off1891, 0x30); en1895 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1893[:en1895], off1891+2, en1895, &m.TermList[i1890]) {
 					off1891 = en1895
 					continue
 				}
@@ -23360,7 +23360,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 				return d.errorf(e.off, "termList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1903 := d.window(&e)
+			b1903 := b
 			n1899 := 1
 			if e.cons && e.start == e.end {
 				n1899 = 0
@@ -23387,7 +23387,7 @@ func decodeMuxDescriptorV23(d *decoder, h *header, m *model.MuxDescriptor) error
 			}
 			var e1902 header
 			for i1900, off1901 := 0, e.start; i1900 < n1899; i1900++ {
-				if en1905 := expect(b1903, off1901, 0x30); en1905 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1903, off1901+2, en1905, &m.TermList[i1900]) {
+				if en1905 := expect(b1903, off1901, 0x30); en1905 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b1903[:en1905], off1901+2, en1905, &m.TermList[i1900]) {
 					off1901 = en1905
 					continue
 				}
@@ -23512,7 +23512,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1916 := d.window(&e)
+			b1916 := b
 			n1912 := 1
 			if e.cons && e.start == e.end {
 				n1912 = 0
@@ -23593,7 +23593,7 @@ func decodeEventsDescriptorV1(d *decoder, h *header, m *model.EventsDescriptor) 
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1924 := d.window(&e)
+			b1924 := b
 			n1920 := 1
 			if e.cons && e.start == e.end {
 				n1920 = 0
@@ -23724,7 +23724,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1935 := d.window(&e)
+			b1935 := b
 			n1931 := 1
 			if e.cons && e.start == e.end {
 				n1931 = 0
@@ -23805,7 +23805,7 @@ func decodeEventsDescriptorV2(d *decoder, h *header, m *model.EventsDescriptor) 
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1943 := d.window(&e)
+			b1943 := b
 			n1939 := 1
 			if e.cons && e.start == e.end {
 				n1939 = 0
@@ -23933,7 +23933,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b1954 := d.window(&e)
+			b1954 := b
 			n1950 := 1
 			if e.cons && e.start == e.end {
 				n1950 = 0
@@ -24014,7 +24014,7 @@ func decodeEventsDescriptorV3(d *decoder, h *header, m *model.EventsDescriptor) 
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b1962 := d.window(&e)
+			b1962 := b
 			n1958 := 1
 			if e.cons && e.start == e.end {
 				n1958 = 0
@@ -24186,7 +24186,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b1975 := d.window(&e)
+			b1975 := b
 			n1971 := 1
 			if e.cons && e.start == e.end {
 				n1971 = 0
@@ -24213,7 +24213,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e1974 header
 			for i1972, off1973 := 0, e.start; i1972 < n1971; i1972++ {
-				if en1977 := expect(b1975, off1973, 0x30); en1977 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1975, off1973+2, en1977, &m.EvParList[i1972]) {
+				if en1977 := expect(b1975, off1973, 0x30); en1977 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1975[:en1977], off1973+2, en1977, &m.EvParList[i1972]) {
 					off1973 = en1977
 					continue
 				}
@@ -24298,7 +24298,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b1985 := d.window(&e)
+			b1985 := b
 			n1981 := 1
 			if e.cons && e.start == e.end {
 				n1981 = 0
@@ -24325,7 +24325,7 @@ func decodeRequestedEventV1(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e1984 header
 			for i1982, off1983 := 0, e.start; i1982 < n1981; i1982++ {
-				if en1987 := expect(b1985, off1983, 0x30); en1987 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1985, off1983+2, en1987, &m.EvParList[i1982]) {
+				if en1987 := expect(b1985, off1983, 0x30); en1987 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1985[:en1987], off1983+2, en1987, &m.EvParList[i1982]) {
 					off1983 = en1987
 					continue
 				}
@@ -24477,7 +24477,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b1999 := d.window(&e)
+			b1999 := b
 			n1995 := 1
 			if e.cons && e.start == e.end {
 				n1995 = 0
@@ -24504,7 +24504,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e1998 header
 			for i1996, off1997 := 0, e.start; i1996 < n1995; i1996++ {
-				if en2001 := expect(b1999, off1997, 0x30); en2001 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1999, off1997+2, en2001, &m.EvParList[i1996]) {
+				if en2001 := expect(b1999, off1997, 0x30); en2001 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b1999[:en2001], off1997+2, en2001, &m.EvParList[i1996]) {
 					off1997 = en2001
 					continue
 				}
@@ -24589,7 +24589,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2009 := d.window(&e)
+			b2009 := b
 			n2005 := 1
 			if e.cons && e.start == e.end {
 				n2005 = 0
@@ -24616,7 +24616,7 @@ func decodeRequestedEventV2(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e2008 header
 			for i2006, off2007 := 0, e.start; i2006 < n2005; i2006++ {
-				if en2011 := expect(b2009, off2007, 0x30); en2011 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2009, off2007+2, en2011, &m.EvParList[i2006]) {
+				if en2011 := expect(b2009, off2007, 0x30); en2011 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2009[:en2011], off2007+2, en2011, &m.EvParList[i2006]) {
 					off2007 = en2011
 					continue
 				}
@@ -24768,7 +24768,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b2023 := d.window(&e)
+			b2023 := b
 			n2019 := 1
 			if e.cons && e.start == e.end {
 				n2019 = 0
@@ -24795,7 +24795,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e2022 header
 			for i2020, off2021 := 0, e.start; i2020 < n2019; i2020++ {
-				if en2025 := expect(b2023, off2021, 0x30); en2025 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2023, off2021+2, en2025, &m.EvParList[i2020]) {
+				if en2025 := expect(b2023, off2021, 0x30); en2025 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2023[:en2025], off2021+2, en2025, &m.EvParList[i2020]) {
 					off2021 = en2025
 					continue
 				}
@@ -24880,7 +24880,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2033 := d.window(&e)
+			b2033 := b
 			n2029 := 1
 			if e.cons && e.start == e.end {
 				n2029 = 0
@@ -24907,7 +24907,7 @@ func decodeRequestedEventV3(d *decoder, h *header, m *model.RequestedEvent) erro
 			}
 			var e2032 header
 			for i2030, off2031 := 0, e.start; i2030 < n2029; i2030++ {
-				if en2035 := expect(b2033, off2031, 0x30); en2035 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2033, off2031+2, en2035, &m.EvParList[i2030]) {
+				if en2035 := expect(b2033, off2031, 0x30); en2035 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2033[:en2035], off2031+2, en2035, &m.EvParList[i2030]) {
 					off2031 = en2035
 					continue
 				}
@@ -25030,10 +25030,10 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p2041[0] = model.EventDM{}
 		m.EventDM = &p2041[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2042 header
-			b2043 := d.window(&e)
+			b2043 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2043)) && b2043[e.start+1] < 0x80 && b2043[e.start]&0x1f != 0x1f && e.start+2+int(b2043[e.start+1]) <= len(b2043) && e.start+2+int(b2043[e.start+1]) == e.end {
 				t, l := b2043[e.start], int(b2043[e.start+1])
 				h2042.tag, h2042.cons, h2042.off, h2042.start, h2042.end, h2042.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25066,7 +25066,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa3); en != 0 { // [3] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b2049 := d.window(&e)
+		b2049 := b
 		n2045 := 1
 		if e.cons && e.start == e.end {
 			n2045 = 0
@@ -25138,7 +25138,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = &p2050[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2051 header
-				b2052 := d.window(&e)
+				b2052 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2052)) && b2052[e.start+1] < 0x80 && b2052[e.start]&0x1f != 0x1f && e.start+2+int(b2052[e.start+1]) <= len(b2052) && e.start+2+int(b2052[e.start+1]) == e.end {
 					t, l := b2052[e.start], int(b2052[e.start+1])
 					h2051.tag, h2051.cons, h2051.off, h2051.start, h2051.end, h2051.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25171,7 +25171,7 @@ func decodeRequestedActionsV1(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2058 := d.window(&e)
+			b2058 := b
 			n2054 := 1
 			if e.cons && e.start == e.end {
 				n2054 = 0
@@ -25298,10 +25298,10 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p2063[0] = model.EventDM{}
 		m.EventDM = &p2063[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2064 header
-			b2065 := d.window(&e)
+			b2065 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2065)) && b2065[e.start+1] < 0x80 && b2065[e.start]&0x1f != 0x1f && e.start+2+int(b2065[e.start+1]) <= len(b2065) && e.start+2+int(b2065[e.start+1]) == e.end {
 				t, l := b2065[e.start], int(b2065[e.start+1])
 				h2064.tag, h2064.cons, h2064.off, h2064.start, h2064.end, h2064.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25334,7 +25334,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa3); en != 0 { // [3] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b2071 := d.window(&e)
+		b2071 := b
 		n2067 := 1
 		if e.cons && e.start == e.end {
 			n2067 = 0
@@ -25406,7 +25406,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = &p2072[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2073 header
-				b2074 := d.window(&e)
+				b2074 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2074)) && b2074[e.start+1] < 0x80 && b2074[e.start]&0x1f != 0x1f && e.start+2+int(b2074[e.start+1]) <= len(b2074) && e.start+2+int(b2074[e.start+1]) == e.end {
 					t, l := b2074[e.start], int(b2074[e.start+1])
 					h2073.tag, h2073.cons, h2073.off, h2073.start, h2073.end, h2073.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25439,7 +25439,7 @@ func decodeRequestedActionsV2(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2080 := d.window(&e)
+			b2080 := b
 			n2076 := 1
 			if e.cons && e.start == e.end {
 				n2076 = 0
@@ -25577,10 +25577,10 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		}
 		p2086[0] = model.EventDM{}
 		m.EventDM = &p2086[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2087 header
-			b2088 := d.window(&e)
+			b2088 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2088)) && b2088[e.start+1] < 0x80 && b2088[e.start]&0x1f != 0x1f && e.start+2+int(b2088[e.start+1]) <= len(b2088) && e.start+2+int(b2088[e.start+1]) == e.end {
 				t, l := b2088[e.start], int(b2088[e.start+1])
 				h2087.tag, h2087.cons, h2087.off, h2087.start, h2087.end, h2087.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25613,7 +25613,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 	if en := expect(b, off, 0xa3); en != 0 { // [3] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b2094 := d.window(&e)
+		b2094 := b
 		n2090 := 1
 		if e.cons && e.start == e.end {
 			n2090 = 0
@@ -25662,7 +25662,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 		p2095[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p2095[0]
 		var h2096 header
-		b2097 := d.window(&e)
+		b2097 := b
 		if e.cons && uint(e.start)+1 < uint(len(b2097)) && b2097[e.start+1] < 0x80 && b2097[e.start]&0x1f != 0x1f && e.start+2+int(b2097[e.start+1]) <= len(b2097) && e.start+2+int(b2097[e.start+1]) == e.end {
 			t, l := b2097[e.start], int(b2097[e.start+1])
 			h2096.tag, h2096.cons, h2096.off, h2096.start, h2096.end, h2096.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25718,7 +25718,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			m.EventDM = &p2098[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2099 header
-				b2100 := d.window(&e)
+				b2100 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2100)) && b2100[e.start+1] < 0x80 && b2100[e.start]&0x1f != 0x1f && e.start+2+int(b2100[e.start+1]) <= len(b2100) && e.start+2+int(b2100[e.start+1]) == e.end {
 					t, l := b2100[e.start], int(b2100[e.start+1])
 					h2099.tag, h2099.cons, h2099.off, h2099.start, h2099.end, h2099.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -25751,7 +25751,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2106 := d.window(&e)
+			b2106 := b
 			n2102 := 1
 			if e.cons && e.start == e.end {
 				n2102 = 0
@@ -25800,7 +25800,7 @@ func decodeRequestedActionsV3(d *decoder, h *header, m *model.RequestedActions) 
 			p2107[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p2107[0]
 			var h2108 header
-			b2109 := d.window(&e)
+			b2109 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2109)) && b2109[e.start+1] < 0x80 && b2109[e.start]&0x1f != 0x1f && e.start+2+int(b2109[e.start+1]) <= len(b2109) && e.start+2+int(b2109[e.start+1]) == e.end {
 				t, l := b2109[e.start], int(b2109[e.start+1])
 				h2108.tag, h2108.cons, h2108.off, h2108.start, h2108.end, h2108.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -26092,7 +26092,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2124 := d.window(&e)
+			b2124 := b
 			n2120 := 1
 			if e.cons && e.start == e.end {
 				n2120 = 0
@@ -26173,7 +26173,7 @@ func decodeSecondEventsDescriptorV1(d *decoder, h *header, m *model.SecondEvents
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2132 := d.window(&e)
+			b2132 := b
 			n2128 := 1
 			if e.cons && e.start == e.end {
 				n2128 = 0
@@ -26304,7 +26304,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2143 := d.window(&e)
+			b2143 := b
 			n2139 := 1
 			if e.cons && e.start == e.end {
 				n2139 = 0
@@ -26385,7 +26385,7 @@ func decodeSecondEventsDescriptorV2(d *decoder, h *header, m *model.SecondEvents
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2151 := d.window(&e)
+			b2151 := b
 			n2147 := 1
 			if e.cons && e.start == e.end {
 				n2147 = 0
@@ -26513,7 +26513,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 		if en != 0 { // [1] eventList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2162 := d.window(&e)
+			b2162 := b
 			n2158 := 1
 			if e.cons && e.start == e.end {
 				n2158 = 0
@@ -26594,7 +26594,7 @@ func decodeSecondEventsDescriptorV3(d *decoder, h *header, m *model.SecondEvents
 				return d.errorf(e.off, "eventList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2170 := d.window(&e)
+			b2170 := b
 			n2166 := 1
 			if e.cons && e.start == e.end {
 				n2166 = 0
@@ -26766,7 +26766,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b2183 := d.window(&e)
+			b2183 := b
 			n2179 := 1
 			if e.cons && e.start == e.end {
 				n2179 = 0
@@ -26793,7 +26793,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2182 header
 			for i2180, off2181 := 0, e.start; i2180 < n2179; i2180++ {
-				if en2185 := expect(b2183, off2181, 0x30); en2185 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2183, off2181+2, en2185, &m.EvParList[i2180]) {
+				if en2185 := expect(b2183, off2181, 0x30); en2185 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2183[:en2185], off2181+2, en2185, &m.EvParList[i2180]) {
 					off2181 = en2185
 					continue
 				}
@@ -26878,7 +26878,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2193 := d.window(&e)
+			b2193 := b
 			n2189 := 1
 			if e.cons && e.start == e.end {
 				n2189 = 0
@@ -26905,7 +26905,7 @@ func decodeSecondRequestedEventV1(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2192 header
 			for i2190, off2191 := 0, e.start; i2190 < n2189; i2190++ {
-				if en2195 := expect(b2193, off2191, 0x30); en2195 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2193, off2191+2, en2195, &m.EvParList[i2190]) {
+				if en2195 := expect(b2193, off2191, 0x30); en2195 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2193[:en2195], off2191+2, en2195, &m.EvParList[i2190]) {
 					off2191 = en2195
 					continue
 				}
@@ -27057,7 +27057,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b2207 := d.window(&e)
+			b2207 := b
 			n2203 := 1
 			if e.cons && e.start == e.end {
 				n2203 = 0
@@ -27084,7 +27084,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2206 header
 			for i2204, off2205 := 0, e.start; i2204 < n2203; i2204++ {
-				if en2209 := expect(b2207, off2205, 0x30); en2209 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2207, off2205+2, en2209, &m.EvParList[i2204]) {
+				if en2209 := expect(b2207, off2205, 0x30); en2209 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2207[:en2209], off2205+2, en2209, &m.EvParList[i2204]) {
 					off2205 = en2209
 					continue
 				}
@@ -27169,7 +27169,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2217 := d.window(&e)
+			b2217 := b
 			n2213 := 1
 			if e.cons && e.start == e.end {
 				n2213 = 0
@@ -27196,7 +27196,7 @@ func decodeSecondRequestedEventV2(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2216 header
 			for i2214, off2215 := 0, e.start; i2214 < n2213; i2214++ {
-				if en2219 := expect(b2217, off2215, 0x30); en2219 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2217, off2215+2, en2219, &m.EvParList[i2214]) {
+				if en2219 := expect(b2217, off2215, 0x30); en2219 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2217[:en2219], off2215+2, en2219, &m.EvParList[i2214]) {
 					off2215 = en2219
 					continue
 				}
@@ -27348,7 +27348,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 		if en != 0 { // [3] evParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, s, en, en
 			seen |= 1 << 3
-			b2231 := d.window(&e)
+			b2231 := b
 			n2227 := 1
 			if e.cons && e.start == e.end {
 				n2227 = 0
@@ -27375,7 +27375,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2230 header
 			for i2228, off2229 := 0, e.start; i2228 < n2227; i2228++ {
-				if en2233 := expect(b2231, off2229, 0x30); en2233 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2231, off2229+2, en2233, &m.EvParList[i2228]) {
+				if en2233 := expect(b2231, off2229, 0x30); en2233 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2231[:en2233], off2229+2, en2233, &m.EvParList[i2228]) {
 					off2229 = en2233
 					continue
 				}
@@ -27460,7 +27460,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 				return d.errorf(e.off, "evParList: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2241 := d.window(&e)
+			b2241 := b
 			n2237 := 1
 			if e.cons && e.start == e.end {
 				n2237 = 0
@@ -27487,7 +27487,7 @@ func decodeSecondRequestedEventV3(d *decoder, h *header, m *model.SecondRequeste
 			}
 			var e2240 header
 			for i2238, off2239 := 0, e.start; i2238 < n2237; i2238++ {
-				if en2243 := expect(b2241, off2239, 0x30); en2243 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2241, off2239+2, en2243, &m.EvParList[i2238]) {
+				if en2243 := expect(b2241, off2239, 0x30); en2243 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2241[:en2243], off2239+2, en2243, &m.EvParList[i2238]) {
 					off2239 = en2243
 					continue
 				}
@@ -27600,10 +27600,10 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 		}
 		p2248[0] = model.EventDM{}
 		m.EventDM = &p2248[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2249 header
-			b2250 := d.window(&e)
+			b2250 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2250)) && b2250[e.start+1] < 0x80 && b2250[e.start]&0x1f != 0x1f && e.start+2+int(b2250[e.start+1]) <= len(b2250) && e.start+2+int(b2250[e.start+1]) == e.end {
 				t, l := b2250[e.start], int(b2250[e.start+1])
 				h2249.tag, h2249.cons, h2249.off, h2249.start, h2249.end, h2249.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -27622,7 +27622,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa2); en != 0 { // [2] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b2255 := d.window(&e)
+		b2255 := b
 		n2251 := 1
 		if e.cons && e.start == e.end {
 			n2251 = 0
@@ -27694,7 +27694,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = &p2256[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV1(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2257 header
-				b2258 := d.window(&e)
+				b2258 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2258)) && b2258[e.start+1] < 0x80 && b2258[e.start]&0x1f != 0x1f && e.start+2+int(b2258[e.start+1]) <= len(b2258) && e.start+2+int(b2258[e.start+1]) == e.end {
 					t, l := b2258[e.start], int(b2258[e.start+1])
 					h2257.tag, h2257.cons, h2257.off, h2257.start, h2257.end, h2257.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -27713,7 +27713,7 @@ func decodeSecondRequestedActionsV1(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b2263 := d.window(&e)
+			b2263 := b
 			n2259 := 1
 			if e.cons && e.start == e.end {
 				n2259 = 0
@@ -27830,10 +27830,10 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 		}
 		p2267[0] = model.EventDM{}
 		m.EventDM = &p2267[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2268 header
-			b2269 := d.window(&e)
+			b2269 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2269)) && b2269[e.start+1] < 0x80 && b2269[e.start]&0x1f != 0x1f && e.start+2+int(b2269[e.start+1]) <= len(b2269) && e.start+2+int(b2269[e.start+1]) == e.end {
 				t, l := b2269[e.start], int(b2269[e.start+1])
 				h2268.tag, h2268.cons, h2268.off, h2268.start, h2268.end, h2268.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -27852,7 +27852,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa2); en != 0 { // [2] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b2274 := d.window(&e)
+		b2274 := b
 		n2270 := 1
 		if e.cons && e.start == e.end {
 			n2270 = 0
@@ -27924,7 +27924,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = &p2275[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2276 header
-				b2277 := d.window(&e)
+				b2277 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2277)) && b2277[e.start+1] < 0x80 && b2277[e.start]&0x1f != 0x1f && e.start+2+int(b2277[e.start+1]) <= len(b2277) && e.start+2+int(b2277[e.start+1]) == e.end {
 					t, l := b2277[e.start], int(b2277[e.start+1])
 					h2276.tag, h2276.cons, h2276.off, h2276.start, h2276.end, h2276.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -27943,7 +27943,7 @@ func decodeSecondRequestedActionsV2(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b2282 := d.window(&e)
+			b2282 := b
 			n2278 := 1
 			if e.cons && e.start == e.end {
 				n2278 = 0
@@ -28071,10 +28071,10 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		}
 		p2287[0] = model.EventDM{}
 		m.EventDM = &p2287[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b, off+2, en, m.EventDM) {
+		if d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, b[:en], off+2, en, m.EventDM) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2288 header
-			b2289 := d.window(&e)
+			b2289 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2289)) && b2289[e.start+1] < 0x80 && b2289[e.start]&0x1f != 0x1f && e.start+2+int(b2289[e.start+1]) <= len(b2289) && e.start+2+int(b2289[e.start+1]) == e.end {
 				t, l := b2289[e.start], int(b2289[e.start+1])
 				h2288.tag, h2288.cons, h2288.off, h2288.start, h2288.end, h2288.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -28093,7 +28093,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 	if en := expect(b, off, 0xa2); en != 0 { // [2] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 		seen |= 1 << 2
-		b2294 := d.window(&e)
+		b2294 := b
 		n2290 := 1
 		if e.cons && e.start == e.end {
 			n2290 = 0
@@ -28142,7 +28142,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 		p2295[0] = model.NotifyBehaviour{}
 		m.NotifyBehaviour = &p2295[0]
 		var h2296 header
-		b2297 := d.window(&e)
+		b2297 := b
 		if e.cons && uint(e.start)+1 < uint(len(b2297)) && b2297[e.start+1] < 0x80 && b2297[e.start]&0x1f != 0x1f && e.start+2+int(b2297[e.start+1]) <= len(b2297) && e.start+2+int(b2297[e.start+1]) == e.end {
 			t, l := b2297[e.start], int(b2297[e.start+1])
 			h2296.tag, h2296.cons, h2296.off, h2296.start, h2296.end, h2296.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -28198,7 +28198,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			m.EventDM = &p2298[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastEventDMV23(d, d.window(&e), e.start, e.end, m.EventDM) {
 				var h2299 header
-				b2300 := d.window(&e)
+				b2300 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2300)) && b2300[e.start+1] < 0x80 && b2300[e.start]&0x1f != 0x1f && e.start+2+int(b2300[e.start+1]) <= len(b2300) && e.start+2+int(b2300[e.start+1]) == e.end {
 					t, l := b2300[e.start], int(b2300[e.start+1])
 					h2299.tag, h2299.cons, h2299.off, h2299.start, h2299.end, h2299.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -28217,7 +28217,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b2305 := d.window(&e)
+			b2305 := b
 			n2301 := 1
 			if e.cons && e.start == e.end {
 				n2301 = 0
@@ -28266,7 +28266,7 @@ func decodeSecondRequestedActionsV3(d *decoder, h *header, m *model.SecondReques
 			p2306[0] = model.NotifyBehaviour{}
 			m.NotifyBehaviour = &p2306[0]
 			var h2307 header
-			b2308 := d.window(&e)
+			b2308 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2308)) && b2308[e.start+1] < 0x80 && b2308[e.start]&0x1f != 0x1f && e.start+2+int(b2308[e.start+1]) <= len(b2308) && e.start+2+int(b2308[e.start+1]) == e.end {
 				t, l := b2308[e.start], int(b2308[e.start+1])
 				h2307.tag, h2307.cons, h2307.off, h2307.start, h2307.end, h2307.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -28383,7 +28383,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 		if en != 0 { // [2] eventParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, s, en, en
 			seen |= 1 << 2
-			b2317 := d.window(&e)
+			b2317 := b
 			n2313 := 1
 			if e.cons && e.start == e.end {
 				n2313 = 0
@@ -28410,7 +28410,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			var e2316 header
 			for i2314, off2315 := 0, e.start; i2314 < n2313; i2314++ {
-				if en2319 := expect(b2317, off2315, 0x30); en2319 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2317, off2315+2, en2319, &m.EventParList[i2314]) {
+				if en2319 := expect(b2317, off2315, 0x30); en2319 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2317[:en2319], off2315+2, en2319, &m.EventParList[i2314]) {
 					off2315 = en2319
 					continue
 				}
@@ -28481,7 +28481,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 				return d.errorf(e.off, "eventParList: duplicate or out of order")
 			}
 			seen |= 1 << 2
-			b2326 := d.window(&e)
+			b2326 := b
 			n2322 := 1
 			if e.cons && e.start == e.end {
 				n2322 = 0
@@ -28508,7 +28508,7 @@ func decodeEventSpecV123(d *decoder, h *header, m *model.EventSpec) error {
 			}
 			var e2325 header
 			for i2323, off2324 := 0, e.start; i2323 < n2322; i2323++ {
-				if en2328 := expect(b2326, off2324, 0x30); en2328 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2326, off2324+2, en2328, &m.EventParList[i2323]) {
+				if en2328 := expect(b2326, off2324, 0x30); en2328 != 0 && d.depth+1 <= d.lim.MaxDepth && fastEventParameterV123(d, b2326[:en2328], off2324+2, en2328, &m.EventParList[i2323]) {
 					off2324 = en2328
 					continue
 				}
@@ -28810,7 +28810,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 		if en != 0 { // [1] signalList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2351 := d.window(&e)
+			b2351 := b
 			n2347 := 1
 			if e.cons && e.start == e.end {
 				n2347 = 0
@@ -28890,7 +28890,7 @@ func decodeSeqSigListV12(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2359 := d.window(&e)
+			b2359 := b
 			n2355 := 1
 			if e.cons && e.start == e.end {
 				n2355 = 0
@@ -29022,7 +29022,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 		if en != 0 { // [1] signalList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2370 := d.window(&e)
+			b2370 := b
 			n2366 := 1
 			if e.cons && e.start == e.end {
 				n2366 = 0
@@ -29102,7 +29102,7 @@ func decodeSeqSigListV3(d *decoder, h *header, m *model.SeqSigList) error {
 				return d.errorf(e.off, "signalList: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2378 := d.window(&e)
+			b2378 := b
 			n2374 := 1
 			if e.cons && e.start == e.end {
 				n2374 = 0
@@ -29343,7 +29343,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 		if en != 0 { // [6] sigParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, s, en, en
 			seen |= 1 << 6
-			b2391 := d.window(&e)
+			b2391 := b
 			n2387 := 1
 			if e.cons && e.start == e.end {
 				n2387 = 0
@@ -29370,7 +29370,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			var e2390 header
 			for i2388, off2389 := 0, e.start; i2388 < n2387; i2388++ {
-				if en2393 := expect(b2391, off2389, 0x30); en2393 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2391, off2389+2, en2393, &m.SigParList[i2388]) {
+				if en2393 := expect(b2391, off2389, 0x30); en2393 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2391[:en2393], off2389+2, en2393, &m.SigParList[i2388]) {
 					off2389 = en2393
 					continue
 				}
@@ -29490,7 +29490,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			b2402 := d.window(&e)
+			b2402 := b
 			n2398 := 1
 			if e.cons && e.start == e.end {
 				n2398 = 0
@@ -29517,7 +29517,7 @@ func decodeSignalV12(d *decoder, h *header, m *model.Signal) error {
 			}
 			var e2401 header
 			for i2399, off2400 := 0, e.start; i2399 < n2398; i2399++ {
-				if en2404 := expect(b2402, off2400, 0x30); en2404 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2402, off2400+2, en2404, &m.SigParList[i2399]) {
+				if en2404 := expect(b2402, off2400, 0x30); en2404 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2402[:en2404], off2400+2, en2404, &m.SigParList[i2399]) {
 					off2400 = en2404
 					continue
 				}
@@ -29752,7 +29752,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 		if en != 0 { // [6] sigParList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, s, en, en
 			seen |= 1 << 6
-			b2416 := d.window(&e)
+			b2416 := b
 			n2412 := 1
 			if e.cons && e.start == e.end {
 				n2412 = 0
@@ -29779,7 +29779,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			var e2415 header
 			for i2413, off2414 := 0, e.start; i2413 < n2412; i2413++ {
-				if en2418 := expect(b2416, off2414, 0x30); en2418 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2416, off2414+2, en2418, &m.SigParList[i2413]) {
+				if en2418 := expect(b2416, off2414, 0x30); en2418 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2416[:en2418], off2414+2, en2418, &m.SigParList[i2413]) {
 					off2414 = en2418
 					continue
 				}
@@ -29944,7 +29944,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 				return d.errorf(e.off, "sigParList: duplicate or out of order")
 			}
 			seen |= 1 << 6
-			b2430 := d.window(&e)
+			b2430 := b
 			n2426 := 1
 			if e.cons && e.start == e.end {
 				n2426 = 0
@@ -29971,7 +29971,7 @@ func decodeSignalV3(d *decoder, h *header, m *model.Signal) error {
 			}
 			var e2429 header
 			for i2427, off2428 := 0, e.start; i2427 < n2426; i2427++ {
-				if en2432 := expect(b2430, off2428, 0x30); en2432 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2430, off2428+2, en2432, &m.SigParList[i2427]) {
+				if en2432 := expect(b2430, off2428, 0x30); en2432 != 0 && d.depth+1 <= d.lim.MaxDepth && fastSigParameterV123(d, b2430[:en2432], off2428+2, en2432, &m.SigParList[i2427]) {
 					off2428 = en2432
 					continue
 				}
@@ -30128,7 +30128,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		if en != 0 { // [1] value
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2444 := d.window(&e)
+			b2444 := b
 			n2440 := 1
 			if e.cons && e.start == e.end {
 				n2440 = 0
@@ -30183,10 +30183,10 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 		}
 		p2447[0] = model.SigParameterExtraInfo{}
 		m.ExtraInfo = &p2447[0]
-		if !fastSigParameterExtraInfoV123(d, b, off+2, en, m.ExtraInfo) {
+		if !fastSigParameterExtraInfoV123(d, b[:en], off+2, en, m.ExtraInfo) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			var h2448 header
-			b2449 := d.window(&e)
+			b2449 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2449)) && b2449[e.start+1] < 0x80 && b2449[e.start]&0x1f != 0x1f && e.start+2+int(b2449[e.start+1]) <= len(b2449) && e.start+2+int(b2449[e.start+1]) == e.end {
 				t, l := b2449[e.start], int(b2449[e.start+1])
 				h2448.tag, h2448.cons, h2448.off, h2448.start, h2448.end, h2448.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -30231,7 +30231,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 				return d.errorf(e.off, "value: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2454 := d.window(&e)
+			b2454 := b
 			n2450 := 1
 			if e.cons && e.start == e.end {
 				n2450 = 0
@@ -30288,7 +30288,7 @@ func decodeSigParameterV123(d *decoder, h *header, m *model.SigParameter) error 
 			m.ExtraInfo = &p2457[0]
 			if !e.cons || !fastSigParameterExtraInfoV123(d, d.window(&e), e.start, e.end, m.ExtraInfo) {
 				var h2458 header
-				b2459 := d.window(&e)
+				b2459 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2459)) && b2459[e.start+1] < 0x80 && b2459[e.start]&0x1f != 0x1f && e.start+2+int(b2459[e.start+1]) <= len(b2459) && e.start+2+int(b2459[e.start+1]) == e.end {
 					t, l := b2459[e.start], int(b2459[e.start+1])
 					h2458.tag, h2458.cons, h2458.off, h2458.start, h2458.end, h2458.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -30549,7 +30549,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 		if en != 0 { // [0] mtl
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b2477 := d.window(&e)
+			b2477 := b
 			n2473 := 1
 			if e.cons && e.start == e.end {
 				n2473 = 0
@@ -30609,7 +30609,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 		if en != 0 { // [1] mpl
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2485 := d.window(&e)
+			b2485 := b
 			n2481 := 1
 			if e.cons && e.start == e.end {
 				n2481 = 0
@@ -30636,7 +30636,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			}
 			var e2484 header
 			for i2482, off2483 := 0, e.start; i2482 < n2481; i2482++ {
-				if en2487 := expect(b2485, off2483, 0x30); en2487 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b2485, off2483+2, en2487, &m.Mpl[i2482]) {
+				if en2487 := expect(b2485, off2483, 0x30); en2487 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b2485[:en2487], off2483+2, en2487, &m.Mpl[i2482]) {
 					off2483 = en2487
 					continue
 				}
@@ -30694,7 +30694,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mtl: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b2494 := d.window(&e)
+			b2494 := b
 			n2490 := 1
 			if e.cons && e.start == e.end {
 				n2490 = 0
@@ -30748,7 +30748,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 				return d.errorf(e.off, "mpl: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2502 := d.window(&e)
+			b2502 := b
 			n2498 := 1
 			if e.cons && e.start == e.end {
 				n2498 = 0
@@ -30775,7 +30775,7 @@ func decodeModemDescriptorV123(d *decoder, h *header, m *model.ModemDescriptor) 
 			}
 			var e2501 header
 			for i2499, off2500 := 0, e.start; i2499 < n2498; i2499++ {
-				if en2504 := expect(b2502, off2500, 0x30); en2504 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b2502, off2500+2, en2504, &m.Mpl[i2499]) {
+				if en2504 := expect(b2502, off2500, 0x30); en2504 != 0 && d.depth+1 <= d.lim.MaxDepth && fastPropertyParmV123(d, b2502[:en2504], off2500+2, en2504, &m.Mpl[i2499]) {
 					off2500 = en2504
 					continue
 				}
@@ -30881,7 +30881,7 @@ func decodeDigitMapDescriptorV1(d *decoder, h *header, m *model.DigitMapDescript
 		}
 		p2508[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2508[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV1(d, b, off+2, en, m.DigitMapValue) {
+		if d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV1(d, b[:en], off+2, en, m.DigitMapValue) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeDigitMapValueV1(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
@@ -31013,7 +31013,7 @@ func decodeDigitMapDescriptorV23(d *decoder, h *header, m *model.DigitMapDescrip
 		}
 		p2512[0] = model.DigitMapValue{}
 		m.DigitMapValue = &p2512[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV23(d, b, off+2, en, m.DigitMapValue) {
+		if d.depth+1 > d.lim.MaxDepth || !fastDigitMapValueV23(d, b[:en], off+2, en, m.DigitMapValue) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeDigitMapValueV23(d, &e, m.DigitMapValue); err != nil {
 				return codecerr.At(err, "digitMapValue")
@@ -31739,10 +31739,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2548[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2548[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b, off+2, en, m.ServiceChangeAddress) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b[:en], off+2, en, m.ServiceChangeAddress) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2549 header
-			b2550 := d.window(&e)
+			b2550 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2550)) && b2550[e.start+1] < 0x80 && b2550[e.start]&0x1f != 0x1f && e.start+2+int(b2550[e.start+1]) <= len(b2550) && e.start+2+int(b2550[e.start+1]) == e.end {
 				t, l := b2550[e.start], int(b2550[e.start+1])
 				h2549.tag, h2549.cons, h2549.off, h2549.start, h2549.end, h2549.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -31780,7 +31780,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2552[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2552[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b, off+2, en, m.ServiceChangeProfile) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b[:en], off+2, en, m.ServiceChangeProfile) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
@@ -31796,7 +31796,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		if en != 0 { // [4] serviceChangeReason
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
 			seen |= 1 << 4
-			b2557 := d.window(&e)
+			b2557 := b
 			n2553 := 1
 			if e.cons && e.start == e.end {
 				n2553 = 0
@@ -31865,10 +31865,10 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2561[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2561[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, off+2, en, m.ServiceChangeMgcId) {
+		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], off+2, en, m.ServiceChangeMgcId) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 			var h2562 header
-			b2563 := d.window(&e)
+			b2563 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2563)) && b2563[e.start+1] < 0x80 && b2563[e.start]&0x1f != 0x1f && e.start+2+int(b2563[e.start+1]) <= len(b2563) && e.start+2+int(b2563[e.start+1]) == e.end {
 				t, l := b2563[e.start], int(b2563[e.start+1])
 				h2562.tag, h2562.cons, h2562.off, h2562.start, h2562.end, h2562.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -31892,7 +31892,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2564[0] = model.TimeNotation{}
 		m.TimeStamp = &p2564[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.TimeStamp) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.TimeStamp) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
@@ -31954,7 +31954,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = &p2567[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2568 header
-				b2569 := d.window(&e)
+				b2569 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2569)) && b2569[e.start+1] < 0x80 && b2569[e.start]&0x1f != 0x1f && e.start+2+int(b2569[e.start+1]) <= len(b2569) && e.start+2+int(b2569[e.start+1]) == e.end {
 					t, l := b2569[e.start], int(b2569[e.start+1])
 					h2568.tag, h2568.cons, h2568.off, h2568.start, h2568.end, h2568.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32003,7 +32003,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			b2576 := d.window(&e)
+			b2576 := b
 			n2572 := 1
 			if e.cons && e.start == e.end {
 				n2572 = 0
@@ -32074,7 +32074,7 @@ func decodeServiceChangeParmV1(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = &p2580[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2581 header
-				b2582 := d.window(&e)
+				b2582 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2582)) && b2582[e.start+1] < 0x80 && b2582[e.start]&0x1f != 0x1f && e.start+2+int(b2582[e.start+1]) <= len(b2582) && e.start+2+int(b2582[e.start+1]) == e.end {
 					t, l := b2582[e.start], int(b2582[e.start+1])
 					h2581.tag, h2581.cons, h2581.off, h2581.start, h2581.end, h2581.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32282,10 +32282,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2594[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2594[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b, off+2, en, m.ServiceChangeAddress) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b[:en], off+2, en, m.ServiceChangeAddress) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2595 header
-			b2596 := d.window(&e)
+			b2596 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2596)) && b2596[e.start+1] < 0x80 && b2596[e.start]&0x1f != 0x1f && e.start+2+int(b2596[e.start+1]) <= len(b2596) && e.start+2+int(b2596[e.start+1]) == e.end {
 				t, l := b2596[e.start], int(b2596[e.start+1])
 				h2595.tag, h2595.cons, h2595.off, h2595.start, h2595.end, h2595.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32323,7 +32323,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2598[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2598[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b, off+2, en, m.ServiceChangeProfile) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b[:en], off+2, en, m.ServiceChangeProfile) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
@@ -32339,7 +32339,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		if en != 0 { // [4] serviceChangeReason
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
 			seen |= 1 << 4
-			b2603 := d.window(&e)
+			b2603 := b
 			n2599 := 1
 			if e.cons && e.start == e.end {
 				n2599 = 0
@@ -32408,10 +32408,10 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2607[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2607[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, off+2, en, m.ServiceChangeMgcId) {
+		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], off+2, en, m.ServiceChangeMgcId) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 			var h2608 header
-			b2609 := d.window(&e)
+			b2609 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2609)) && b2609[e.start+1] < 0x80 && b2609[e.start]&0x1f != 0x1f && e.start+2+int(b2609[e.start+1]) <= len(b2609) && e.start+2+int(b2609[e.start+1]) == e.end {
 				t, l := b2609[e.start], int(b2609[e.start+1])
 				h2608.tag, h2608.cons, h2608.off, h2608.start, h2608.end, h2608.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32435,7 +32435,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2610[0] = model.TimeNotation{}
 		m.TimeStamp = &p2610[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.TimeStamp) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.TimeStamp) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
@@ -32511,7 +32511,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = &p2614[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2615 header
-				b2616 := d.window(&e)
+				b2616 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2616)) && b2616[e.start+1] < 0x80 && b2616[e.start]&0x1f != 0x1f && e.start+2+int(b2616[e.start+1]) <= len(b2616) && e.start+2+int(b2616[e.start+1]) == e.end {
 					t, l := b2616[e.start], int(b2616[e.start+1])
 					h2615.tag, h2615.cons, h2615.off, h2615.start, h2615.end, h2615.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32560,7 +32560,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			b2623 := d.window(&e)
+			b2623 := b
 			n2619 := 1
 			if e.cons && e.start == e.end {
 				n2619 = 0
@@ -32631,7 +32631,7 @@ func decodeServiceChangeParmV2(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = &p2627[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2628 header
-				b2629 := d.window(&e)
+				b2629 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2629)) && b2629[e.start+1] < 0x80 && b2629[e.start]&0x1f != 0x1f && e.start+2+int(b2629[e.start+1]) <= len(b2629) && e.start+2+int(b2629[e.start+1]) == e.end {
 					t, l := b2629[e.start], int(b2629[e.start+1])
 					h2628.tag, h2628.cons, h2628.off, h2628.start, h2628.end, h2628.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32857,10 +32857,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2642[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2642[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b, off+2, en, m.ServiceChangeAddress) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b[:en], off+2, en, m.ServiceChangeAddress) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2643 header
-			b2644 := d.window(&e)
+			b2644 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2644)) && b2644[e.start+1] < 0x80 && b2644[e.start]&0x1f != 0x1f && e.start+2+int(b2644[e.start+1]) <= len(b2644) && e.start+2+int(b2644[e.start+1]) == e.end {
 				t, l := b2644[e.start], int(b2644[e.start+1])
 				h2643.tag, h2643.cons, h2643.off, h2643.start, h2643.end, h2643.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -32898,7 +32898,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2646[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2646[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b, off+2, en, m.ServiceChangeProfile) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b[:en], off+2, en, m.ServiceChangeProfile) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
@@ -32914,7 +32914,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		if en != 0 { // [4] serviceChangeReason
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, s, en, en
 			seen |= 1 << 4
-			b2651 := d.window(&e)
+			b2651 := b
 			n2647 := 1
 			if e.cons && e.start == e.end {
 				n2647 = 0
@@ -32983,10 +32983,10 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2655[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2655[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, off+2, en, m.ServiceChangeMgcId) {
+		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], off+2, en, m.ServiceChangeMgcId) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000006, true, off, off+2, en, en
 			var h2656 header
-			b2657 := d.window(&e)
+			b2657 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2657)) && b2657[e.start+1] < 0x80 && b2657[e.start]&0x1f != 0x1f && e.start+2+int(b2657[e.start+1]) <= len(b2657) && e.start+2+int(b2657[e.start+1]) == e.end {
 				t, l := b2657[e.start], int(b2657[e.start+1])
 				h2656.tag, h2656.cons, h2656.off, h2656.start, h2656.end, h2656.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33010,7 +33010,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 		}
 		p2658[0] = model.TimeNotation{}
 		m.TimeStamp = &p2658[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.TimeStamp) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.TimeStamp) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000007, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.TimeStamp); err != nil {
 				return codecerr.At(err, "timeStamp")
@@ -33094,7 +33094,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeAddress = &p2662[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2663 header
-				b2664 := d.window(&e)
+				b2664 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2664)) && b2664[e.start+1] < 0x80 && b2664[e.start]&0x1f != 0x1f && e.start+2+int(b2664[e.start+1]) <= len(b2664) && e.start+2+int(b2664[e.start+1]) == e.end {
 					t, l := b2664[e.start], int(b2664[e.start+1])
 					h2663.tag, h2663.cons, h2663.off, h2663.start, h2663.end, h2663.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33143,7 +33143,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 				return d.errorf(e.off, "serviceChangeReason: duplicate or out of order")
 			}
 			seen |= 1 << 4
-			b2671 := d.window(&e)
+			b2671 := b
 			n2667 := 1
 			if e.cons && e.start == e.end {
 				n2667 = 0
@@ -33214,7 +33214,7 @@ func decodeServiceChangeParmV3(d *decoder, h *header, m *model.ServiceChangeParm
 			m.ServiceChangeMgcId = &p2675[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2676 header
-				b2677 := d.window(&e)
+				b2677 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2677)) && b2677[e.start+1] < 0x80 && b2677[e.start]&0x1f != 0x1f && e.start+2+int(b2677[e.start+1]) <= len(b2677) && e.start+2+int(b2677[e.start+1]) == e.end {
 					t, l := b2677[e.start], int(b2677[e.start+1])
 					h2676.tag, h2676.cons, h2676.off, h2676.start, h2676.end, h2676.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33593,10 +33593,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2697[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2697[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, off+2, en, m.ServiceChangeMgcId) {
+		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], off+2, en, m.ServiceChangeMgcId) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			var h2698 header
-			b2699 := d.window(&e)
+			b2699 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2699)) && b2699[e.start+1] < 0x80 && b2699[e.start]&0x1f != 0x1f && e.start+2+int(b2699[e.start+1]) <= len(b2699) && e.start+2+int(b2699[e.start+1]) == e.end {
 				t, l := b2699[e.start], int(b2699[e.start+1])
 				h2698.tag, h2698.cons, h2698.off, h2698.start, h2698.end, h2698.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33620,10 +33620,10 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2700[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2700[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b, off+2, en, m.ServiceChangeAddress) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b[:en], off+2, en, m.ServiceChangeAddress) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2701 header
-			b2702 := d.window(&e)
+			b2702 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2702)) && b2702[e.start+1] < 0x80 && b2702[e.start]&0x1f != 0x1f && e.start+2+int(b2702[e.start+1]) <= len(b2702) && e.start+2+int(b2702[e.start+1]) == e.end {
 				t, l := b2702[e.start], int(b2702[e.start+1])
 				h2701.tag, h2701.cons, h2701.off, h2701.start, h2701.end, h2701.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33661,7 +33661,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2704[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2704[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b, off+2, en, m.ServiceChangeProfile) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b[:en], off+2, en, m.ServiceChangeProfile) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
@@ -33677,7 +33677,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 		}
 		p2705[0] = model.TimeNotation{}
 		m.Timestamp = &p2705[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.Timestamp) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.Timestamp) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timeStamp")
@@ -33709,7 +33709,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			m.ServiceChangeMgcId = &p2706[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2707 header
-				b2708 := d.window(&e)
+				b2708 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2708)) && b2708[e.start+1] < 0x80 && b2708[e.start]&0x1f != 0x1f && e.start+2+int(b2708[e.start+1]) <= len(b2708) && e.start+2+int(b2708[e.start+1]) == e.end {
 					t, l := b2708[e.start], int(b2708[e.start+1])
 					h2707.tag, h2707.cons, h2707.off, h2707.start, h2707.end, h2707.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33736,7 +33736,7 @@ func decodeServiceChangeResParmV1(d *decoder, h *header, m *model.ServiceChangeR
 			m.ServiceChangeAddress = &p2709[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2710 header
-				b2711 := d.window(&e)
+				b2711 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2711)) && b2711[e.start+1] < 0x80 && b2711[e.start]&0x1f != 0x1f && e.start+2+int(b2711[e.start+1]) <= len(b2711) && e.start+2+int(b2711[e.start+1]) == e.end {
 					t, l := b2711[e.start], int(b2711[e.start+1])
 					h2710.tag, h2710.cons, h2710.off, h2710.start, h2710.end, h2710.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33940,10 +33940,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2724[0] = model.MId{}
 		m.ServiceChangeMgcId = &p2724[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b, off+2, en, m.ServiceChangeMgcId) {
+		if d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, b[:en], off+2, en, m.ServiceChangeMgcId) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			var h2725 header
-			b2726 := d.window(&e)
+			b2726 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2726)) && b2726[e.start+1] < 0x80 && b2726[e.start]&0x1f != 0x1f && e.start+2+int(b2726[e.start+1]) <= len(b2726) && e.start+2+int(b2726[e.start+1]) == e.end {
 				t, l := b2726[e.start], int(b2726[e.start+1])
 				h2725.tag, h2725.cons, h2725.off, h2725.start, h2725.end, h2725.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -33967,10 +33967,10 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2727[0] = model.ServiceChangeAddress{}
 		m.ServiceChangeAddress = &p2727[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b, off+2, en, m.ServiceChangeAddress) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, b[:en], off+2, en, m.ServiceChangeAddress) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2728 header
-			b2729 := d.window(&e)
+			b2729 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2729)) && b2729[e.start+1] < 0x80 && b2729[e.start]&0x1f != 0x1f && e.start+2+int(b2729[e.start+1]) <= len(b2729) && e.start+2+int(b2729[e.start+1]) == e.end {
 				t, l := b2729[e.start], int(b2729[e.start+1])
 				h2728.tag, h2728.cons, h2728.off, h2728.start, h2728.end, h2728.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -34008,7 +34008,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2731[0] = model.ServiceChangeProfile{}
 		m.ServiceChangeProfile = &p2731[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b, off+2, en, m.ServiceChangeProfile) {
+		if d.depth+1 > d.lim.MaxDepth || !fastServiceChangeProfileV123(d, b[:en], off+2, en, m.ServiceChangeProfile) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeServiceChangeProfileV123(d, &e, m.ServiceChangeProfile); err != nil {
 				return codecerr.At(err, "serviceChangeProfile")
@@ -34024,7 +34024,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 		}
 		p2732[0] = model.TimeNotation{}
 		m.Timestamp = &p2732[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b, off+2, en, m.Timestamp) {
+		if d.depth+1 > d.lim.MaxDepth || !fastTimeNotationV123(d, b[:en], off+2, en, m.Timestamp) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000004, true, off, off+2, en, en
 			if err = decodeTimeNotationV123(d, &e, m.Timestamp); err != nil {
 				return codecerr.At(err, "timestamp")
@@ -34056,7 +34056,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			m.ServiceChangeMgcId = &p2733[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastMIdV123(d, d.window(&e), e.start, e.end, m.ServiceChangeMgcId) {
 				var h2734 header
-				b2735 := d.window(&e)
+				b2735 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2735)) && b2735[e.start+1] < 0x80 && b2735[e.start]&0x1f != 0x1f && e.start+2+int(b2735[e.start+1]) <= len(b2735) && e.start+2+int(b2735[e.start+1]) == e.end {
 					t, l := b2735[e.start], int(b2735[e.start+1])
 					h2734.tag, h2734.cons, h2734.off, h2734.start, h2734.end, h2734.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -34083,7 +34083,7 @@ func decodeServiceChangeResParmV23(d *decoder, h *header, m *model.ServiceChange
 			m.ServiceChangeAddress = &p2736[0]
 			if !e.cons || d.depth+1 > d.lim.MaxDepth || !fastServiceChangeAddressV123(d, d.window(&e), e.start, e.end, m.ServiceChangeAddress) {
 				var h2737 header
-				b2738 := d.window(&e)
+				b2738 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2738)) && b2738[e.start+1] < 0x80 && b2738[e.start]&0x1f != 0x1f && e.start+2+int(b2738[e.start+1]) <= len(b2738) && e.start+2+int(b2738[e.start+1]) == e.end {
 					t, l := b2738[e.start], int(b2738[e.start+1])
 					h2737.tag, h2737.cons, h2737.off, h2737.start, h2737.end, h2737.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -34501,7 +34501,7 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 	if en := expect(b, off, 0xa1); en != 0 { // [1] statValue
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b2758 := d.window(&e)
+		b2758 := b
 		n2754 := 1
 		if e.cons && e.start == e.end {
 			n2754 = 0
@@ -34576,7 +34576,7 @@ func decodeStatisticsParameterV123(d *decoder, h *header, m *model.StatisticsPar
 				return d.errorf(e.off, "statValue: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b2765 := d.window(&e)
+			b2765 := b
 			n2761 := 1
 			if e.cons && e.start == e.end {
 				n2761 = 0
@@ -34723,7 +34723,7 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
 			var h2773 header
-			b2774 := d.window(&e)
+			b2774 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2774)) && b2774[e.start+1] < 0x80 && b2774[e.start]&0x1f != 0x1f && e.start+2+int(b2774[e.start+1]) <= len(b2774) && e.start+2+int(b2774[e.start+1]) == e.end {
 				t, l := b2774[e.start], int(b2774[e.start+1])
 				h2773.tag, h2773.cons, h2773.off, h2773.start, h2773.end, h2773.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -34761,7 +34761,7 @@ func decodeNonStandardDataV123(d *decoder, h *header, m *model.NonStandardData) 
 			}
 			seen |= 1 << 0
 			var h2775 header
-			b2776 := d.window(&e)
+			b2776 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2776)) && b2776[e.start+1] < 0x80 && b2776[e.start]&0x1f != 0x1f && e.start+2+int(b2776[e.start+1]) <= len(b2776) && e.start+2+int(b2776[e.start+1]) == e.end {
 				t, l := b2776[e.start], int(b2776[e.start+1])
 				h2775.tag, h2775.cons, h2775.off, h2775.start, h2775.end, h2775.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -35895,7 +35895,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2843[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2843[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV2(d, b, off+2, en, m.TermStateDescr) {
+		if d.depth+2 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV2(d, b[:en], off+2, en, m.TermStateDescr) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeIndAudTerminationStateDescriptorV2(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
@@ -35911,10 +35911,10 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2844[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2844[0]
-		if d.depth+4 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV2(d, b, off+2, en, m.Streams) {
+		if d.depth+4 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV2(d, b[:en], off+2, en, m.Streams) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2845 header
-			b2846 := d.window(&e)
+			b2846 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2846)) && b2846[e.start+1] < 0x80 && b2846[e.start]&0x1f != 0x1f && e.start+2+int(b2846[e.start+1]) <= len(b2846) && e.start+2+int(b2846[e.start+1]) == e.end {
 				t, l := b2846[e.start], int(b2846[e.start+1])
 				h2845.tag, h2845.cons, h2845.off, h2845.start, h2845.end, h2845.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -35970,7 +35970,7 @@ func decodeIndAudMediaDescriptorV2(d *decoder, h *header, m *model.IndAudMediaDe
 			m.Streams = &p2848[0]
 			if !e.cons || d.depth+4 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV2(d, d.window(&e), e.start, e.end, m.Streams) {
 				var h2849 header
-				b2850 := d.window(&e)
+				b2850 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2850)) && b2850[e.start+1] < 0x80 && b2850[e.start]&0x1f != 0x1f && e.start+2+int(b2850[e.start+1]) <= len(b2850) && e.start+2+int(b2850[e.start+1]) == e.end {
 					t, l := b2850[e.start], int(b2850[e.start+1])
 					h2849.tag, h2849.cons, h2849.off, h2849.start, h2849.end, h2849.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -36065,7 +36065,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2855[0] = model.IndAudTerminationStateDescriptor{}
 		m.TermStateDescr = &p2855[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV3(d, b, off+2, en, m.TermStateDescr) {
+		if d.depth+3 > d.lim.MaxDepth || !fastIndAudTerminationStateDescriptorV3(d, b[:en], off+2, en, m.TermStateDescr) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeIndAudTerminationStateDescriptorV3(d, &e, m.TermStateDescr); err != nil {
 				return codecerr.At(err, "termStateDescr")
@@ -36081,10 +36081,10 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 		}
 		p2856[0] = model.IndAudMediaDescriptorStreams{}
 		m.Streams = &p2856[0]
-		if d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV3(d, b, off+2, en, m.Streams) {
+		if d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV3(d, b[:en], off+2, en, m.Streams) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			var h2857 header
-			b2858 := d.window(&e)
+			b2858 := b
 			if e.cons && uint(e.start)+1 < uint(len(b2858)) && b2858[e.start+1] < 0x80 && b2858[e.start]&0x1f != 0x1f && e.start+2+int(b2858[e.start+1]) <= len(b2858) && e.start+2+int(b2858[e.start+1]) == e.end {
 				t, l := b2858[e.start], int(b2858[e.start+1])
 				h2857.tag, h2857.cons, h2857.off, h2857.start, h2857.end, h2857.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -36140,7 +36140,7 @@ func decodeIndAudMediaDescriptorV3(d *decoder, h *header, m *model.IndAudMediaDe
 			m.Streams = &p2860[0]
 			if !e.cons || d.depth+5 > d.lim.MaxDepth || !fastIndAudMediaDescriptorStreamsV3(d, d.window(&e), e.start, e.end, m.Streams) {
 				var h2861 header
-				b2862 := d.window(&e)
+				b2862 := b
 				if e.cons && uint(e.start)+1 < uint(len(b2862)) && b2862[e.start+1] < 0x80 && b2862[e.start]&0x1f != 0x1f && e.start+2+int(b2862[e.start+1]) <= len(b2862) && e.start+2+int(b2862[e.start+1]) == e.end {
 					t, l := b2862[e.start], int(b2862[e.start+1])
 					h2861.tag, h2861.cons, h2861.off, h2861.start, h2861.end, h2861.next = uint32(t>>6)<<30|uint32(t&0x1f), t&0x20 != 0, e.start, e.start+2, e.start+2+l, e.start+2+l
@@ -36280,7 +36280,7 @@ func decodeIndAudMediaDescriptorStreamsV2(d *decoder, h *header, m *model.IndAud
 		}
 		var e2873 header
 		for i2871, off2872 := 0, (*h).start; i2871 < n2870; i2871++ {
-			if en2876 := expect(b2874, off2872, 0x30); en2876 != 0 && d.depth+4 <= d.lim.MaxDepth && fastIndAudStreamDescriptorV2(d, b2874, off2872+2, en2876, &m.MultiStream[i2871]) {
+			if en2876 := expect(b2874, off2872, 0x30); en2876 != 0 && d.depth+4 <= d.lim.MaxDepth && fastIndAudStreamDescriptorV2(d, b2874[:en2876], off2872+2, en2876, &m.MultiStream[i2871]) {
 				off2872 = en2876
 				continue
 			}
@@ -36464,7 +36464,7 @@ func decodeIndAudMediaDescriptorStreamsV3(d *decoder, h *header, m *model.IndAud
 		}
 		var e2891 header
 		for i2889, off2890 := 0, (*h).start; i2889 < n2888; i2889++ {
-			if en2894 := expect(b2892, off2890, 0x30); en2894 != 0 && d.depth+5 <= d.lim.MaxDepth && fastIndAudStreamDescriptorV3(d, b2892, off2890+2, en2894, &m.MultiStream[i2889]) {
+			if en2894 := expect(b2892, off2890, 0x30); en2894 != 0 && d.depth+5 <= d.lim.MaxDepth && fastIndAudStreamDescriptorV3(d, b2892[:en2894], off2890+2, en2894, &m.MultiStream[i2889]) {
 				off2890 = en2894
 				continue
 			}
@@ -36615,7 +36615,7 @@ func decodeIndAudStreamDescriptorV2(d *decoder, h *header, m *model.IndAudStream
 		}
 		if en != 0 { // [1] streamParms
 			seen |= 1 << 1
-			if d.depth+3 > d.lim.MaxDepth || !fastIndAudStreamParmsV2(d, b, s, en, &m.StreamParms) {
+			if d.depth+3 > d.lim.MaxDepth || !fastIndAudStreamParmsV2(d, b[:en], s, en, &m.StreamParms) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeIndAudStreamParmsV2(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
@@ -36753,7 +36753,7 @@ func decodeIndAudStreamDescriptorV3(d *decoder, h *header, m *model.IndAudStream
 		}
 		if en != 0 { // [1] streamParms
 			seen |= 1 << 1
-			if d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamParmsV3(d, b, s, en, &m.StreamParms) {
+			if d.depth+4 > d.lim.MaxDepth || !fastIndAudStreamParmsV3(d, b[:en], s, en, &m.StreamParms) {
 				e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 				if err = decodeIndAudStreamParmsV3(d, &e, &m.StreamParms); err != nil {
 					return codecerr.At(err, "streamParms")
@@ -36892,7 +36892,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2912[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2912[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV2(d, b, off+2, en, m.LocalControlDescriptor) {
+		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV2(d, b[:en], off+2, en, m.LocalControlDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeIndAudLocalControlDescriptorV2(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
@@ -36908,7 +36908,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2913[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2913[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, b, off+2, en, m.LocalDescriptor) {
+		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, b[:en], off+2, en, m.LocalDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
@@ -36924,7 +36924,7 @@ func decodeIndAudStreamParmsV2(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2914[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2914[0]
-		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, b, off+2, en, m.RemoteDescriptor) {
+		if d.depth+2 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV2(d, b[:en], off+2, en, m.RemoteDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeIndAudLocalRemoteDescriptorV2(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
@@ -37104,7 +37104,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2925[0] = model.IndAudLocalControlDescriptor{}
 		m.LocalControlDescriptor = &p2925[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV3(d, b, off+2, en, m.LocalControlDescriptor) {
+		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalControlDescriptorV3(d, b[:en], off+2, en, m.LocalControlDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, off+2, en, en
 			if err = decodeIndAudLocalControlDescriptorV3(d, &e, m.LocalControlDescriptor); err != nil {
 				return codecerr.At(err, "localControlDescriptor")
@@ -37120,7 +37120,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2926[0] = model.IndAudLocalRemoteDescriptor{}
 		m.LocalDescriptor = &p2926[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, b, off+2, en, m.LocalDescriptor) {
+		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, b[:en], off+2, en, m.LocalDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.LocalDescriptor); err != nil {
 				return codecerr.At(err, "localDescriptor")
@@ -37136,7 +37136,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2927[0] = model.IndAudLocalRemoteDescriptor{}
 		m.RemoteDescriptor = &p2927[0]
-		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, b, off+2, en, m.RemoteDescriptor) {
+		if d.depth+3 > d.lim.MaxDepth || !fastIndAudLocalRemoteDescriptorV3(d, b[:en], off+2, en, m.RemoteDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000002, true, off, off+2, en, en
 			if err = decodeIndAudLocalRemoteDescriptorV3(d, &e, m.RemoteDescriptor); err != nil {
 				return codecerr.At(err, "remoteDescriptor")
@@ -37152,7 +37152,7 @@ func decodeIndAudStreamParmsV3(d *decoder, h *header, m *model.IndAudStreamParms
 		}
 		p2928[0] = model.IndAudStatisticsDescriptor{}
 		m.StatisticsDescriptor = &p2928[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, b, off+2, en, m.StatisticsDescriptor) {
+		if d.depth+1 > d.lim.MaxDepth || !fastIndAudStatisticsDescriptorV23(d, b[:en], off+2, en, m.StatisticsDescriptor) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 			if err = decodeIndAudStatisticsDescriptorV23(d, &e, m.StatisticsDescriptor); err != nil {
 				return codecerr.At(err, "statisticsDescriptor")
@@ -37385,7 +37385,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b2944 := d.window(&e)
+		b2944 := b
 		n2940 := 1
 		if e.cons && e.start == e.end {
 			n2940 = 0
@@ -37412,7 +37412,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 		}
 		var e2943 header
 		for i2941, off2942 := 0, e.start; i2941 < n2940; i2941++ {
-			if en2946 := expect(b2944, off2942, 0x30); en2946 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2944, off2942+2, en2946, &m.PropertyParms[i2941]) {
+			if en2946 := expect(b2944, off2942, 0x30); en2946 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2944[:en2946], off2942+2, en2946, &m.PropertyParms[i2941]) {
 				off2942 = en2946
 				continue
 			}
@@ -37482,7 +37482,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2952 := d.window(&e)
+			b2952 := b
 			n2948 := 1
 			if e.cons && e.start == e.end {
 				n2948 = 0
@@ -37509,7 +37509,7 @@ func decodeIndAudLocalControlDescriptorV2(d *decoder, h *header, m *model.IndAud
 			}
 			var e2951 header
 			for i2949, off2950 := 0, e.start; i2949 < n2948; i2949++ {
-				if en2954 := expect(b2952, off2950, 0x30); en2954 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2952, off2950+2, en2954, &m.PropertyParms[i2949]) {
+				if en2954 := expect(b2952, off2950, 0x30); en2954 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2952[:en2954], off2950+2, en2954, &m.PropertyParms[i2949]) {
 					off2950 = en2954
 					continue
 				}
@@ -37701,7 +37701,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 	if en := expect(b, off, 0xa3); en != 0 { // [3] propertyParms
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000003, true, off, off+2, en, en
 		seen |= 1 << 3
-		b2967 := d.window(&e)
+		b2967 := b
 		n2963 := 1
 		if e.cons && e.start == e.end {
 			n2963 = 0
@@ -37728,7 +37728,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 		}
 		var e2966 header
 		for i2964, off2965 := 0, e.start; i2964 < n2963; i2964++ {
-			if en2969 := expect(b2967, off2965, 0x30); en2969 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b2967, off2965+2, en2969, &m.PropertyParms[i2964]) {
+			if en2969 := expect(b2967, off2965, 0x30); en2969 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b2967[:en2969], off2965+2, en2969, &m.PropertyParms[i2964]) {
 				off2965 = en2969
 				continue
 			}
@@ -37815,7 +37815,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 3
-			b2976 := d.window(&e)
+			b2976 := b
 			n2972 := 1
 			if e.cons && e.start == e.end {
 				n2972 = 0
@@ -37842,7 +37842,7 @@ func decodeIndAudLocalControlDescriptorV3(d *decoder, h *header, m *model.IndAud
 			}
 			var e2975 header
 			for i2973, off2974 := 0, e.start; i2973 < n2972; i2973++ {
-				if en2978 := expect(b2976, off2974, 0x30); en2978 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b2976, off2974+2, en2978, &m.PropertyParms[i2973]) {
+				if en2978 := expect(b2976, off2974, 0x30); en2978 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b2976[:en2978], off2974+2, en2978, &m.PropertyParms[i2973]) {
 					off2974 = en2978
 					continue
 				}
@@ -38106,7 +38106,7 @@ func decodeIndAudPropertyParmV3(d *decoder, h *header, m *model.IndAudPropertyPa
 		}
 		p2987[0] = model.PropertyParm{}
 		m.PropertyParms = &p2987[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, b, off+2, en, m.PropertyParms) {
+		if d.depth+1 > d.lim.MaxDepth || !fastPropertyParmV123(d, b[:en], off+2, en, m.PropertyParms) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodePropertyParmV123(d, &e, m.PropertyParms); err != nil {
 				return codecerr.At(err, "propertyParms")
@@ -38263,7 +38263,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 		if en != 0 { // [1] propGrps
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b2998 := d.window(&e)
+			b2998 := b
 			n2994 := 1
 			if e.cons && e.start == e.end {
 				n2994 = 0
@@ -38290,7 +38290,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			var e2997 header
 			for i2995, off2996 := 0, e.start; i2995 < n2994; i2995++ {
-				if en3000 := expect(b2998, off2996, 0x30); en3000 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2998, off2996+2, en3000, &m.PropGrps[i2995]) {
+				if en3000 := expect(b2998, off2996, 0x30); en3000 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b2998[:en3000], off2996+2, en3000, &m.PropGrps[i2995]) {
 					off2996 = en3000
 					continue
 				}
@@ -38348,7 +38348,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b3007 := d.window(&e)
+			b3007 := b
 			n3003 := 1
 			if e.cons && e.start == e.end {
 				n3003 = 0
@@ -38375,7 +38375,7 @@ func decodeIndAudLocalRemoteDescriptorV2(d *decoder, h *header, m *model.IndAudL
 			}
 			var e3006 header
 			for i3004, off3005 := 0, e.start; i3004 < n3003; i3004++ {
-				if en3009 := expect(b3007, off3005, 0x30); en3009 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3007, off3005+2, en3009, &m.PropGrps[i3004]) {
+				if en3009 := expect(b3007, off3005, 0x30); en3009 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3007[:en3009], off3005+2, en3009, &m.PropGrps[i3004]) {
 					off3005 = en3009
 					continue
 				}
@@ -38538,7 +38538,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 		if en != 0 { // [1] propGrps
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b3024 := d.window(&e)
+			b3024 := b
 			n3020 := 1
 			if e.cons && e.start == e.end {
 				n3020 = 0
@@ -38565,7 +38565,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			var e3023 header
 			for i3021, off3022 := 0, e.start; i3021 < n3020; i3021++ {
-				if en3026 := expect(b3024, off3022, 0x30); en3026 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3024, off3022+2, en3026, &m.PropGrps[i3021]) {
+				if en3026 := expect(b3024, off3022, 0x30); en3026 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3024[:en3026], off3022+2, en3026, &m.PropGrps[i3021]) {
 					off3022 = en3026
 					continue
 				}
@@ -38623,7 +38623,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 				return d.errorf(e.off, "propGrps: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b3033 := d.window(&e)
+			b3033 := b
 			n3029 := 1
 			if e.cons && e.start == e.end {
 				n3029 = 0
@@ -38650,7 +38650,7 @@ func decodeIndAudLocalRemoteDescriptorV3(d *decoder, h *header, m *model.IndAudL
 			}
 			var e3032 header
 			for i3030, off3031 := 0, e.start; i3030 < n3029; i3030++ {
-				if en3035 := expect(b3033, off3031, 0x30); en3035 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3033, off3031+2, en3035, &m.PropGrps[i3030]) {
+				if en3035 := expect(b3033, off3031, 0x30); en3035 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3033[:en3035], off3031+2, en3035, &m.PropGrps[i3030]) {
 					off3031 = en3035
 					continue
 				}
@@ -38806,7 +38806,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 		if en != 0 { // [0] propertyParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b3049 := d.window(&e)
+			b3049 := b
 			n3045 := 1
 			if e.cons && e.start == e.end {
 				n3045 = 0
@@ -38833,7 +38833,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			}
 			var e3048 header
 			for i3046, off3047 := 0, e.start; i3046 < n3045; i3046++ {
-				if en3051 := expect(b3049, off3047, 0x30); en3051 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3049, off3047+2, en3051, &m.PropertyParms[i3046]) {
+				if en3051 := expect(b3049, off3047, 0x30); en3051 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3049[:en3051], off3047+2, en3051, &m.PropertyParms[i3046]) {
 					off3047 = en3051
 					continue
 				}
@@ -38893,7 +38893,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b3057 := d.window(&e)
+			b3057 := b
 			n3053 := 1
 			if e.cons && e.start == e.end {
 				n3053 = 0
@@ -38920,7 +38920,7 @@ func decodeIndAudTerminationStateDescriptorV2(d *decoder, h *header, m *model.In
 			}
 			var e3056 header
 			for i3054, off3055 := 0, e.start; i3054 < n3053; i3054++ {
-				if en3059 := expect(b3057, off3055, 0x30); en3059 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3057, off3055+2, en3059, &m.PropertyParms[i3054]) {
+				if en3059 := expect(b3057, off3055, 0x30); en3059 != 0 && d.depth+1 <= d.lim.MaxDepth && fastIndAudPropertyParmV2(d, b3057[:en3059], off3055+2, en3059, &m.PropertyParms[i3054]) {
 					off3055 = en3059
 					continue
 				}
@@ -39104,7 +39104,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 		if en != 0 { // [0] propertyParms
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b3072 := d.window(&e)
+			b3072 := b
 			n3068 := 1
 			if e.cons && e.start == e.end {
 				n3068 = 0
@@ -39131,7 +39131,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			var e3071 header
 			for i3069, off3070 := 0, e.start; i3069 < n3068; i3069++ {
-				if en3074 := expect(b3072, off3070, 0x30); en3074 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3072, off3070+2, en3074, &m.PropertyParms[i3069]) {
+				if en3074 := expect(b3072, off3070, 0x30); en3074 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3072[:en3074], off3070+2, en3074, &m.PropertyParms[i3069]) {
 					off3070 = en3074
 					continue
 				}
@@ -39208,7 +39208,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 				return d.errorf(e.off, "propertyParms: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b3081 := d.window(&e)
+			b3081 := b
 			n3077 := 1
 			if e.cons && e.start == e.end {
 				n3077 = 0
@@ -39235,7 +39235,7 @@ func decodeIndAudTerminationStateDescriptorV3(d *decoder, h *header, m *model.In
 			}
 			var e3080 header
 			for i3078, off3079 := 0, e.start; i3078 < n3077; i3078++ {
-				if en3083 := expect(b3081, off3079, 0x30); en3083 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3081, off3079+2, en3083, &m.PropertyParms[i3078]) {
+				if en3083 := expect(b3081, off3079, 0x30); en3083 != 0 && d.depth+2 <= d.lim.MaxDepth && fastIndAudPropertyParmV3(d, b3081[:en3083], off3079+2, en3083, &m.PropertyParms[i3078]) {
 					off3079 = en3083
 					continue
 				}
@@ -39957,7 +39957,7 @@ func decodeIndAudSeqSigListV2(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 		p3114[0] = model.IndAudSignal{}
 		m.SignalList = &p3114[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV2(d, b, off+2, en, m.SignalList) {
+		if d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV2(d, b[:en], off+2, en, m.SignalList) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeIndAudSignalV2(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
@@ -40102,7 +40102,7 @@ func decodeIndAudSeqSigListV3(d *decoder, h *header, m *model.IndAudSeqSigList) 
 		}
 		p3121[0] = model.IndAudSignal{}
 		m.SignalList = &p3121[0]
-		if d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV3(d, b, off+2, en, m.SignalList) {
+		if d.depth+1 > d.lim.MaxDepth || !fastIndAudSignalV3(d, b[:en], off+2, en, m.SignalList) {
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 			if err = decodeIndAudSignalV3(d, &e, m.SignalList); err != nil {
 				return codecerr.At(err, "signalList")
@@ -41099,7 +41099,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 		if en != 0 { // [0] terminationIDList
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000000, true, off, s, en, en
 			seen |= 1 << 0
-			b3153 := d.window(&e)
+			b3153 := b
 			n3149 := 1
 			if e.cons && e.start == e.end {
 				n3149 = 0
@@ -41126,7 +41126,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			var e3152 header
 			for i3150, off3151 := 0, e.start; i3150 < n3149; i3150++ {
-				if en3155 := expect(b3153, off3151, 0x30); en3155 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b3153, off3151+2, en3155, &m.TerminationIDList[i3150]) {
+				if en3155 := expect(b3153, off3151, 0x30); en3155 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b3153[:en3155], off3151+2, en3155, &m.TerminationIDList[i3150]) {
 					off3151 = en3155
 					continue
 				}
@@ -41162,7 +41162,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 		if en != 0 { // [1] terminationAuditResult
 			e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, s, en, en
 			seen |= 1 << 1
-			b3161 := d.window(&e)
+			b3161 := b
 			n3157 := 1
 			if e.cons && e.start == e.end {
 				n3157 = 0
@@ -41218,7 +41218,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationIDList: duplicate or out of order")
 			}
 			seen |= 1 << 0
-			b3166 := d.window(&e)
+			b3166 := b
 			n3162 := 1
 			if e.cons && e.start == e.end {
 				n3162 = 0
@@ -41245,7 +41245,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 			}
 			var e3165 header
 			for i3163, off3164 := 0, e.start; i3163 < n3162; i3163++ {
-				if en3168 := expect(b3166, off3164, 0x30); en3168 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b3166, off3164+2, en3168, &m.TerminationIDList[i3163]) {
+				if en3168 := expect(b3166, off3164, 0x30); en3168 != 0 && d.depth+1 <= d.lim.MaxDepth && fastTerminationIDV123(d, b3166[:en3168], off3164+2, en3168, &m.TerminationIDList[i3163]) {
 					off3164 = en3168
 					continue
 				}
@@ -41275,7 +41275,7 @@ func decodeTermListAuditResultV3(d *decoder, h *header, m *model.TermListAuditRe
 				return d.errorf(e.off, "terminationAuditResult: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b3174 := d.window(&e)
+			b3174 := b
 			n3170 := 1
 			if e.cons && e.start == e.end {
 				n3170 = 0
@@ -41388,7 +41388,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 	if en := expect(b, off, 0xa1); en != 0 { // [1] signalsDescriptor
 		e.tag, e.cons, e.off, e.start, e.end, e.next = 0x80000001, true, off, off+2, en, en
 		seen |= 1 << 1
-		b3183 := d.window(&e)
+		b3183 := b
 		n3179 := 1
 		if e.cons && e.start == e.end {
 			n3179 = 0
@@ -41457,7 +41457,7 @@ func decodeRegulatedEmbeddedDescriptorV3(d *decoder, h *header, m *model.Regulat
 				return d.errorf(e.off, "signalsDescriptor: duplicate or out of order")
 			}
 			seen |= 1 << 1
-			b3189 := d.window(&e)
+			b3189 := b
 			n3185 := 1
 			if e.cons && e.start == e.end {
 				n3185 = 0
