@@ -200,8 +200,9 @@ func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) 
 // SEQUENCE's window b cut at en: header e is filled only where that
 // fails, for the full decoding that follows. The cut matters: a fast
 // decoder that read on past en (its type's optional components) would
-// set fields that the full decoding, which stops at en, leaves set. It reports false (and emits nothing) when c's type, under
-// one constructed tag, is no SEQUENCE or CHOICE with a fast decoder.
+// set fields that the full decoding, which stops at en, leaves set. It
+// reports false (and emits nothing) when c's type, under one
+// constructed tag, is no SEQUENCE or CHOICE with a fast decoder.
 func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []TagSpec, s string) (bool, error) {
 	if len(tags) != 1 || !tags[0].Constructed {
 		return false, nil
@@ -232,8 +233,9 @@ func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []Ta
 // (of type er, tags etags, identifier octet id or -1) at off in window
 // win into elem, its decoding by the type's fast decoder when the
 // element is in the form the encoder writes, straight from the window
-// cut at the element's end (see fastFirst). It reports whether it emitted that: the rest of the element's
-// decoding need not try the fast decoder again.
+// cut at the element's end (see fastFirst). It reports whether it
+// emitted that: the rest of the element's decoding need not try the
+// fast decoder again.
 func (g *berGen) fastElemFirst(v *Version, er *Type, etags []TagSpec, id int, win, off, elem string) (bool, error) {
 	if id < 0 || len(etags) != 1 || !etags[0].Constructed || er.Kind != KindSequence {
 		return false, nil

@@ -93,9 +93,9 @@ func (s *Slab[T]) Raw(n int) []T {
 // list (a TerminationID's wildcard) costs no call.
 func (s *Slab[T]) Room(n int) []T {
 	// Through a local copy: after the store to s.buf the compiler would
-	// load its capacity again for the second slicing, and check it.
-	// The end compared with the capacity (rather than n with the room
-	// left) lets the compiler drop the bounds check of the slicing.
+	// load its capacity again for the second slicing, and check it. The
+	// end compared with the capacity (rather than n with the room left)
+	// lets the compiler drop the bounds check of the slicing.
 	buf := s.buf
 	start := len(buf)
 	end := start + n
