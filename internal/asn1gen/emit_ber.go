@@ -22,6 +22,26 @@ type berGen struct {
 	slabs map[string]string // field name -> qualified Go type
 	// fast holds, by decoder name, what hasFast found out.
 	fast map[string]*fastInfo
+	// noFast tells the next fastCall or fastChoiceCall that the fast
+	// decoder was tried already (fastFirst).
+	noFast bool
+	// winOf names, for a header variable, a window variable that holds
+	// its element (that of the SEQUENCE or list it is in, see window).
+	winOf map[string]string
+}
+
+// window returns the expression of a window for the element of header
+// variable hv for the list code and the unwrapping of explicit tags: one
+// that holds it already when there is one, which saves reader.window's
+// call. A larger window is as good there: they check that what they read
+// ends where the element does, and read elements they counted, or found
+// to fill the list, in that window. Not for a fast decoder, which must
+// not read past the element's end (see fastFirst).
+func (g *berGen) window(hv string) string {
+	if win, ok := g.winOf[hv]; ok {
+		return win
+	}
+	return "d.window(" + addr(hv) + ")"
 }
 
 // slab returns the decoder field (of slab.Model) that allocates values
@@ -127,7 +147,7 @@ func (f *Family) EmitSlabs(pkg, modelPkg string) ([]byte, error) {
 }
 
 func newBerGen(f *Family) *berGen {
-	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}}
+	return &berGen{f: f, sigs: map[string]string{}, slabs: map[string]string{}, fast: map[string]*fastInfo{}, winOf: map[string]string{}}
 }
 
 // begin writes the start of a generated codec file: the header, the
@@ -652,6 +672,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 		w.WriteString("var seen uint64\n")
 	}
 	w.WriteString("var e header\nb, end := d.window(h), h.end\noff := h.start\n")
+	g.winOf["e"] = "b"
+	defer delete(g.winOf, "e")
 	// The components in order, each in the form the encoder writes
 	// (identifier octet as expected, short length): read here without
 	// the loop's header parsing, dispatch and order checks. The first
@@ -675,8 +697,7 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			// transaction's actions) is often longer than 127 octets:
 			// its length is then one octet after 0x81 (expectLong).
 			fmt.Fprintf(w, "{\ns, en := off+2, expect(b, off, %#[1]x)\nif en == 0 {\ns, en = expectLong(b, off, %#[1]x)\n}\nif en != 0 { // %s %s\n", id, tags[0], c.Name)
-			g.expectedAt("e", &tags[0], "off", "s", "en")
-			if err := g.component(v, t, c, i, tags); err != nil {
+			if err := g.firstComponent(v, t, c, i, tags, "s"); err != nil {
 				return err
 			}
 			w.WriteString("off = en\n}\n}\n")
@@ -687,11 +708,8 @@ func (g *berGen) decFunc(tf typeFunc) error {
 			if _, err := g.leanComponent(v, t, c, i, tags); err != nil {
 				return err
 			}
-		} else {
-			g.expected("e", &tags[0], "off", "en")
-			if err := g.component(v, t, c, i, tags); err != nil {
-				return err
-			}
+		} else if err := g.firstComponent(v, t, c, i, tags, "off+2"); err != nil {
+			return err
 		}
 		w.WriteString("off = en\n}\n")
 	}
@@ -742,6 +760,18 @@ func (g *berGen) decFunc(tf typeFunc) error {
 	// err keeps err dead across the loop, out of the spilled registers.
 	w.WriteString("d.leave()\nreturn nil\n}\n\n")
 	return g.fastFunc(tf)
+}
+
+// firstComponent emits, for the first part of a SEQUENCE's decoder, the
+// decoding of component c (the i-th of t), found by expect at off with
+// contents from s up to en: by its type's fast decoder when it has one
+// (fastFirst), else from header e.
+func (g *berGen) firstComponent(v *Version, t *GoType, c *Component, i int, tags []TagSpec, s string) error {
+	if ok, err := g.fastFirst(v, t, c, i, tags, s); ok || err != nil {
+		return err
+	}
+	g.expectedAt("e", &tags[0], "off", s, "en")
+	return g.component(v, t, c, i, tags)
 }
 
 // component emits the decoding of component c (the i-th) of t from
@@ -929,12 +959,12 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			// Two elements in the form the encoder writes are counted
 			// here too, without reader.count's call.
 			x := g.tmp("x")
-			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
-				win, addr(hv), n, hv, x, id, fail)
+			fmt.Fprintf(w, "%[1]s := %[8]s\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if %[5]s := expect(%[1]s, %[4]s.start, %#[6]x); !(%[4]s.cons && %[5]s == %[4]s.end) {\nif %[4]s.cons && %[5]s != 0 && expect(%[1]s, %[5]s, %#[6]x) == %[4]s.end {\n%[3]s = 2\n} else {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[7]s\n}\n}\n}\n",
+				win, addr(hv), n, hv, x, id, fail, g.window(hv))
 		} else {
 			one := fmt.Sprintf("%[1]s && %[2]s.start+2+int(%[3]s[%[2]s.start+1]) == %[2]s.end", short(hv+".start", win), hv, win)
-			fmt.Fprintf(w, "%[1]s := d.window(%[2]s)\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
-				win, addr(hv), n, hv, one, fail)
+			fmt.Fprintf(w, "%[1]s := %[7]s\n%[3]s := 1\nif %[4]s.cons && %[4]s.start == %[4]s.end {\n%[3]s = 0\n} else if !(%[4]s.cons && %[5]s) {\nvar err error\nif %[3]s, err = d.count(%[2]s); err != nil {\n%[6]s\n}\n}\n",
+				win, addr(hv), n, hv, one, fail, g.window(hv))
 		}
 		g.decSize(r.Size, n, hv+".start", "elements", ret)
 		g.raw(target, "=", egoT, n)
@@ -946,6 +976,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			fmt.Fprintf(w, "if %[1]s == 1 {\n%[2]s[0] = %[3]s{}\n} else if len(%[2]s) == 2 {\n%[2]s[0], %[2]s[1] = %[3]s{}, %[3]s{}\n} else {\nclear(%[2]s)\n}\n", n, target, g.f.qualify(egoT, "model."))
 		}
 		fmt.Fprintf(w, "var %s header\n", e)
+		g.winOf[e] = win
 		fmt.Fprintf(w, "for %s, %s := 0, %s.start; %s < %s; %s++ {\n", i, off, hv, i, n, i)
 		if id >= 0 && er.Kind == KindOctetString && len(etags) == 1 {
 			// A primitive OCTET STRING in the form the encoder writes
@@ -957,6 +988,10 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 			g.decSize(er.Size, "len("+elem+")", off+"+2", "octets", fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")"))
 			fmt.Fprintf(w, "%s = %s\ncontinue\n}\n", off, en)
 			id = -1 // the rest as any other element
+		}
+		fast, err := g.fastElemFirst(v, er, etags, id, win, off, target+"["+i+"]")
+		if err != nil {
+			return err
 		}
 		if id >= 0 {
 			en := g.tmp("en")
@@ -974,6 +1009,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 		// Errors inside the element get its index, written into every
 		// return of the element's code (a closure per element would cost
 		// a call where the compiler does not inline it).
+		g.noFast = fast
 		if err := g.dec(v, r.Elem, target+"["+i+"]", etags, e, fmt.Sprintf(ret, "codecerr.AtIndex(%s, "+i+")")); err != nil {
 			return err
 		}
@@ -1078,7 +1114,7 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	fmt.Fprintf(&g.w, "var %s header\n", inner)
 	if want != nil && want.Number < 31 {
 		en := g.tmp("en")
-		fmt.Fprintf(&g.w, "if %[1]s := d.window(%[2]s); %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, addr(hv), hv, want.Bytes()[0])
+		fmt.Fprintf(&g.w, "if %[1]s := %[2]s; %[3]s.cons && expect(%[1]s, %[3]s.start, %#[4]x) == %[3]s.end {\n", win, g.window(hv), hv, want.Bytes()[0])
 		fmt.Fprintf(&g.w, "%s := %s.end\n", en, hv)
 		g.expected(inner, want, hv+".start", en)
 		fmt.Fprintf(&g.w, "} else if err := d.explicit(&%s, %s, %#x); err != nil {\n%s\n}\n", inner, addr(hv), want.Key(), fail)
@@ -1092,7 +1128,8 @@ func (g *berGen) explicit(inner, hv string, want *TagSpec, fail string) {
 	if want != nil {
 		cond += fmt.Sprintf(" && uint32(%[2]s[%[1]s.start]>>6)<<30|uint32(%[2]s[%[1]s.start]&0x1f) == %[3]s", hv, win, wantTag)
 	}
-	fmt.Fprintf(&g.w, "%s := d.window(%s)\nif %s {\n", win, addr(hv), cond)
+	fmt.Fprintf(&g.w, "%s := %s\nif %s {\n", win, g.window(hv), cond)
+	g.winOf[inner] = win
 	g.fill(inner, hv+".start", win, 2)
 	if want == nil {
 		// A CHOICE of a few elements (a message's transactions) often

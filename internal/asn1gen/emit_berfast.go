@@ -162,7 +162,8 @@ func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 		return err
 	}
 	// A CHOICE's is tried before its tag is unwrapped (fastChoiceCall).
-	fast := fi.ok && r.Kind == KindSequence
+	fast := fi.ok && r.Kind == KindSequence && !g.noFast
+	g.noFast = false
 	if fast {
 		fmt.Fprintf(&g.w, "if !%[1]s.cons || d.depth+%[5]d > d.lim.MaxDepth || !fast%[2]s(d, d.window(%[3]s), %[1]s.start, %[1]s.end, %[4]s) {\n", hv, fn, addr(hv), addr(target), fi.height)
 	}
@@ -179,7 +180,9 @@ func (g *berGen) fastCall(v *Version, r *Type, hv, target, fail string) error {
 // full decoding, and a closing brace after it (when fast is true).
 func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) (fast bool, err error) {
 	fi, err := g.hasFast(v, r)
-	if err != nil || !fi.ok || nw != 1 {
+	tried := g.noFast
+	g.noFast = false
+	if err != nil || !fi.ok || nw != 1 || tried {
 		return false, err
 	}
 	name := g.f.named[r]
@@ -188,6 +191,62 @@ func (g *berGen) fastChoiceCall(v *Version, r *Type, hv, target string, nw int) 
 		depth = fmt.Sprintf(" || d.depth+%d > d.lim.MaxDepth", fi.height)
 	}
 	fmt.Fprintf(&g.w, "if !%[1]s.cons%[6]s || !fast%[2]s%[3]s(d, d.window(%[4]s), %[1]s.start, %[1]s.end, %[5]s) {\n", hv, name, g.funcSuffix(name, v.N), addr(hv), addr(target), depth)
+	return true, nil
+}
+
+// fastFirst emits, for the first part of a SEQUENCE's full decoder, the
+// decoding of component c (the i-th of t), found by expect at off with
+// contents from s up to en, by its type's fast decoder straight from the
+// SEQUENCE's window b cut at en: header e is filled only where that
+// fails, for the full decoding that follows. The cut matters: a fast
+// decoder that read on past en (its type's optional components) would
+// set fields that the full decoding, which stops at en, leaves set. It
+// reports false (and emits nothing) when c's type, under one
+// constructed tag, is no SEQUENCE or CHOICE with a fast decoder.
+func (g *berGen) fastFirst(v *Version, t *GoType, c *Component, i int, tags []TagSpec, s string) (bool, error) {
+	if len(tags) != 1 || !tags[0].Constructed {
+		return false, nil
+	}
+	r, err := v.Resolve(c.Type)
+	if err != nil || (r.Kind != KindSequence && r.Kind != KindChoice) {
+		return false, err
+	}
+	fi, err := g.hasFast(v, r)
+	if err != nil || !fi.ok {
+		return false, err
+	}
+	name := g.f.named[r]
+	target := g.componentTarget(t, c, i)
+	depth := "" // a CHOICE of primitives nests nothing
+	if fi.height > 0 {
+		depth = fmt.Sprintf("d.depth+%d > d.lim.MaxDepth || ", fi.height)
+	}
+	fmt.Fprintf(&g.w, "if %s!fast%s%s(d, b[:en], %s, en, %s) {\n", depth, name, g.funcSuffix(name, v.N), s, addr(target))
+	g.expectedAt("e", &tags[0], "off", s, "en")
+	g.noFast = true
+	err = g.dec(v, c.Type, target, tags, "e", fmt.Sprintf("codecerr.At(%%s, %q)", c.Name))
+	g.w.WriteString("}\n")
+	return true, err
+}
+
+// fastElemFirst emits, at the start of the decoding of a list's element
+// (of type er, tags etags, identifier octet id or -1) at off in window
+// win into elem, its decoding by the type's fast decoder when the
+// element is in the form the encoder writes, straight from the window
+// cut at the element's end (see fastFirst). It reports whether it
+// emitted that: the rest of the element's decoding need not try the
+// fast decoder again.
+func (g *berGen) fastElemFirst(v *Version, er *Type, etags []TagSpec, id int, win, off, elem string) (bool, error) {
+	if id < 0 || len(etags) != 1 || !etags[0].Constructed || er.Kind != KindSequence {
+		return false, nil
+	}
+	fi, err := g.hasFast(v, er)
+	if err != nil || !fi.ok {
+		return false, err
+	}
+	name, en := g.f.named[er], g.tmp("en")
+	fmt.Fprintf(&g.w, "if %[1]s := expect(%[2]s, %[3]s, %#[4]x); %[1]s != 0 && d.depth+%[5]d <= d.lim.MaxDepth && fast%[6]s%[7]s(d, %[2]s[:%[1]s], %[3]s+2, %[1]s, &%[8]s) {\n%[3]s = %[1]s\ncontinue\n}\n",
+		en, win, off, id, fi.height, name, g.funcSuffix(name, v.N), elem)
 	return true, nil
 }
 
@@ -313,6 +372,10 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	case r.Kind == KindOctetString:
 		fmt.Fprintf(w, "%s = b[off+2 : en : en]\n", target)
 		fastSize(w, r.Size, "len("+target+")")
+	case r.Kind == KindIA5String && r.Size != nil && !r.Size.Extensible && r.Size.HasLower && r.Size.HasUpper && r.Size.Lower == 8 && r.Size.Upper == 8:
+		// A TimeNotation's date or time: ia5At8 checks the size too.
+		x := g.tmp("x")
+		fmt.Fprintf(w, "%s, ok := ia5At8(b, off+2, en)\nif !ok {\nreturn false\n}\n%s = %s\n", x, target, x)
 	case r.Kind == KindIA5String:
 		x := g.tmp("x")
 		fmt.Fprintf(w, "%s, ok := ia5At(b, off+2, en)\nif !ok {\nreturn false\n}\n%s = %s\n", x, target, x)

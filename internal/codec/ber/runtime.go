@@ -572,6 +572,20 @@ func ia5At(b []byte, s, e int) (string, bool) {
 	return unsafe.String(&c[0], len(c)), true
 }
 
+// ia5At8 is ia5At for an IA5String of SIZE(8) (a TimeNotation's date
+// and time), false for any other length too: one load of the eight
+// octets, no loop.
+func ia5At8(b []byte, s, e int) (string, bool) {
+	if e-s != 8 || s < 0 || e > len(b) {
+		return "", false
+	}
+	c := b[s:e]
+	if binary.LittleEndian.Uint64(c)&0x8080808080808080 != 0 {
+		return "", false
+	}
+	return unsafe.String(&c[0], 8), true
+}
+
 // notIA5 returns the index of the first byte of b above 0x7f, -1 when
 // none is: eight bytes at a time.
 func notIA5(b []byte) int {

@@ -92,12 +92,19 @@ func (s *Slab[T]) Raw(n int) []T {
 // Room(0) is an empty slice of the chunk, non-nil as Raw(0) is: an empty
 // list (a TerminationID's wildcard) costs no call.
 func (s *Slab[T]) Room(n int) []T {
-	start := len(s.buf)
-	if cap(s.buf)-start < n {
+	// Through a local copy: after the store to s.buf the compiler would
+	// load its capacity again for the second slicing, and check it. The
+	// end compared with the capacity (rather than n with the room left)
+	// lets the compiler drop the bounds check of the slicing.
+	buf := s.buf
+	start := len(buf)
+	end := start + n
+	if end > cap(buf) {
 		return nil
 	}
-	s.buf = s.buf[:start+n]
-	return s.buf[start : start+n : start+n]
+	buf = buf[:end]
+	s.buf = buf
+	return buf[start:end:end]
 }
 
 // Pool keeps values of T for reuse (decoders with their slabs), each with
