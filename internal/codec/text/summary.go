@@ -38,6 +38,14 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 	}
 	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
 		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
+	if k.flat() {
+		return nil
+	}
+	// The flat scanner gave up: the skimmer reads the message again from
+	// the start, and makes the error if there is one.
+	s.Reset()
+	k = skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: k.actions, commands: k.commands, deep: k.deep}
 	if !k.message() {
 		return k.err
 	}

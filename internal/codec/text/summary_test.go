@@ -320,6 +320,7 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, derr := Decode(data, Options{})
 		for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+			flatAgrees(t, data, d)
 			got := scan.Summary{Want: d}
 			err := Scan(data, &got, limits.Limits{})
 			if err != nil {
@@ -481,4 +482,40 @@ func TestDigitsOrDots(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The flat scanner reads every corpus message in either style at every
+// depth without giving up to the skimmer, and fills what Scan fills.
+func TestFlatReadsCorpus(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		for _, m := range [][]byte{c.compact, c.pretty} {
+			for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+				if !flatAgrees(t, m, d) {
+					t.Errorf("%s at %v: the flat scanner gives up on %.60q", c.name, d, m)
+				}
+			}
+		}
+	}
+}
+
+// flatAgrees tells whether the flat scanner reads data at depth d and,
+// if it does, checks that the skimmer reads it alike, spans and all.
+func flatAgrees(t *testing.T, data []byte, d scan.Depth) bool {
+	t.Helper()
+	lim := limits.Limits{}.OrDefault()
+	got, want := scan.Summary{Want: d}, scan.Summary{Want: d}
+	k := skimmer{src: data, s: &got, name: "text", maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: d.Reaches(scan.Actions), commands: d.Reaches(scan.Commands), deep: d.Reaches(scan.Everything)}
+	if !k.flat() {
+		return false
+	}
+	k = skimmer{src: data, s: &want, name: "text", maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: k.actions, commands: k.commands, deep: k.deep}
+	if !k.message() {
+		t.Fatalf("%v: the flat scanner reads %q, the skimmer fails: %v", d, data, k.err)
+	}
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Fatalf("%v: %q: flat\n%s\nskimmer\n%s", d, data, g, w)
+	}
+	return true
 }
