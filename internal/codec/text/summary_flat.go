@@ -2,6 +2,7 @@ package text
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
@@ -169,10 +170,18 @@ func flatByte(src []byte, i int, c byte) int {
 }
 
 // flatNumber reads a decimal number of at most max after blanks at i:
-// its value and end, or an end of -1 if there is none or it is out of
-// range (or has more than ten digits: the skimmer reads those).
+// its value, start and end, or an end of -1 if there is none or it is out
+// of range (or has more than ten digits: the skimmer reads those).
 func flatNumber(src []byte, i int, max uint64) (uint64, int, int) {
 	i = flatBlanks(src, i)
+	if i+8 <= len(src) {
+		if v, n := eightDigits(binary.LittleEndian.Uint64(src[i:])); n > 0 && n < 8 {
+			if v > max {
+				return 0, i, -1
+			}
+			return v, i, i + n
+		}
+	}
 	j := i
 	var v uint64
 	for j < len(src) {
@@ -187,6 +196,27 @@ func flatNumber(src []byte, i int, max uint64) (uint64, int, int) {
 		return 0, i, -1
 	}
 	return v, i, j
+}
+
+// eightDigits returns how many of the eight bytes of x (the first in the
+// low byte) are digits before the first that is none, and their value if
+// that is fewer than eight. A byte b is a digit if neither b-'0' nor
+// b-'0'+0x76 has its high bit set; a borrow or a carry from a byte that
+// is no digit reaches only the bytes after it.
+func eightDigits(x uint64) (uint64, int) {
+	t := x - 0x3030303030303030
+	n := bits.TrailingZeros64((t|(t+0x7676767676767676))&0x8080808080808080) >> 3
+	if n == 0 || n == 8 {
+		return 0, n
+	}
+	// The digits to the top bytes, zeros (leading, in the number) below
+	// them; then pairs, fours and the eight summed, as in SWAR decimal
+	// parsing.
+	t <<= 64 - 8*uint(n)
+	t = (t * (1 + 10<<8)) >> 8 & 0x00FF00FF00FF00FF
+	t = (t * (1 + 100<<16)) >> 16 & 0x0000FFFF0000FFFF
+	t = (t * (1 + 10000<<32)) >> 32
+	return t, n
 }
 
 // flat is the fast path of Scan: after the header and the mId, the body

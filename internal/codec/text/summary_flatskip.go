@@ -69,6 +69,16 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 			if depth++; depth > maxDepth {
 				return -1
 			}
+			// Most "{" follow a byte (or a space and a byte) that
+			// cannot end Local or Remote, with no digit map's "="
+			// since the last stop: no call for those.
+			p := i - 1
+			if src[p] == ' ' && p > 0 {
+				p--
+			}
+			if flatClass[src[p]]&(flRawHint|flBlank) == 0 && eq <= last {
+				break
+			}
 			if j := flatRaw(src, i, last, eq); j != 0 {
 				if j < 0 {
 					return -1
@@ -77,7 +87,7 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 				continue
 			}
 		case '=':
-			if isDigitMapAt(src, i) {
+			if c := src[i-1]; (c|0x20 == 'm' || c|0x20 == 'p' || flatClass[c]&flBlank != 0) && isDigitMapAt(src, i) {
 				eq = i
 			}
 			i++

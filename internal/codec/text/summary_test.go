@@ -519,3 +519,26 @@ func flatAgrees(t *testing.T, data []byte, d scan.Depth) bool {
 	}
 	return true
 }
+
+// eightDigits counts and adds up the leading digits of eight bytes as
+// strconv does, whatever follows them.
+func TestEightDigits(t *testing.T) {
+	for _, s := range []string{"0", "7", "12", "1234567", "0000001", "99999999", "4294967", "1a", "12}", "123/4", "5\xff", "9:", "00 ", "x1", "{"} {
+		b := []byte(s + "\x00\x00\x00\x00\x00\x00\x00\x00")
+		v, n := eightDigits(binary.LittleEndian.Uint64(b))
+		want := 0
+		for want < len(s) && s[want] >= '0' && s[want] <= '9' {
+			want++
+		}
+		want = min(want, 8)
+		if n != want {
+			t.Errorf("%q: %d digits, want %d", s, n, want)
+			continue
+		}
+		if n > 0 && n < 8 {
+			if w, _ := strconv.ParseUint(s[:n], 10, 64); v != w {
+				t.Errorf("%q: %d, want %d", s, v, w)
+			}
+		}
+	}
+}
