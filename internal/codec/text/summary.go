@@ -25,7 +25,9 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 // (descriptors, context properties) by balancing braces, minding only what
 // may hold a brace that does not count: quoted strings, comments and the
 // SDP of Local and Remote descriptors. So it allocates nothing once s has
-// grown, and is many times quicker than a decode.
+// grown, and is many times quicker than a decode. The common forms it
+// reads in one flat pass (summary_flat.go); what that pass does not read,
+// and every error, the skimmer below reads token by token.
 func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	return scanText(st.String(), data, s, lim)
 }
