@@ -252,14 +252,12 @@ func (k *skimmer) flatHeader() bool {
 	default:
 		return false
 	}
-	if src[i]-'0' > 9 {
+	// A version of one digit (the versions there are) and a blank.
+	v := int(src[i] - '0')
+	if i+1 >= len(src) || v > 9 || flatClass[src[i+1]]&flBlank == 0 || !limits.ValidVersion(v) {
 		return false
 	}
-	v, _, j := flatNumber(src, i, 99)
-	if j < 0 || j >= len(src) || flatClass[src[j]]&flBlank == 0 || !limits.ValidVersion(int(v)) {
-		return false
-	}
-	a := flatBlanks(src, j)
+	a := flatBlanks(src, i+1)
 	if a >= len(src) || src[a] != '[' {
 		return false
 	}
@@ -281,15 +279,16 @@ func (k *skimmer) flatHeader() bool {
 	m := &k.s.MID
 	m.Kind, m.Value, m.Port = scan.IP4Address, src[a:e+1], -1
 	e++
-	if e+1 < len(src) && src[e] == ':' && src[e+1]-'0' <= 9 {
-		p, _, pe := flatNumber(src, e+1, 0xFFFF)
-		if pe < 0 {
+	if e+9 <= len(src) && src[e] == ':' {
+		// A port of one to five digits, at once.
+		p, n := eightDigits(binary.LittleEndian.Uint64(src[e+1:]))
+		if n == 0 || n > 5 || p > 0xFFFF {
 			return false
 		}
-		m.Port, e = int(p), pe
+		m.Port, e = int(p), e+1+n
 	}
 	m.Span = scan.Span{Off: a, Len: e - a}
-	k.s.Version, k.pos = int(v), e
+	k.s.Version, k.pos = v, e
 	return true
 }
 
