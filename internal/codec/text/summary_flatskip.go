@@ -59,13 +59,13 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 		if i >= len(src) {
 			return -1
 		}
-		switch src[i] {
-		case '}':
+		switch flatStopKind[src[i]] {
+		case stClose:
 			if depth == base {
 				return i
 			}
 			depth--
-		case '{':
+		case stOpen:
 			if depth++; depth > maxDepth {
 				return -1
 			}
@@ -86,31 +86,31 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 				i = j // the "}" that ends it, read next
 				continue
 			}
-		case '=':
+		case stEqual:
 			if c := src[i-1]; (c|0x20 == 'm' || c|0x20 == 'p' || flatClass[c]&flBlank != 0) && isDigitMapAt(src, i) {
 				eq = i
 			}
 			i++
 			continue
-		case '"':
+		case stQuote:
 			j := bytes.IndexByte(src[i+1:], '"')
 			if j < 0 {
 				return -1
 			}
 			i += j + 1
-		case ';':
+		case stComment:
 			for i+1 < len(src) && src[i+1] != '\n' && src[i+1] != '\r' {
 				i++
 			}
-		case ',':
+		case stComma:
 			if depth == base && brackets == 0 {
 				return i
 			}
-		case '[':
+		case stOpenList:
 			if depth == base {
 				brackets++
 			}
-		case ']':
+		case stCloseList:
 			if depth == base && brackets > 0 {
 				brackets--
 			}
@@ -119,6 +119,27 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 		i++
 	}
 }
+
+// The kinds of stop of flatStopKind, numbered from one so that flatSkip's
+// switch on them is a jump table.
+const (
+	stClose = iota + 1
+	stOpen
+	stEqual
+	stQuote
+	stComment
+	stComma
+	stOpenList
+	stCloseList
+)
+
+// flatStopKind gives the kind of each byte flatSkip stops at.
+var flatStopKind = func() (t [256]uint8) {
+	for k, c := range "}{=\";,[]" {
+		t[c] = uint8(k + 1)
+	}
+	return t
+}()
 
 // flatRaw tells what the "{" at i opens, as the decoder's scanner does:
 // if the SDP after Local, L, Remote or R that follows a "{" or ",", or
