@@ -25,7 +25,9 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 // (descriptors, context properties) by balancing braces, minding only what
 // may hold a brace that does not count: quoted strings, comments and the
 // SDP of Local and Remote descriptors. So it allocates nothing once s has
-// grown, and is many times quicker than a decode.
+// grown, and is many times quicker than a decode. The common forms it
+// reads in one flat pass (summary_flat.go); what that pass does not read,
+// and every error, the skimmer below reads token by token.
 func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	return scanText(st.String(), data, s, lim)
 }
@@ -38,6 +40,14 @@ func scanText(name string, data []byte, s *scan.Summary, lim limits.Limits) erro
 	}
 	k := skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
 		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), deep: s.Want.Reaches(scan.Everything)}
+	if k.flat() {
+		return nil
+	}
+	// The flat scanner gave up: the skimmer reads the message again from
+	// the start, and makes the error if there is one.
+	s.Reset()
+	k = skimmer{src: data, s: s, name: name, maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: k.actions, commands: k.commands, deep: k.deep}
 	if !k.message() {
 		return k.err
 	}

@@ -320,6 +320,7 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, derr := Decode(data, Options{})
 		for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+			flatAgrees(t, data, d)
 			got := scan.Summary{Want: d}
 			err := Scan(data, &got, limits.Limits{})
 			if err != nil {
@@ -478,6 +479,65 @@ func TestDigitsOrDots(t *testing.T) {
 			}
 			if got := digitsOrDots(binary.LittleEndian.Uint64(b)); got != want {
 				t.Fatalf("%q: %d, want %d", b, got, want)
+			}
+		}
+	}
+}
+
+// The flat scanner reads every corpus message in either style at every
+// depth without giving up to the skimmer, and fills what Scan fills.
+func TestFlatReadsCorpus(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		for _, m := range [][]byte{c.compact, c.pretty} {
+			for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+				if !flatAgrees(t, m, d) {
+					t.Errorf("%s at %v: the flat scanner gives up on %.60q", c.name, d, m)
+				}
+			}
+		}
+	}
+}
+
+// flatAgrees tells whether the flat scanner reads data at depth d and,
+// if it does, checks that the skimmer reads it alike, spans and all.
+func flatAgrees(t *testing.T, data []byte, d scan.Depth) bool {
+	t.Helper()
+	lim := limits.Limits{}.OrDefault()
+	got, want := scan.Summary{Want: d}, scan.Summary{Want: d}
+	k := skimmer{src: data, s: &got, name: "text", maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: d.Reaches(scan.Actions), commands: d.Reaches(scan.Commands), deep: d.Reaches(scan.Everything)}
+	if !k.flat() {
+		return false
+	}
+	k = skimmer{src: data, s: &want, name: "text", maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
+		actions: k.actions, commands: k.commands, deep: k.deep}
+	if !k.message() {
+		t.Fatalf("%v: the flat scanner reads %q, the skimmer fails: %v", d, data, k.err)
+	}
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Fatalf("%v: %q: flat\n%s\nskimmer\n%s", d, data, g, w)
+	}
+	return true
+}
+
+// eightDigits counts and adds up the leading digits of eight bytes as
+// strconv does, whatever follows them.
+func TestEightDigits(t *testing.T) {
+	for _, s := range []string{"0", "7", "12", "1234567", "0000001", "99999999", "4294967", "1a", "12}", "123/4", "5\xff", "9:", "00 ", "x1", "{"} {
+		b := []byte(s + "\x00\x00\x00\x00\x00\x00\x00\x00")
+		v, n := eightDigits(binary.LittleEndian.Uint64(b))
+		want := 0
+		for want < len(s) && s[want] >= '0' && s[want] <= '9' {
+			want++
+		}
+		want = min(want, 8)
+		if n != want {
+			t.Errorf("%q: %d digits, want %d", s, n, want)
+			continue
+		}
+		if n > 0 && n < 8 {
+			if w, _ := strconv.ParseUint(s[:n], 10, 64); v != w {
+				t.Errorf("%q: %d, want %d", s, v, w)
 			}
 		}
 	}
