@@ -100,6 +100,7 @@ func yylexTok(d *decoder, lval *yySymType) int {
 		s     span
 		start int
 		c     byte
+		cl    uint16
 	)
 	mode := sc.mode
 	src := sc.src
@@ -107,13 +108,29 @@ func yylexTok(d *decoder, lval *yySymType) int {
 		k, s = sc.rawToken(mode)
 		goto done
 	}
-	sc.skipLWSP()
+	// Most tokens of compact text follow the one before at once: the
+	// class of the first byte, which the token needs anyway, tells
+	// whether there is anything to skip.
 	start = sc.pos
 	if start >= len(src) {
 		s = span{int32(start), int32(start)}
 		goto done
 	}
 	c = src[start]
+	cl = charClass[c]
+	if cl&chSkip != 0 {
+		if c != ';' {
+			start++ // a blank, which skipLWSP need not look at again
+		}
+		if start = skipLWSP(src, start); start >= len(src) {
+			sc.pos = start
+			s = span{int32(start), int32(start)}
+			goto done
+		}
+		sc.pos = start
+		c = src[start]
+		cl = charClass[c]
+	}
 	if mode != lexPlain {
 		sc.mode = lexPlain
 		if mode == lexTimerComma && c == ',' {
@@ -123,7 +140,7 @@ func yylexTok(d *decoder, lval *yySymType) int {
 			goto done
 		}
 	}
-	if cl := charClass[c]; cl&chToken != 0 {
+	if cl&chToken != 0 {
 		if k, s = sc.word(start, cl, mode == lexMID); k == versionHeader {
 			d.header(s) // after an error (fail), lexError
 		}
