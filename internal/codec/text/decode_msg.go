@@ -619,8 +619,11 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		}
 		// The scanner's token (address) has one closer, followed by at
 		// most a ":port": looked for from the end, it is a few bytes
-		// away.
-		end := s.pos + int32(bytes.LastIndexByte(w, closer))
+		// away. The scanner knows where an IPv4 address ends.
+		end := d.sc.ip4At.end
+		if kind != model.MId_Ip4Address || d.sc.ip4At.pos != s.pos+1 {
+			end = s.pos + int32(bytes.LastIndexByte(w, closer))
+		}
 		if end+1 < s.end {
 			p = model.Some(d.num16(span{end + 2, s.end}, "port number"))
 		}
@@ -664,6 +667,12 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 }
 
 func (d *decoder) ip4(s span) model.Octets {
+	if s == d.sc.ip4At {
+		// the scanner has read it (scanner.readIP4)
+		out := d.sl.bytes.Raw(4)
+		copy(out, d.sc.ip4[:])
+		return out
+	}
 	out := d.sl.bytes.Zeroed(4)
 	if !ip4Parts(d.bytes(s), out) {
 		d.failAt(s, "IPv4 address "+d.quote(s)+" is not four numbers 0..255 with dots")
