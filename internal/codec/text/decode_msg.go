@@ -680,22 +680,27 @@ func (d *decoder) ip4(s span) model.Octets {
 	return out
 }
 
-// ip4Parts reads the four numbers of an IPv4 address into out: each one
-// to three digits and at most 255, with dots between them. Each number
-// is read digit by digit without a loop, its end a dot (or the end of w
-// after the fourth).
+// ip4Parts reads the four numbers of an IPv4 address, all of w, into out.
 func ip4Parts(w []byte, out []byte) bool {
-	out = out[:4]
+	n, ok := ip4Prefix(w, (*[4]byte)(out[:4]))
+	return ok && n == len(w)
+}
+
+// ip4Prefix reads the four numbers of an IPv4 address at the start of w
+// into out: each one to three digits and at most 255, with dots between
+// them. Each number is read digit by digit without a loop, its end the
+// first byte that is not a digit. It returns how many bytes it read.
+func ip4Prefix(w []byte, out *[4]byte) (int, bool) {
 	i := 0
 	for part := range out {
 		if part > 0 {
 			if i >= len(w) || w[i] != '.' {
-				return false
+				return 0, false
 			}
 			i++
 		}
 		if i >= len(w) || w[i]-'0' > 9 {
-			return false
+			return 0, false
 		}
 		n := uint(w[i] - '0')
 		if i++; i < len(w) && w[i]-'0' <= 9 {
@@ -706,11 +711,11 @@ func ip4Parts(w []byte, out []byte) bool {
 			}
 		}
 		if n > 255 {
-			return false
+			return 0, false
 		}
 		out[part] = byte(n)
 	}
-	return i == len(w)
+	return i, true
 }
 
 func (d *decoder) ip6(s span) model.Octets {

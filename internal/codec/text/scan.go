@@ -467,40 +467,17 @@ func (sc *scanner) addressEnd(start, i int, kind int) (int, span) {
 }
 
 // readIP4 reads an IPv4 address from i up to the "]" that must follow it
-// at once, as ip4Parts would (decode_msg.go), into sc.ip4: the offset of
-// the "]", or false if the bytes are not that (the caller then reads them
-// the general way).
+// at once (ip4Prefix, decode_msg.go) into sc.ip4: the offset of the "]",
+// or false if the bytes are not that (the caller then reads them the
+// general way).
 func (sc *scanner) readIP4(i int) (int, bool) {
-	src := sc.src
-	start := i
-	for part := range sc.ip4 {
-		if part > 0 {
-			if i >= len(src) || src[i] != '.' {
-				return 0, false
-			}
-			i++
-		}
-		if i >= len(src) || src[i]-'0' > 9 {
-			return 0, false
-		}
-		n := uint(src[i] - '0')
-		if i++; i < len(src) && src[i]-'0' <= 9 {
-			n = n*10 + uint(src[i]-'0')
-			if i++; i < len(src) && src[i]-'0' <= 9 {
-				n = n*10 + uint(src[i]-'0')
-				i++
-			}
-		}
-		if n > 255 {
-			return 0, false
-		}
-		sc.ip4[part] = byte(n)
+	var a [4]byte // not sc.ip4: that may be a token's still to be built
+	n, ok := ip4Prefix(sc.src[i:], &a)
+	if end := i + n; ok && end < len(sc.src) && sc.src[end] == ']' {
+		sc.ip4, sc.ip4At = a, span{int32(i), int32(end)}
+		return end, true
 	}
-	if i >= len(src) || src[i] != ']' {
-		return 0, false
-	}
-	sc.ip4At = span{int32(start), int32(i)}
-	return i, true
+	return 0, false
 }
 
 // The classes of bytes inside an address of an mId: lexAddrStop ends it
