@@ -15,6 +15,7 @@ const (
 	chEOL                      // CR / LF
 	chParen                    // "(" / ")"
 	chWord                     // in a word the scanner reads: chToken, but not a parenthesis
+	chSkip                     // where the scanner skips: chBlank, or the ";" of a comment
 
 	// chToken is what the scanner reads as a SafeChars token: SafeChar
 	// and, leniently, the octets a v3 VALUE allows.
@@ -54,7 +55,11 @@ var charClass = func() (t [256]uint16) {
 	for c := 0x80; c <= 0xff; c++ {
 		t[c] |= chHigh
 	}
+	t[';'] |= chSkip
 	for c := range t {
+		if t[c]&chBlank != 0 {
+			t[c] |= chSkip
+		}
 		if t[c]&chToken != 0 && t[c]&chParen == 0 {
 			t[c] |= chWord
 		}

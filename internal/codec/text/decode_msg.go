@@ -619,8 +619,11 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 		}
 		// The scanner's token (address) has one closer, followed by at
 		// most a ":port": looked for from the end, it is a few bytes
-		// away.
-		end := s.pos + int32(bytes.LastIndexByte(w, closer))
+		// away. The scanner knows where an IPv4 address ends.
+		end := d.sc.ip4At.end
+		if kind != model.MId_Ip4Address || d.sc.ip4At.pos != s.pos+1 {
+			end = s.pos + int32(bytes.LastIndexByte(w, closer))
+		}
 		if end+1 < s.end {
 			p = model.Some(d.num16(span{end + 2, s.end}, "port number"))
 		}
@@ -664,6 +667,12 @@ func (d *decoder) mID(kind model.MIdKind, s span) {
 }
 
 func (d *decoder) ip4(s span) model.Octets {
+	if s == d.sc.ip4At {
+		// the scanner has read it (scanner.readIP4)
+		out := d.sl.bytes.Raw(4)
+		copy(out, d.sc.ip4[:])
+		return out
+	}
 	out := d.sl.bytes.Zeroed(4)
 	if !ip4Parts(d.bytes(s), out) {
 		d.failAt(s, "IPv4 address "+d.quote(s)+" is not four numbers 0..255 with dots")
@@ -671,22 +680,27 @@ func (d *decoder) ip4(s span) model.Octets {
 	return out
 }
 
-// ip4Parts reads the four numbers of an IPv4 address into out: each one
-// to three digits and at most 255, with dots between them. Each number
-// is read digit by digit without a loop, its end a dot (or the end of w
-// after the fourth).
+// ip4Parts reads the four numbers of an IPv4 address, all of w, into out.
 func ip4Parts(w []byte, out []byte) bool {
-	out = out[:4]
+	n, ok := ip4Prefix(w, (*[4]byte)(out[:4]))
+	return ok && n == len(w)
+}
+
+// ip4Prefix reads the four numbers of an IPv4 address at the start of w
+// into out: each one to three digits and at most 255, with dots between
+// them. Each number is read digit by digit without a loop, its end the
+// first byte that is not a digit. It returns how many bytes it read.
+func ip4Prefix(w []byte, out *[4]byte) (int, bool) {
 	i := 0
 	for part := range out {
 		if part > 0 {
 			if i >= len(w) || w[i] != '.' {
-				return false
+				return 0, false
 			}
 			i++
 		}
 		if i >= len(w) || w[i]-'0' > 9 {
-			return false
+			return 0, false
 		}
 		n := uint(w[i] - '0')
 		if i++; i < len(w) && w[i]-'0' <= 9 {
@@ -697,11 +711,11 @@ func ip4Parts(w []byte, out []byte) bool {
 			}
 		}
 		if n > 255 {
-			return false
+			return 0, false
 		}
 		out[part] = byte(n)
 	}
-	return i == len(w)
+	return i, true
 }
 
 func (d *decoder) ip6(s span) model.Octets {

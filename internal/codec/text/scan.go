@@ -66,6 +66,12 @@ type scanner struct {
 	errMsg   string // a lexical error, reported at errAt
 	errAt    span
 	errKind  codecerr.Kind
+	// ip4 is the IPv4 address of the last "[a.b.c.d]" of an mId, read
+	// as the scanner looked for its end; ip4At is its span (inside the
+	// brackets). The builder takes it from here rather than reading the
+	// same bytes again.
+	ip4   [4]byte
+	ip4At span
 }
 
 // next returns the next token's kind (a grammar token, a character for
@@ -100,6 +106,7 @@ func yylexTok(d *decoder, lval *yySymType) int {
 		s     span
 		start int
 		c     byte
+		cl    uint16
 	)
 	mode := sc.mode
 	src := sc.src
@@ -107,13 +114,29 @@ func yylexTok(d *decoder, lval *yySymType) int {
 		k, s = sc.rawToken(mode)
 		goto done
 	}
-	sc.skipLWSP()
+	// Most tokens of compact text follow the one before at once: the
+	// class of the first byte, which the token needs anyway, tells
+	// whether there is anything to skip.
 	start = sc.pos
 	if start >= len(src) {
 		s = span{int32(start), int32(start)}
 		goto done
 	}
 	c = src[start]
+	cl = charClass[c]
+	if cl&chSkip != 0 {
+		if c != ';' {
+			start++ // a blank, which skipLWSP need not look at again
+		}
+		if start = skipLWSP(src, start); start >= len(src) {
+			sc.pos = start
+			s = span{int32(start), int32(start)}
+			goto done
+		}
+		sc.pos = start
+		c = src[start]
+		cl = charClass[c]
+	}
 	if mode != lexPlain {
 		sc.mode = lexPlain
 		if mode == lexTimerComma && c == ',' {
@@ -123,7 +146,7 @@ func yylexTok(d *decoder, lval *yySymType) int {
 			goto done
 		}
 	}
-	if cl := charClass[c]; cl&chToken != 0 {
+	if cl&chToken != 0 {
 		if k, s = sc.word(start, cl, mode == lexMID); k == versionHeader {
 			d.header(s) // after an error (fail), lexError
 		}
@@ -398,6 +421,19 @@ func (sc *scanner) commandPrefix(w []byte) (int, bool) {
 // address reads "[...]" or "<...>" in an mId, with the ":port" that may
 // follow; start is at the opening character, and the span is the whole.
 func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
+	// Most mIds are IPv4 addresses: read as one, the address ends where
+	// its fourth number does.
+	if kind == ipv4Token {
+		if end, ok := sc.readIP4(start + 1); ok {
+			return sc.addressEnd(start, end, kind)
+		}
+	}
+	return sc.addressGeneral(start, closer, kind)
+}
+
+// addressGeneral is address for any address: it looks for the closer,
+// and an IPv4 address's kind tells only digits and dots from the rest.
+func (sc *scanner) addressGeneral(start int, closer byte, kind int) (int, span) {
 	src := sc.src
 	all := uint8(lexAddrV4) // the classes of the bytes so far, and-ed
 	for i := start + 1; i < len(src); i++ {
@@ -406,13 +442,7 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 			if kind == ipv4Token && all&lexAddrV4 == 0 {
 				kind = ipv6Token
 			}
-			i++
-			if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
-				for i++; i < len(src) && charClass[src[i]]&chDigit != 0; i++ {
-				}
-			}
-			sc.pos = i
-			return kind, span{int32(start), int32(i)}
+			return sc.addressEnd(start, i, kind)
 		}
 		cl := lexAddrClass[c]
 		if cl&lexAddrStop != 0 {
@@ -421,6 +451,33 @@ func (sc *scanner) address(start int, closer byte, kind int) (int, span) {
 		all &= cl
 	}
 	return sc.fail(span{int32(start), int32(start + 1)}, "address not closed by "+lexQuoteByte(closer))
+}
+
+// addressEnd ends an address whose closer is at i, with the ":port" that
+// may follow it.
+func (sc *scanner) addressEnd(start, i int, kind int) (int, span) {
+	src := sc.src
+	i++
+	if i+1 < len(src) && src[i] == ':' && charClass[src[i+1]]&chDigit != 0 {
+		for i++; i < len(src) && charClass[src[i]]&chDigit != 0; i++ {
+		}
+	}
+	sc.pos = i
+	return kind, span{int32(start), int32(i)}
+}
+
+// readIP4 reads an IPv4 address from i up to the "]" that must follow it
+// at once (ip4Prefix, decode_msg.go) into sc.ip4: the offset of the "]",
+// or false if the bytes are not that (the caller then reads them the
+// general way).
+func (sc *scanner) readIP4(i int) (int, bool) {
+	var a [4]byte // not sc.ip4: that may be a token's still to be built
+	n, ok := ip4Prefix(sc.src[i:], &a)
+	if end := i + n; ok && end < len(sc.src) && sc.src[end] == ']' {
+		sc.ip4, sc.ip4At = a, span{int32(i), int32(end)}
+		return end, true
+	}
+	return 0, false
 }
 
 // The classes of bytes inside an address of an mId: lexAddrStop ends it

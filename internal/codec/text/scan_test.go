@@ -224,3 +224,32 @@ func TestAllDigits(t *testing.T) {
 		}
 	}
 }
+
+// The scanner reads an mId's IPv4 address (readIP4) for the builder, which
+// otherwise reads it with ip4Parts: the two must agree on what is an IPv4
+// address and on its bytes, and the address token must end where it did.
+func TestReadIP4AgreesWithIP4Parts(t *testing.T) {
+	for _, a := range []string{
+		"1.2.3.4", "123.123.123.4", "0.0.0.0", "255.255.255.255", "256.1.1.1", "1.2.3.256",
+		"1.2.3", "1.2.3.4.5", "1..2.3", "01.002.3.4", "1234.1.1.1", "1.2.3.4a", "", ".1.2.3",
+		"::1", "1.2.3.4 ", "9.9.9.99",
+	} {
+		for _, tail := range []string{"]", "]:2944", "", " ]"} {
+			src := "[" + a + tail
+			sc := scanner{src: []byte(src), maxDepth: 64}
+			end, ok := sc.readIP4(1)
+			var want [4]byte
+			wantOK := strings.HasPrefix(tail, "]") && ip4Parts([]byte(a), want[:])
+			if ok != wantOK || ok && (sc.ip4 != want || end != 1+len(a) || sc.ip4At != (span{1, int32(1 + len(a))})) {
+				t.Errorf("readIP4(%q) = %d, %v, %v; ip4Parts: %v, %v", src, end, ok, sc.ip4, wantOK, want)
+			}
+			// the token is what the general way makes of it
+			k, s := sc.address(0, ']', ipv4Token)
+			g := scanner{src: []byte(src), maxDepth: 64}
+			gk, gs := g.addressGeneral(0, ']', ipv4Token)
+			if k != gk || s != gs || sc.pos != g.pos {
+				t.Errorf("address(%q) = %d %v at %d, the general way %d %v at %d", src, k, s, sc.pos, gk, gs, g.pos)
+			}
+		}
+	}
+}
