@@ -623,9 +623,10 @@ func (d *lean) contextID(tx, off, end int, want byte) (int, bool) {
 }
 
 // actionRequests reads the ActionRequests of transaction tx in
-// data[off:end]: each one's context ID and (when wanted) commands.
+// data[off:end]: each one's context ID (as contextID reads it, without
+// the call) and, when wanted, commands.
 func (d *lean) actionRequests(tx, off, end int) bool {
-	data := d.data
+	data, want := d.data, d.id.actReqID
 	for off < end {
 		id, s, e := hdr(data, off, end)
 		if id&0x20 == 0 {
@@ -633,11 +634,25 @@ func (d *lean) actionRequests(tx, off, end int) bool {
 				return false
 			}
 		}
-		next, ok := d.contextID(tx, s, e, d.id.actReqID)
-		if !ok || d.commands && !d.commandList(len(d.s.Actions)-1, next, e, d.id.actReqCmds, false) {
+		at, next := s, e
+		id, s, e = hdr(data, at, next)
+		if id != want {
+			if id, s, e = hdrSlow(data, at, next); id != want {
+				return false
+			}
+		}
+		v, ok := leanUint(data, s, e)
+		if !ok {
 			return false
 		}
-		off = e
+		d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx, ContextID: v, Span: scan.Span{Off: s, Len: e - s}})
+		if d.ctxIDs != nil && !scan.Special(v) {
+			d.edit(s, e, d.ctxIDs(v))
+		}
+		if d.commands && !d.commandList(len(d.s.Actions)-1, e, next, d.id.actReqCmds, false) {
+			return false
+		}
+		off = next
 	}
 	return true
 }
@@ -692,9 +707,10 @@ func (d *lean) commandList(act, off, end int, listID byte, replies bool) bool {
 }
 
 // commandRequests reads the CommandRequests of action act in
-// data[off:end].
+// data[off:end]: each one's command (its kind, and when wanted what is
+// inside), then its flags.
 func (d *lean) commandRequests(act, off, end int) bool {
-	data := d.data
+	data, want := d.data, d.id.cmdCommand
 	for off < end {
 		id, s, e := hdr(data, off, end)
 		if id&0x20 == 0 {
@@ -702,35 +718,38 @@ func (d *lean) commandRequests(act, off, end int) bool {
 				return false
 			}
 		}
-		if !d.commandRequest(act, s, e) {
+		at, next := s, e
+		id, s, e = hdr(data, at, next)
+		if id != want {
+			if id, s, e = hdrSlow(data, at, next); id != want {
+				return false
+			}
+		}
+		id, cs, ce := hdr(data, s, e)
+		kind := d.id.command[id]
+		if kind == 0 {
+			id, cs, ce = hdrSlow(data, s, e)
+			kind = d.id.command[id]
+		}
+		if kind == 0 || ce != e {
 			return false
 		}
-		off = e
+		cmd := len(d.s.Commands)
+		d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind})
+		if e < next && !d.flags(cmd, e, next) || d.everything && !d.parts(cs, ce, d.id.requestParts[kind], cmd) {
+			return false
+		}
+		off = next
 	}
 	return true
 }
 
-func (d *lean) commandRequest(act, off, end int) bool {
-	data, want := d.data, d.id.cmdCommand
-	id, s, e := hdr(data, off, end)
-	if id != want {
-		if id, s, e = hdrSlow(data, off, end); id != want {
-			return false
-		}
-	}
-	id, cs, ce := hdr(data, s, e)
-	kind := d.id.command[id]
-	if kind == 0 {
-		id, cs, ce = hdrSlow(data, s, e)
-		kind = d.id.command[id]
-	}
-	if kind == 0 || ce != e {
-		return false
-	}
-	cmd := len(d.s.Commands)
-	d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind})
-	for off = e; off < end; off = e {
-		if id, _, e = hdr(data, off, end); id == bad {
+// flags reads the components after a command request's command.
+func (d *lean) flags(cmd, off, end int) bool {
+	data := d.data
+	for off < end {
+		id, _, e := hdr(data, off, end)
+		if id == bad {
 			if id, _, e = hdrSlow(data, off, end); id == bad {
 				return false
 			}
@@ -741,8 +760,9 @@ func (d *lean) commandRequest(act, off, end int) bool {
 		case d.id.cmdWildcard:
 			d.s.Commands[cmd].Wildcard = true
 		}
+		off = e
 	}
-	return !d.everything || d.parts(cs, ce, d.id.requestParts[kind], cmd)
+	return true
 }
 
 func (d *lean) commandReplies(act, off, end int) bool {
@@ -882,9 +902,10 @@ func (d *lean) list(off, end, i int, what elem) bool {
 	return true
 }
 
-// terms reads the TerminationIDs of command cmd in data[off:end].
+// terms reads the TerminationIDs of command cmd in data[off:end] (as
+// term reads each, without a call per ID).
 func (d *lean) terms(off, end, cmd int) bool {
-	data := d.data
+	data, wildID, idID := d.data, d.id.termWildcard, d.id.termID
 	for off < end {
 		id, s, e := hdr(data, off, end)
 		if id&0x20 == 0 {
@@ -892,10 +913,21 @@ func (d *lean) terms(off, end, cmd int) bool {
 				return false
 			}
 		}
-		if !d.term(s, e, cmd) {
-			return false
+		next := e
+		id, ws, we := hdr(data, s, next)
+		if id != wildID {
+			if id, ws, we = hdrSlow(data, s, next); id != wildID {
+				return false
+			}
 		}
-		off = e
+		id, s, e = hdr(data, we, next)
+		if id != idID {
+			if id, s, e = hdrSlow(data, we, next); id != idID {
+				return false
+			}
+		}
+		d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: cmd, ID: data[s:e:e], Wildcarded: we > ws, Span: scan.Span{Off: s, Len: e - s}})
+		off = next
 	}
 	return true
 }
