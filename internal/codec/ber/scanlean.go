@@ -266,18 +266,27 @@ func hdr(data []byte, off, end int) (id byte, start, stop int) {
 	return bad, 0, 0
 }
 
-// hdrSlow is hdr for every length the lean scanner reads (tlvLong's
-// too). It is not inlined: the caller calls it only when hdr did not
-// give what it expected.
+// hdrSlow is hdr for the longer lengths the lean scanner reads (tlv's
+// and tlvLong's). It is not inlined: the caller calls it only when hdr
+// did not give what it expected.
 func hdrSlow(data []byte, off, end int) (id byte, start, stop int) {
-	id, start, stop, ok := tlv(data, off, end)
-	if !ok {
-		id, start, stop, ok = tlvLong(data, off, end)
+	b := data[:end]
+	if off+3 > end || b[off+1] < 0x81 || b[off+1] > 0x83 || b[off]&0x1f == 0x1f {
+		return bad, 0, 0 // (and a short length, which hdr has read already)
 	}
-	if !ok {
+	// A length of one, two or three octets, the first not 0 (nor under
+	// 0x80 when it is alone): minimal, as tlv and tlvLong read it.
+	n := int(b[off+1]) - 0x80
+	if start = off + 2 + n; start > end || b[off+2] == 0 || n == 1 && b[off+2] < 0x80 {
 		return bad, 0, 0
 	}
-	return id, start, stop
+	for _, x := range b[off+2 : start] {
+		stop = stop<<8 | int(x)
+	}
+	if stop += start; stop > end {
+		return bad, 0, 0
+	}
+	return b[off], start, stop
 }
 
 // leanScan is the lean scanner's Scan: false when it gave up (s is then
