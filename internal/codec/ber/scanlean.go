@@ -383,8 +383,12 @@ func (d *lean) explicit(off, end int) (id byte, start, stop int, ok bool) {
 }
 
 func (d *lean) mid(off, end int) bool {
-	id, start, stop, ok := d.explicit(off, end)
-	if !ok {
+	// explicit, without the call: once a message.
+	id, start, stop := hdr(d.data, off, end)
+	if id == bad {
+		id, start, stop = hdrSlow(d.data, off, end)
+	}
+	if id == bad || stop != end {
 		return false
 	}
 	m := &d.s.MID
@@ -424,9 +428,13 @@ func (d *lean) mid(off, end int) bool {
 }
 
 func (d *lean) body(off, end int) bool {
-	id, start, stop, ok := d.explicit(off, end)
+	// explicit, without the call: once a message.
+	id, start, stop := hdr(d.data, off, end)
+	if id == bad {
+		id, start, stop = hdrSlow(d.data, off, end)
+	}
 	switch {
-	case !ok:
+	case id == bad || stop != end:
 		return false
 	case id == d.id.bodyError:
 		return d.errorDescriptor(start, stop, -1, -1)
