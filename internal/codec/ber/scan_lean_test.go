@@ -9,10 +9,11 @@ import (
 	"megaco/internal/corpus"
 )
 
-// FuzzScanLean: whatever the lean scanner accepts, the general scanner
-// accepts too, with the same Summary, at the depth the input's length
-// chooses. (FuzzScan compares Scan with the decoder only where the
-// decoder accepts: this holds for any input.)
+// FuzzScanLean: for any input both the lean and the general scanner
+// accept, at the depth the input's length chooses, they report the same
+// Summary. (FuzzScan compares Scan with the decoder only where the
+// decoder accepts. The lean scanner may accept more than the general
+// one: it does not read past the last component it wants.)
 func FuzzScanLean(f *testing.F) {
 	corpus.Seed(f, ".ber")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -22,8 +23,8 @@ func FuzzScanLean(f *testing.F) {
 			return
 		}
 		sc := scanner{reader: reader{data: data, lim: limits.Default}, s: &general}
-		if err := sc.message(); err != nil {
-			t.Fatalf("the lean scanner accepts what the general one refuses: %v", err)
+		if sc.message() != nil {
+			return
 		}
 		if !reflect.DeepEqual(lean, general) {
 			t.Fatalf("lean %+v, general %+v", lean, general)

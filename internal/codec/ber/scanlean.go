@@ -237,6 +237,12 @@ func leanUint(data []byte, start, stop int) (v uint32, ok bool) {
 	return v, true
 }
 
+// otherForm reports whether id is want's tag in the other form
+// (primitive for constructed, or the reverse): the lean scanner then
+// gives up rather than hop over it, and the general scanner, which
+// compares tags whatever their form, says what is wrong with it.
+func otherForm(id, want byte) bool { return id != want && id^0x20 == want }
+
 // bad is the identifier hdr and hdrSlow give for a header they do not
 // read: a high tag number's (its low five bits all set), so no
 // component's, and none of the tables' alternatives.
@@ -527,6 +533,9 @@ func (d *lean) reply(tx, off, end int) bool {
 				return false
 			}
 		}
+		if otherForm(id, d.id.replySegNum) || otherForm(id, d.id.replySegDone) {
+			return false
+		}
 		t := &d.s.Transactions[tx]
 		switch id {
 		case d.id.replySegNum:
@@ -577,6 +586,9 @@ func (d *lean) segmentReply(tx, off, end int) bool {
 			if id, _, e = hdrSlow(data, off, end); id == bad {
 				return false
 			}
+		}
+		if otherForm(id, d.id.segDone) {
+			return false
 		}
 		if id == d.id.segDone {
 			t.Complete = true
@@ -689,6 +701,9 @@ func (d *lean) actionReply(tx, off, end int) bool {
 			return false
 		}
 	}
+	if otherForm(id, d.id.actRepErr) {
+		return false
+	}
 	if id == d.id.actRepErr {
 		if !d.errorDescriptor(s, e, tx, -1) {
 			return false
@@ -711,6 +726,9 @@ func (d *lean) commandList(act, off, end int, listID byte, replies bool) bool {
 			if id, s, e = hdrSlow(data, off, end); id == bad {
 				return false
 			}
+		}
+		if otherForm(id, listID) {
+			return false
 		}
 		if id == listID {
 			if replies {
@@ -771,6 +789,9 @@ func (d *lean) flags(cmd, off, end int) bool {
 				return false
 			}
 		}
+		if otherForm(id, d.id.cmdOptional) || otherForm(id, d.id.cmdWildcard) {
+			return false
+		}
 		switch id {
 		case d.id.cmdOptional:
 			d.s.Commands[cmd].Optional = true
@@ -825,6 +846,9 @@ func (d *lean) parts(off, end int, shape []leanPart, cmd int) bool {
 			}
 		}
 		for i, p := range shape {
+			if otherForm(id, p.id) {
+				return false
+			}
 			if p.id == id {
 				if p.role == roleTermList {
 					if !d.terms(s, e, cmd) {
@@ -867,7 +891,7 @@ func (d *lean) part(off, end int, r role, cmd int) bool {
 				return false
 			}
 		}
-		if id == d.id.auditReturnError && !d.errorDescriptor(s, e, -1, cmd) {
+		if otherForm(id, d.id.auditReturnError) || id == d.id.auditReturnError && !d.errorDescriptor(s, e, -1, cmd) {
 			return false
 		}
 		off = e
