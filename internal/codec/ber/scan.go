@@ -320,7 +320,6 @@ const (
 	elemActionReply
 	elemCommandRequest
 	elemCommandReply
-	elemTerm // the lean scanner's (scanlean.go)
 )
 
 // list reads the elements of a SEQUENCE OF; i is the index of the

@@ -237,16 +237,80 @@ func leanUint(data []byte, start, stop int) (v uint32, ok bool) {
 	return v, true
 }
 
+// otherForm reports whether id is want's tag in the other form
+// (primitive for constructed, or the reverse): the lean scanner then
+// gives up rather than hop over it, and the general scanner, which
+// compares tags whatever their form, says what is wrong with it.
+func otherForm(id, want byte) bool { return id != want && id^0x20 == want }
+
+// bad is the identifier hdr and hdrSlow give for a header they do not
+// read: a high tag number's (its low five bits all set), so no
+// component's, and none of the tables' alternatives.
+const bad = 0x1f
+
+// hdr is tlv with no ok: it gives bad for what tlv refuses, which then
+// matches nothing the caller expects (a caller that hops over the
+// element without looking at it checks for bad). An element the caller
+// does not expect, or one with a longer length, it asks hdrSlow about.
+// One comparison fewer on each step than tlv's: the step is most of
+// the scanner's work.
+func hdr(data []byte, off, end int) (id byte, start, stop int) {
+	b := data[:end]
+	if off+2 <= end {
+		id, start, stop = b[off], off+2, int(b[off+1])
+		if stop >= 0x80 {
+			if stop != 0x81 || start >= end || b[start] < 0x80 {
+				return bad, 0, 0
+			}
+			stop = int(b[start])
+			start++
+		}
+		if stop += start; stop <= end && id&0x1f != 0x1f {
+			return
+		}
+	}
+	return bad, 0, 0
+}
+
+// hdrSlow is hdr for the longer lengths the lean scanner reads (tlv's
+// and tlvLong's). It is not inlined: the caller calls it only when hdr
+// did not give what it expected.
+func hdrSlow(data []byte, off, end int) (id byte, start, stop int) {
+	b := data[:end]
+	if off+3 > end || b[off+1] < 0x81 || b[off+1] > 0x83 || b[off]&0x1f == 0x1f {
+		return bad, 0, 0 // (and a short length, which hdr has read already)
+	}
+	// A length of one, two or three octets, the first not 0 (nor under
+	// 0x80 when it is alone): minimal, as tlv and tlvLong read it.
+	n := int(b[off+1]) - 0x80
+	if start = off + 2 + n; start > end || b[off+2] == 0 || n == 1 && b[off+2] < 0x80 {
+		return bad, 0, 0
+	}
+	for _, x := range b[off+2 : start] {
+		stop = stop<<8 | int(x)
+	}
+	if stop += start; stop > end {
+		return bad, 0, 0
+	}
+	return b[off], start, stop
+}
+
 // leanScan is the lean scanner's Scan: false when it gave up (s is then
 // partly filled).
 func leanScan(data []byte, s *scan.Summary) bool {
-	d := newLean(data, s)
+	d := lean{data: data, s: s}
+	d.want(s.Want)
 	return d.message()
 }
 
 func newLean(data []byte, s *scan.Summary) lean {
-	return lean{data: data, s: s,
-		actions: s.Want.Reaches(scan.Actions), commands: s.Want.Reaches(scan.Commands), everything: s.Want.Reaches(scan.Everything)}
+	d := lean{data: data, s: s}
+	d.want(s.Want)
+	return d
+}
+
+func (d *lean) want(w scan.Depth) {
+	d.actions, d.commands, d.everything = w.Reaches(scan.Actions), w.Reaches(scan.Commands), w.Reaches(scan.Everything)
 }
 
 // edit appends the edit that writes v over the INTEGER data[start:stop].
@@ -256,25 +320,24 @@ func (d *lean) edit(start, stop int, v uint32) {
 
 func (d *lean) message() bool {
 	data := d.data
-	id, start, end, ok := tlv(data, 0, len(data))
-	if !ok {
-		id, start, end, ok = tlvLong(data, 0, len(data))
+	id, start, end := hdr(data, 0, len(data))
+	if id != 0x30 {
+		id, start, end = hdrSlow(data, 0, len(data))
 	}
-	if !ok || id != 0x30 || end != len(data) {
+	if id != 0x30 || end != len(data) {
 		return false
 	}
-	id, s, e, ok := tlv(data, start, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, start, end)
+	id, s, e := hdr(data, start, end)
+	if id == bad {
+		id, s, e = hdrSlow(data, start, end)
 	}
-	if ok && id == leanFirst.auth {
+	if id == leanFirst.auth {
 		at := e
-		id, s, e, ok = tlv(data, at, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, at, end)
+		if id, s, e = hdr(data, at, end); id == bad {
+			id, s, e = hdrSlow(data, at, end)
 		}
 	}
-	if !ok || id != leanFirst.mess {
+	if id != leanFirst.mess {
 		return false
 	}
 	return d.mess(s, e)
@@ -284,12 +347,11 @@ func (d *lean) message() bool {
 // in this order; it does not look past them.
 func (d *lean) mess(off, end int) bool {
 	data := d.data
-	id, start, stop, ok := tlv(data, off, end)
-	if !ok {
-		id, start, stop, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != leanFirst.version {
-		return false
+	id, start, stop := hdr(data, off, end)
+	if id != leanFirst.version {
+		if id, start, stop = hdrSlow(data, off, end); id != leanFirst.version {
+			return false
+		}
 	}
 	v, ok := leanUint(data, start, stop)
 	if !ok || !limits.ValidVersion(int(v)) {
@@ -297,20 +359,21 @@ func (d *lean) mess(off, end int) bool {
 	}
 	d.s.Version, d.id = int(v), &leanTables[v]
 	at := stop
-	id, start, stop, ok = tlv(data, at, end)
-	if !ok {
-		id, start, stop, ok = tlvLong(data, at, end)
+	id, start, stop = hdr(data, at, end)
+	if id != leanFirst.mId {
+		if id, start, stop = hdrSlow(data, at, end); id != leanFirst.mId {
+			return false
+		}
 	}
-	if !ok || id != leanFirst.mId || !d.skipMID && !d.mid(start, stop) {
+	if !d.skipMID && !d.mid(start, stop) {
 		return false
 	}
 	at = stop
-	id, start, stop, ok = tlv(data, at, end)
-	if !ok {
-		id, start, stop, ok = tlvLong(data, at, end)
-	}
-	if !ok || id != leanFirst.body {
-		return false
+	id, start, stop = hdr(data, at, end)
+	if id != leanFirst.body {
+		if id, start, stop = hdrSlow(data, at, end); id != leanFirst.body {
+			return false
+		}
 	}
 	return d.body(start, stop)
 }
@@ -318,16 +381,20 @@ func (d *lean) mess(off, end int) bool {
 // explicit reads the one element inside an explicit tag's contents
 // data[off:end].
 func (d *lean) explicit(off, end int) (id byte, start, stop int, ok bool) {
-	id, start, stop, ok = tlv(d.data, off, end)
-	if !ok {
-		id, start, stop, ok = tlvLong(d.data, off, end)
+	id, start, stop = hdr(d.data, off, end)
+	if id == bad {
+		id, start, stop = hdrSlow(d.data, off, end)
 	}
-	return id, start, stop, ok && stop == end
+	return id, start, stop, id != bad && stop == end
 }
 
 func (d *lean) mid(off, end int) bool {
-	id, start, stop, ok := d.explicit(off, end)
-	if !ok {
+	// explicit, without the call: once a message.
+	id, start, stop := hdr(d.data, off, end)
+	if id == bad {
+		id, start, stop = hdrSlow(d.data, off, end)
+	}
+	if id == bad || stop != end {
 		return false
 	}
 	m := &d.s.MID
@@ -342,34 +409,38 @@ func (d *lean) mid(off, end int) bool {
 	}
 	// An address (or name) and an optional port.
 	ids := &d.id.address[m.Kind]
-	id, s, e, ok := tlv(d.data, start, stop)
-	if !ok {
-		id, s, e, ok = tlvLong(d.data, start, stop)
+	data := d.data
+	id, s, e := hdr(data, start, stop)
+	if id != ids[0] {
+		if id, s, e = hdrSlow(data, start, stop); id != ids[0] {
+			return false
+		}
 	}
-	if !ok || id != ids[0] {
-		return false
-	}
-	m.Value = d.data[s:e:e]
+	m.Value = data[s:e:e]
 	if e == stop {
 		return true
 	}
 	at := e
-	id, s, e, ok = tlv(d.data, at, stop)
-	if !ok {
-		id, s, e, ok = tlvLong(d.data, at, stop)
+	id, s, e = hdr(data, at, stop)
+	if id != ids[1] {
+		id, s, e = hdrSlow(data, at, stop)
 	}
-	if !ok || id != ids[1] || e != stop {
+	if id != ids[1] || e != stop {
 		return false
 	}
-	p, ok := leanUint(d.data, s, e)
+	p, ok := leanUint(data, s, e)
 	m.Port = int(p)
 	return ok && p <= 65535
 }
 
 func (d *lean) body(off, end int) bool {
-	id, start, stop, ok := d.explicit(off, end)
+	// explicit, without the call: once a message.
+	id, start, stop := hdr(d.data, off, end)
+	if id == bad {
+		id, start, stop = hdrSlow(d.data, off, end)
+	}
 	switch {
-	case !ok:
+	case id == bad || stop != end:
 		return false
 	case id == d.id.bodyError:
 		return d.errorDescriptor(start, stop, -1, -1)
@@ -378,20 +449,18 @@ func (d *lean) body(off, end int) bool {
 	}
 	data := d.data
 	for off := start; off < stop; {
-		id, s, e, ok := tlv(data, off, stop)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, stop)
-		}
-		if !ok {
-			return false
+		id, s, e := hdr(data, off, stop)
+		kind := d.id.tx[id]
+		if kind == 0 {
+			id, s, e = hdrSlow(data, off, stop)
+			if kind = d.id.tx[id]; kind == 0 {
+				return false
+			}
 		}
 		var good bool
-		switch kind := d.id.tx[id]; kind {
-		case scan.ResponseAck:
+		if kind == scan.ResponseAck {
 			good = d.list(s, e, 0, elemAck)
-		case 0:
-			return false
-		default:
+		} else {
 			good = d.transaction(kind, s, e)
 		}
 		if !good {
@@ -406,12 +475,12 @@ func (d *lean) body(off, end int) bool {
 // first, then what the kind has.
 func (d *lean) transaction(kind scan.TxKind, off, end int) bool {
 	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != d.id.txID[kind] {
-		return false
+	want := d.id.txID[kind]
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return false
+		}
 	}
 	txID, ok := leanUint(data, s, e)
 	if !ok {
@@ -427,12 +496,12 @@ func (d *lean) transaction(kind scan.TxKind, off, end int) bool {
 		if !d.actions {
 			return true
 		}
-		at := e
-		id, s, e, ok = tlv(data, at, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, at, end)
+		at, want := e, d.id.reqActions
+		id, s, e = hdr(data, at, end)
+		if id != want {
+			id, s, e = hdrSlow(data, at, end)
 		}
-		return ok && id == d.id.reqActions && d.list(s, e, tx, elemActionRequest)
+		return id == want && d.actionRequests(tx, s, e)
 	case scan.Reply:
 		return d.reply(tx, e, end)
 	case scan.SegmentReply:
@@ -444,30 +513,27 @@ func (d *lean) transaction(kind scan.TxKind, off, end int) bool {
 // reply reads the rest of a TransactionReply after its ID.
 func (d *lean) reply(tx, off, end int) bool {
 	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
+	id, s, e := hdr(data, off, end)
+	if id == bad {
+		id, s, e = hdrSlow(data, off, end)
 	}
-	if ok && id == d.id.replyImmAck {
+	if id == d.id.replyImmAck {
 		d.s.Transactions[tx].ImmAckRequired = true
 		at := e
-		id, s, e, ok = tlv(data, at, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, at, end)
+		if id, s, e = hdr(data, at, end); id == bad {
+			id, s, e = hdrSlow(data, at, end)
 		}
 	}
-	if !ok || id != d.id.replyResult {
-		return false
-	}
-	if !d.result(tx, s, e) {
+	if id != d.id.replyResult || !d.result(tx, s, e) {
 		return false
 	}
 	for off = e; off < end; off = e {
-		id, s, e, ok = tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
+		if id, s, e = hdr(data, off, end); id == bad {
+			if id, s, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
 		}
-		if !ok {
+		if otherForm(id, d.id.replySegNum) || otherForm(id, d.id.replySegDone) {
 			return false
 		}
 		t := &d.s.Transactions[tx]
@@ -502,13 +568,12 @@ func (d *lean) result(tx, off, end int) bool {
 
 // segmentReply reads the rest of a SegmentReply after its ID.
 func (d *lean) segmentReply(tx, off, end int) bool {
-	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != d.id.segNum {
-		return false
+	data, want := d.data, d.id.segNum
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return false
+		}
 	}
 	n, ok := leanUint(data, s, e)
 	if !ok || n > 65535 {
@@ -517,11 +582,12 @@ func (d *lean) segmentReply(tx, off, end int) bool {
 	t := &d.s.Transactions[tx]
 	t.Segment = uint16(n)
 	for off = e; off < end; off = e {
-		id, _, e, ok = tlv(data, off, end)
-		if !ok {
-			id, _, e, ok = tlvLong(data, off, end)
+		if id, _, e = hdr(data, off, end); id == bad {
+			if id, _, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
 		}
-		if !ok {
+		if otherForm(id, d.id.segDone) {
 			return false
 		}
 		if id == d.id.segDone {
@@ -532,13 +598,12 @@ func (d *lean) segmentReply(tx, off, end int) bool {
 }
 
 func (d *lean) ack(off, end int) bool {
-	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != d.id.txID[scan.ResponseAck] {
-		return false
+	data, want := d.data, d.id.txID[scan.ResponseAck]
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return false
+		}
 	}
 	first, ok := leanUint(data, s, e)
 	if !ok {
@@ -549,12 +614,12 @@ func (d *lean) ack(off, end int) bool {
 		d.edit(s, e, d.txIDs(first))
 	}
 	if e < end {
-		at := e
-		id, s, e, ok = tlv(data, at, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, at, end)
+		at, want := e, d.id.lastAck
+		id, s, e = hdr(data, at, end)
+		if id != want {
+			id, s, e = hdrSlow(data, at, end)
 		}
-		if !ok || id != d.id.lastAck || e != end {
+		if id != want || e != end {
 			return false
 		}
 		if t.LastID, ok = leanUint(data, s, e); !ok {
@@ -568,16 +633,15 @@ func (d *lean) ack(off, end int) bool {
 	return true
 }
 
-// contextID reads an action's context ID (idID), its first component,
+// contextID reads an action's context ID (want), its first component,
 // and appends the action.
-func (d *lean) contextID(tx, off, end int, idID byte) (int, bool) {
+func (d *lean) contextID(tx, off, end int, want byte) (int, bool) {
 	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != idID {
-		return 0, false
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return 0, false
+		}
 	}
 	v, ok := leanUint(data, s, e)
 	d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx, ContextID: v, Span: scan.Span{Off: s, Len: e - s}})
@@ -587,10 +651,39 @@ func (d *lean) contextID(tx, off, end int, idID byte) (int, bool) {
 	return e, ok
 }
 
-// actionRequest reads an ActionRequest: context ID, commands.
-func (d *lean) actionRequest(tx, off, end int) bool {
-	next, ok := d.contextID(tx, off, end, d.id.actReqID)
-	return ok && (!d.commands || d.commandList(len(d.s.Actions)-1, next, end, d.id.actReqCmds, false))
+// actionRequests reads the ActionRequests of transaction tx in
+// data[off:end]: each one's context ID (as contextID reads it, without
+// the call) and, when wanted, commands.
+func (d *lean) actionRequests(tx, off, end int) bool {
+	data, want := d.data, d.id.actReqID
+	for off < end {
+		id, s, e := hdr(data, off, end)
+		if id&0x20 == 0 {
+			if id, s, e = hdrSlow(data, off, end); id&0x20 == 0 {
+				return false
+			}
+		}
+		at, next := s, e
+		id, s, e = hdr(data, at, next)
+		if id != want {
+			if id, s, e = hdrSlow(data, at, next); id != want {
+				return false
+			}
+		}
+		v, ok := leanUint(data, s, e)
+		if !ok {
+			return false
+		}
+		d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx, ContextID: v, Span: scan.Span{Off: s, Len: e - s}})
+		if d.ctxIDs != nil && !scan.Special(v) {
+			d.edit(s, e, d.ctxIDs(v))
+		}
+		if d.commands && !d.commandList(len(d.s.Actions)-1, e, next, d.id.actReqCmds, false) {
+			return false
+		}
+		off = next
+	}
+	return true
 }
 
 // actionReply reads an ActionReply: context ID, error, commands.
@@ -602,11 +695,13 @@ func (d *lean) actionReply(tx, off, end int) bool {
 	if next == end {
 		return true
 	}
-	id, s, e, ok := tlv(d.data, next, end)
-	if !ok {
-		id, s, e, ok = tlvLong(d.data, next, end)
+	id, s, e := hdr(d.data, next, end)
+	if id == bad {
+		if id, s, e = hdrSlow(d.data, next, end); id == bad {
+			return false
+		}
 	}
-	if !ok {
+	if otherForm(id, d.id.actRepErr) {
 		return false
 	}
 	if id == d.id.actRepErr {
@@ -626,46 +721,75 @@ func (d *lean) actionReply(tx, off, end int) bool {
 func (d *lean) commandList(act, off, end int, listID byte, replies bool) bool {
 	data := d.data
 	for off < end {
-		id, s, e, ok := tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
+		id, s, e := hdr(data, off, end)
+		if id == bad {
+			if id, s, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
 		}
-		if !ok {
+		if otherForm(id, listID) {
 			return false
 		}
 		if id == listID {
 			if replies {
 				return d.commandReplies(act, s, e)
 			}
-			return d.list(s, e, act, elemCommandRequest)
+			return d.commandRequests(act, s, e)
 		}
 		off = e
 	}
 	return false
 }
 
-func (d *lean) commandRequest(act, off, end int) bool {
-	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != d.id.cmdCommand {
-		return false
-	}
-	id, cs, ce, ok := d.explicit(s, e)
-	kind := d.id.command[id]
-	if !ok || kind == 0 {
-		return false
-	}
-	cmd := len(d.s.Commands)
-	d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind})
-	for off = e; off < end; off = e {
-		id, _, e, ok = tlv(data, off, end)
-		if !ok {
-			id, _, e, ok = tlvLong(data, off, end)
+// commandRequests reads the CommandRequests of action act in
+// data[off:end]: each one's command (its kind, and when wanted what is
+// inside), then its flags.
+func (d *lean) commandRequests(act, off, end int) bool {
+	data, want := d.data, d.id.cmdCommand
+	for off < end {
+		id, s, e := hdr(data, off, end)
+		if id&0x20 == 0 {
+			if id, s, e = hdrSlow(data, off, end); id&0x20 == 0 {
+				return false
+			}
 		}
-		if !ok {
+		at, next := s, e
+		id, s, e = hdr(data, at, next)
+		if id != want {
+			if id, s, e = hdrSlow(data, at, next); id != want {
+				return false
+			}
+		}
+		id, cs, ce := hdr(data, s, e)
+		kind := d.id.command[id]
+		if kind == 0 {
+			id, cs, ce = hdrSlow(data, s, e)
+			kind = d.id.command[id]
+		}
+		if kind == 0 || ce != e {
+			return false
+		}
+		cmd := len(d.s.Commands)
+		d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind})
+		if e < next && !d.flags(cmd, e, next) || d.everything && !d.parts(cs, ce, d.id.requestParts[kind], cmd) {
+			return false
+		}
+		off = next
+	}
+	return true
+}
+
+// flags reads the components after a command request's command.
+func (d *lean) flags(cmd, off, end int) bool {
+	data := d.data
+	for off < end {
+		id, _, e := hdr(data, off, end)
+		if id == bad {
+			if id, _, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
+		}
+		if otherForm(id, d.id.cmdOptional) || otherForm(id, d.id.cmdWildcard) {
 			return false
 		}
 		switch id {
@@ -674,24 +798,26 @@ func (d *lean) commandRequest(act, off, end int) bool {
 		case d.id.cmdWildcard:
 			d.s.Commands[cmd].Wildcard = true
 		}
+		off = e
 	}
-	return !d.everything || d.parts(cs, ce, d.id.requestParts[kind], cmd)
+	return true
 }
 
 func (d *lean) commandReplies(act, off, end int) bool {
 	data := d.data
 	for off < end {
-		id, s, e, ok := tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
-		}
+		id, s, e := hdr(data, off, end)
 		kind := d.id.reply[id]
-		if !ok || kind == 0 {
-			return false
+		if kind == 0 {
+			id, s, e = hdrSlow(data, off, end)
+			if kind = d.id.reply[id]; kind == 0 {
+				return false
+			}
 		}
 		cmd := len(d.s.Commands)
 		d.s.Commands = append(d.s.Commands, scan.Command{Action: act, Kind: kind, Reply: true})
 		if d.everything {
+			var ok bool
 			if kind == scan.AuditCapability || kind == scan.AuditValue {
 				ok = d.choice(s, e, roleAuditReply, cmd)
 			} else {
@@ -707,21 +833,28 @@ func (d *lean) commandReplies(act, off, end int) bool {
 }
 
 // parts reads the components of a SEQUENCE that shape names, up to the
-// last of them: it does not look further.
+// last of them: it does not look further. The first component of most
+// commands is their termination ID list, read here with no more calls.
 func (d *lean) parts(off, end int, shape []leanPart, cmd int) bool {
 	data := d.data
 	left := len(shape)
 	for off < end && left > 0 {
-		id, s, e, ok := tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
-		}
-		if !ok {
-			return false
+		id, s, e := hdr(data, off, end)
+		if id == bad {
+			if id, s, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
 		}
 		for i, p := range shape {
+			if otherForm(id, p.id) {
+				return false
+			}
 			if p.id == id {
-				if !d.part(s, e, p.role, cmd) {
+				if p.role == roleTermList {
+					if !d.terms(s, e, cmd) {
+						return false
+					}
+				} else if !d.part(s, e, p.role, cmd) {
 					return false
 				}
 				left = len(shape) - 1 - i
@@ -737,7 +870,7 @@ func (d *lean) parts(off, end int, shape []leanPart, cmd int) bool {
 func (d *lean) part(off, end int, r role, cmd int) bool {
 	switch r {
 	case roleTermList:
-		return d.list(off, end, cmd, elemTerm)
+		return d.terms(off, end, cmd)
 	case roleTerm:
 		return d.term(off, end, cmd)
 	case roleError:
@@ -752,11 +885,13 @@ func (d *lean) part(off, end int, r role, cmd int) bool {
 	// roleAuditReturn: a TerminationAudit, errors among its parameters.
 	data := d.data
 	for off < end {
-		id, s, e, ok := tlv(data, off, end)
-		if !ok {
-			id, s, e, ok = tlvLong(data, off, end)
+		id, s, e := hdr(data, off, end)
+		if id == bad {
+			if id, s, e = hdrSlow(data, off, end); id == bad {
+				return false
+			}
 		}
-		if !ok || id == d.id.auditReturnError && !d.errorDescriptor(s, e, -1, cmd) {
+		if otherForm(id, d.id.auditReturnError) || id == d.id.auditReturnError && !d.errorDescriptor(s, e, -1, cmd) {
 			return false
 		}
 		off = e
@@ -784,29 +919,21 @@ func (d *lean) choice(off, end int, r role, cmd int) bool {
 
 // list reads the elements of a SEQUENCE OF in data[off:end], each
 // constructed: the ranges of a TransactionResponseAck (one Transaction
-// each), the actions of transaction i, the command requests of action i,
-// or the termination IDs of command i.
+// each), or the action replies of transaction i.
 func (d *lean) list(off, end, i int, what elem) bool {
 	data := d.data
 	for off < end {
-		_, s, e, ok := tlv(data, off, end)
-		if !ok {
-			_, s, e, ok = tlvLong(data, off, end)
+		id, s, e := hdr(data, off, end)
+		if id&0x20 == 0 {
+			if id, s, e = hdrSlow(data, off, end); id&0x20 == 0 {
+				return false
+			}
 		}
-		if !ok || data[off]&0x20 == 0 {
-			return false
-		}
-		switch what {
-		case elemAck:
+		var ok bool
+		if what == elemAck {
 			ok = d.ack(s, e)
-		case elemActionRequest:
-			ok = d.actionRequest(i, s, e)
-		case elemActionReply:
+		} else {
 			ok = d.actionReply(i, s, e)
-		case elemCommandRequest:
-			ok = d.commandRequest(i, s, e)
-		default:
-			ok = d.term(s, e, i)
 		}
 		if !ok {
 			return false
@@ -816,25 +943,54 @@ func (d *lean) list(off, end, i int, what elem) bool {
 	return true
 }
 
+// terms reads the TerminationIDs of command cmd in data[off:end] (as
+// term reads each, without a call per ID).
+func (d *lean) terms(off, end, cmd int) bool {
+	data, wildID, idID := d.data, d.id.termWildcard, d.id.termID
+	for off < end {
+		id, s, e := hdr(data, off, end)
+		if id&0x20 == 0 {
+			if id, s, e = hdrSlow(data, off, end); id&0x20 == 0 {
+				return false
+			}
+		}
+		next := e
+		id, ws, we := hdr(data, s, next)
+		if id != wildID {
+			if id, ws, we = hdrSlow(data, s, next); id != wildID {
+				return false
+			}
+		}
+		id, s, e = hdr(data, we, next)
+		if id != idID {
+			if id, s, e = hdrSlow(data, we, next); id != idID {
+				return false
+			}
+		}
+		d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: cmd, ID: data[s:e:e], Wildcarded: we > ws, Span: scan.Span{Off: s, Len: e - s}})
+		off = next
+	}
+	return true
+}
+
 // term reads a TerminationID: its wildcard list and its id, in this
 // order.
 func (d *lean) term(off, end, cmd int) bool {
-	data := d.data
-	id, s, e, ok := tlv(data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, off, end)
-	}
-	if !ok || id != d.id.termWildcard {
-		return false
+	data, want := d.data, d.id.termWildcard
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return false
+		}
 	}
 	wild := e > s
 	at := e
-	id, s, e, ok = tlv(data, at, end)
-	if !ok {
-		id, s, e, ok = tlvLong(data, at, end)
-	}
-	if !ok || id != d.id.termID {
-		return false
+	want = d.id.termID
+	id, s, e = hdr(data, at, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, at, end); id != want {
+			return false
+		}
 	}
 	d.s.Terminations = append(d.s.Terminations, scan.Termination{Command: cmd, ID: data[s:e:e], Wildcarded: wild, Span: scan.Span{Off: s, Len: e - s}})
 	return true
@@ -844,14 +1000,14 @@ func (d *lean) term(off, end, cmd int) bool {
 // ErrorDescriptor in data[off:end]; cmd -1 is outside a command (the
 // transaction is then tx).
 func (d *lean) errorDescriptor(off, end, tx, cmd int) bool {
-	id, s, e, ok := tlv(d.data, off, end)
-	if !ok {
-		id, s, e, ok = tlvLong(d.data, off, end)
+	data, want := d.data, d.id.errCode
+	id, s, e := hdr(data, off, end)
+	if id != want {
+		if id, s, e = hdrSlow(data, off, end); id != want {
+			return false
+		}
 	}
-	if !ok || id != d.id.errCode {
-		return false
-	}
-	code, ok := leanUint(d.data, s, e)
+	code, ok := leanUint(data, s, e)
 	if !ok || code > 65535 {
 		return false
 	}
