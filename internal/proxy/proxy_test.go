@@ -563,6 +563,44 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestTableSlotReuse: the queue place an entry left behind neither
+// expires nor evicts the later entry in its slot; eviction at the bound
+// takes the oldest live entry; forget drops a connection's entries and
+// their pending counts.
+func TestTableSlotReuse(t *testing.T) {
+	tb := newTable(time.Minute, 2, nil)
+	t0 := time.Unix(1000, 0)
+	a, b := dest{conn: &tcpConn{}}, dest{conn: &tcpConn{}}
+	tb.request(t0, newKey(mgcSide, 1), a, 0, true)
+	tb.request(t0.Add(time.Second), newKey(mgcSide, 2), a, 0, true)
+	tb.cancel(newKey(mgcSide, 1))
+	tb.request(t0.Add(2*time.Second), newKey(mgSide, 3), b, 0, true)
+	if i, ok := tb.m[newKey(mgSide, 3)]; !ok || i != 0 || len(tb.ents) != 2 {
+		t.Fatalf("slot %d (%v) of %d, want the freed slot 0", i, ok, len(tb.ents))
+	}
+	// The queue's head is the cancelled entry's place: eviction passes
+	// over it to the oldest live entry, not to slot 0's newer one.
+	if _, evicted := tb.request(t0.Add(3*time.Second), newKey(mgcSide, 4), a, 0, true); !evicted {
+		t.Fatal("no eviction at the bound")
+	}
+	if _, ok := tb.m[newKey(mgcSide, 2)]; ok || len(tb.m) != 2 || len(tb.ents) != 2 {
+		t.Fatalf("after eviction: %d keys, %d slots, the oldest kept: %v", len(tb.m), len(tb.ents), ok)
+	}
+	// Nor does the place expire it: at t0+60s only the cancelled
+	// entry's place is due.
+	if req, _, _, _, found := tb.reply(t0.Add(60*time.Second), newKey(mgSide, 3), false); !found || req != b {
+		t.Fatalf("slot 0's entry lost with its predecessor's place: %v %v", req, found)
+	}
+	if n := tb.inFlight(t0.Add(60 * time.Second)); n != 2 || tb.pending[mgcSide] != 1 {
+		t.Fatalf("in flight %d, pending %v", n, tb.pending)
+	}
+	tb.forget(a.conn)
+	tb.forget(b.conn)
+	if len(tb.m) != 0 || tb.pending != [2]int{} || len(tb.free) != len(tb.ents) {
+		t.Fatalf("after forget: %d keys, pending %v, %d of %d slots free", len(tb.m), tb.pending, len(tb.free), len(tb.ents))
+	}
+}
+
 // TestTableSlots: past the size bound, with IDs reused, answered,
 // cancelled and pushed back by pendings, every key finds its own entry
 // and its requester, the slots stay within the bound and the in-flight

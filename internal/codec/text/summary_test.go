@@ -502,7 +502,12 @@ func TestFlatReadsCorpus(t *testing.T) {
 // if it does, checks that the skimmer reads it alike, spans and all.
 func flatAgrees(t *testing.T, data []byte, d scan.Depth) bool {
 	t.Helper()
-	lim := limits.Limits{}.OrDefault()
+	return flatAgreesWithin(t, data, d, limits.Limits{}.OrDefault())
+}
+
+// flatAgreesWithin is flatAgrees under limits lim (not zero).
+func flatAgreesWithin(t *testing.T, data []byte, d scan.Depth, lim limits.Limits) bool {
+	t.Helper()
 	got, want := scan.Summary{Want: d}, scan.Summary{Want: d}
 	k := skimmer{src: data, s: &got, name: "text", maxDepth: lim.MaxDepth, maxElems: lim.MaxElements,
 		actions: d.Reaches(scan.Actions), commands: d.Reaches(scan.Commands), deep: d.Reaches(scan.Everything)}
@@ -538,6 +543,71 @@ func TestEightDigits(t *testing.T) {
 		if n > 0 && n < 8 {
 			if w, _ := strconv.ParseUint(s[:n], 10, 64); v != w {
 				t.Errorf("%q: %d, want %d", s, v, w)
+			}
+		}
+	}
+}
+
+// Under any nesting and element limit, what the flat scanner reads the
+// skimmer reads alike: the flat scanner gives up where a limit is
+// reached, never reads past one.
+func TestFlatLimits(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		for _, m := range [][]byte{c.compact, c.pretty} {
+			for _, d := range []scan.Depth{scan.Everything, scan.Transactions, scan.Actions, scan.Commands} {
+				for depth := 1; depth <= 10; depth++ {
+					for _, elems := range []int{1, 2, 3, 5, 8, 13, 21, 34} {
+						flatAgreesWithin(t, m, d, limits.Limits{MaxDepth: depth, MaxElements: elems})
+					}
+				}
+			}
+		}
+	}
+}
+
+// A message cut anywhere makes the flat scanner give up or read what the
+// skimmer reads, with no panic.
+func TestFlatTruncated(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		for _, m := range [][]byte{c.compact, c.pretty} {
+			for i := range len(m) {
+				cut := bytes.Clone(m[:i]) // no bytes past the cut to read
+				for _, d := range []scan.Depth{scan.Everything, scan.Transactions} {
+					flatAgrees(t, cut, d)
+				}
+			}
+		}
+	}
+}
+
+// flatLookup knows the words skimKeyword knows, in any case, and no
+// other: a keyword with a letter changed, added or taken away is none,
+// unless it spells another; at the end of the input as well as before
+// more text.
+func TestFlatLookup(t *testing.T) {
+	check := func(w []byte) {
+		if got, want := flatLookup(w, 0, len(w)), skimKeyword(w); got != want {
+			t.Errorf("flatLookup(%q) at the end = %d, want %d", w, got, want)
+		}
+		src := append(append([]byte("T="), w...), "{C=1{}}"...)
+		if got, want := flatLookup(src, 2, 2+len(w)), skimKeyword(w); got != want {
+			t.Errorf("flatLookup(%q) in text = %d, want %d", w, got, want)
+		}
+	}
+	for _, k := range lexKeywordSpellings {
+		for _, w := range []string{k.long, k.short} {
+			if w == "" {
+				continue
+			}
+			for _, v := range []string{w, strings.ToUpper(w), strings.ToLower(w), w + "s", w + "1", "x" + w, w[:len(w)-1], w[1:]} {
+				check([]byte(v))
+				for i := range v {
+					for _, c := range []byte{v[i] ^ 1, v[i] ^ 0x20, v[i] ^ 0x80, v[i] &^ 0x20 &^ 0x40, '_', '@', '['} {
+						b := []byte(v)
+						b[i] = c
+						check(b)
+					}
+				}
 			}
 		}
 	}
