@@ -349,11 +349,11 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	switch {
 	case (k == fastSeq || k == fastChoice) && fl.Rep == RepPointer:
 		p, name := g.tmp("p"), g.f.named[r]
-		fmt.Fprintf(w, "%[1]s := %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n%[1]s[0] = %[3]s{}\nif !fast%[4]s%[5]s(d, b, off+2, en, &%[1]s[0]) {\nreturn false\n}\n%[6]s = &%[1]s[0]\n",
+		fmt.Fprintf(w, "%[1]s := %[2]s.Room(1)\nif %[1]s == nil {\nreturn false\n}\n%[1]s[0] = %[3]s{}\nif !fast%[4]s%[5]s(d, b[:en], off+2, en, &%[1]s[0]) {\nreturn false\n}\n%[6]s = &%[1]s[0]\n",
 			p, g.slab(fl.GoType), g.f.qualify(fl.GoType, "model."), name, g.funcSuffix(name, v.N), target)
 	case k == fastSeq || k == fastChoice:
 		name := g.f.named[r]
-		fmt.Fprintf(w, "if !fast%s%s(d, b, off+2, en, &%s) {\nreturn false\n}\n", name, g.funcSuffix(name, v.N), target)
+		fmt.Fprintf(w, "if !fast%s%s(d, b[:en], off+2, en, &%s) {\nreturn false\n}\n", name, g.funcSuffix(name, v.N), target)
 	case k == fastOctets || k == fastList:
 		return g.fastList(v, r, target)
 	case r.Kind == KindNull:
@@ -430,7 +430,7 @@ func (g *berGen) fastElem(v *Version, er *Type, egoT, elem, off, en string) {
 		return
 	}
 	name := g.f.named[er]
-	fmt.Fprintf(&g.w, "%s = %s{}\nif !fast%s%s(d, b, %s+2, %s, &%s) {\nreturn false\n}\n", elem, g.f.qualify(egoT, "model."), name, g.funcSuffix(name, v.N), off, en, elem)
+	fmt.Fprintf(&g.w, "%s = %s{}\nif !fast%s%s(d, b[:%s], %s+2, %s, &%s) {\nreturn false\n}\n", elem, g.f.qualify(egoT, "model."), name, g.funcSuffix(name, v.N), en, off, en, elem)
 }
 
 // fastSize emits a fast decoder's check of n against a SIZE constraint.

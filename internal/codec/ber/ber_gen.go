@@ -1542,7 +1542,7 @@ func fastMIdV123(d *decoder, b []byte, off, end int, m *model.MId) bool {
 			return false
 		}
 		p82[0] = model.IP4Address{}
-		if !fastIP4AddressV123(d, b, off+2, en, &p82[0]) {
+		if !fastIP4AddressV123(d, b[:en], off+2, en, &p82[0]) {
 			return false
 		}
 		m.Ip4Address = &p82[0]
@@ -1553,7 +1553,7 @@ func fastMIdV123(d *decoder, b []byte, off, end int, m *model.MId) bool {
 			return false
 		}
 		p83[0] = model.IP6Address{}
-		if !fastIP6AddressV123(d, b, off+2, en, &p83[0]) {
+		if !fastIP6AddressV123(d, b[:en], off+2, en, &p83[0]) {
 			return false
 		}
 		m.Ip6Address = &p83[0]
@@ -1564,7 +1564,7 @@ func fastMIdV123(d *decoder, b []byte, off, end int, m *model.MId) bool {
 			return false
 		}
 		p84[0] = model.DomainName{}
-		if !fastDomainNameV123(d, b, off+2, en, &p84[0]) {
+		if !fastDomainNameV123(d, b[:en], off+2, en, &p84[0]) {
 			return false
 		}
 		m.DomainName = &p84[0]
@@ -6320,7 +6320,7 @@ func fastContextRequestV1(d *decoder, b []byte, off, end int, m *model.ContextRe
 				return false
 			}
 			m.TopologyReq[0] = model.TopologyRequest{}
-			if !fastTopologyRequestV1(d, b, off+2+2, en, &m.TopologyReq[0]) {
+			if !fastTopologyRequestV1(d, b[:en], off+2+2, en, &m.TopologyReq[0]) {
 				return false
 			}
 		} else {
@@ -6339,7 +6339,7 @@ func fastContextRequestV1(d *decoder, b []byte, off, end int, m *model.ContextRe
 			for i438, p439 := 0, off+2; i438 < n437; i438++ {
 				q440 := expect(b, p439, 0x30)
 				m.TopologyReq[i438] = model.TopologyRequest{}
-				if !fastTopologyRequestV1(d, b, p439+2, q440, &m.TopologyReq[i438]) {
+				if !fastTopologyRequestV1(d, b[:q440], p439+2, q440, &m.TopologyReq[i438]) {
 					return false
 				}
 				p439 = q440
@@ -6623,7 +6623,7 @@ func fastContextRequestV2(d *decoder, b []byte, off, end int, m *model.ContextRe
 				return false
 			}
 			m.TopologyReq[0] = model.TopologyRequest{}
-			if !fastTopologyRequestV2(d, b, off+2+2, en, &m.TopologyReq[0]) {
+			if !fastTopologyRequestV2(d, b[:en], off+2+2, en, &m.TopologyReq[0]) {
 				return false
 			}
 		} else {
@@ -6642,7 +6642,7 @@ func fastContextRequestV2(d *decoder, b []byte, off, end int, m *model.ContextRe
 			for i464, p465 := 0, off+2; i464 < n463; i464++ {
 				q466 := expect(b, p465, 0x30)
 				m.TopologyReq[i464] = model.TopologyRequest{}
-				if !fastTopologyRequestV2(d, b, p465+2, q466, &m.TopologyReq[i464]) {
+				if !fastTopologyRequestV2(d, b[:q466], p465+2, q466, &m.TopologyReq[i464]) {
 					return false
 				}
 				p465 = q466
@@ -7777,7 +7777,7 @@ func fastContextAttrAuditRequestV3(d *decoder, b []byte, off, end int, m *model.
 				return false
 			}
 			m.ContextPropAud[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV3(d, b, off+2+2, en, &m.ContextPropAud[0]) {
+			if !fastIndAudPropertyParmV3(d, b[:en], off+2+2, en, &m.ContextPropAud[0]) {
 				return false
 			}
 		} else {
@@ -7796,7 +7796,7 @@ func fastContextAttrAuditRequestV3(d *decoder, b []byte, off, end int, m *model.
 			for i554, p555 := 0, off+2; i554 < n553; i554++ {
 				q556 := expect(b, p555, 0x30)
 				m.ContextPropAud[i554] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV3(d, b, p555+2, q556, &m.ContextPropAud[i554]) {
+				if !fastIndAudPropertyParmV3(d, b[:q556], p555+2, q556, &m.ContextPropAud[i554]) {
 					return false
 				}
 				p555 = q556
@@ -7838,7 +7838,7 @@ func fastContextAttrAuditRequestV3(d *decoder, b []byte, off, end int, m *model.
 			return false
 		}
 		p558[0] = model.SelectLogic{}
-		if !fastSelectLogicV3(d, b, off+2, en, &p558[0]) {
+		if !fastSelectLogicV3(d, b[:en], off+2, en, &p558[0]) {
 			return false
 		}
 		m.SelectLogic = &p558[0]
@@ -9735,7 +9735,7 @@ func decodeTopologyRequestV1(d *decoder, h *header, m *model.TopologyRequest) er
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV1(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationFrom) {
 			return false
 		}
 		off = en
@@ -9743,7 +9743,7 @@ func fastTopologyRequestV1(d *decoder, b []byte, off, end int, m *model.Topology
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationTo) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationTo) {
 			return false
 		}
 		off = en
@@ -9967,7 +9967,7 @@ func decodeTopologyRequestV2(d *decoder, h *header, m *model.TopologyRequest) er
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV2(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationFrom) {
 			return false
 		}
 		off = en
@@ -9975,7 +9975,7 @@ func fastTopologyRequestV2(d *decoder, b []byte, off, end int, m *model.Topology
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationTo) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationTo) {
 			return false
 		}
 		off = en
@@ -10247,7 +10247,7 @@ func decodeTopologyRequestV3(d *decoder, h *header, m *model.TopologyRequest) er
 // writes; false for anything else, which the caller decodes in full.
 func fastTopologyRequestV3(d *decoder, b []byte, off, end int, m *model.TopologyRequest) bool {
 	if en := expect(b, off, 0xa0); en != 0 { // [0] terminationFrom
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationFrom) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationFrom) {
 			return false
 		}
 		off = en
@@ -10255,7 +10255,7 @@ func fastTopologyRequestV3(d *decoder, b []byte, off, end int, m *model.Topology
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] terminationTo
-		if !fastTerminationIDV123(d, b, off+2, en, &m.TerminationTo) {
+		if !fastTerminationIDV123(d, b[:en], off+2, en, &m.TerminationTo) {
 			return false
 		}
 		off = en
@@ -17241,7 +17241,7 @@ func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRe
 				return false
 			}
 			m.TerminationID[0] = model.TerminationID{}
-			if !fastTerminationIDV123(d, b, off+2+2, en, &m.TerminationID[0]) {
+			if !fastTerminationIDV123(d, b[:en], off+2+2, en, &m.TerminationID[0]) {
 				return false
 			}
 		} else {
@@ -17260,7 +17260,7 @@ func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRe
 			for i1386, p1387 := 0, off+2; i1386 < n1385; i1386++ {
 				q1388 := expect(b, p1387, 0x30)
 				m.TerminationID[i1386] = model.TerminationID{}
-				if !fastTerminationIDV123(d, b, p1387+2, q1388, &m.TerminationID[i1386]) {
+				if !fastTerminationIDV123(d, b[:q1388], p1387+2, q1388, &m.TerminationID[i1386]) {
 					return false
 				}
 				p1387 = q1388
@@ -17274,7 +17274,7 @@ func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRe
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] observedEventsDescriptor
-		if !fastObservedEventsDescriptorV123(d, b, off+2, en, &m.ObservedEventsDescriptor) {
+		if !fastObservedEventsDescriptorV123(d, b[:en], off+2, en, &m.ObservedEventsDescriptor) {
 			return false
 		}
 		off = en
@@ -17287,7 +17287,7 @@ func fastNotifyRequestV123(d *decoder, b []byte, off, end int, m *model.NotifyRe
 			return false
 		}
 		p1389[0] = model.ErrorDescriptor{}
-		if !fastErrorDescriptorV123(d, b, off+2, en, &p1389[0]) {
+		if !fastErrorDescriptorV123(d, b[:en], off+2, en, &p1389[0]) {
 			return false
 		}
 		m.ErrorDescriptor = &p1389[0]
@@ -17531,7 +17531,7 @@ func fastNotifyReplyV123(d *decoder, b []byte, off, end int, m *model.NotifyRepl
 				return false
 			}
 			m.TerminationID[0] = model.TerminationID{}
-			if !fastTerminationIDV123(d, b, off+2+2, en, &m.TerminationID[0]) {
+			if !fastTerminationIDV123(d, b[:en], off+2+2, en, &m.TerminationID[0]) {
 				return false
 			}
 		} else {
@@ -17550,7 +17550,7 @@ func fastNotifyReplyV123(d *decoder, b []byte, off, end int, m *model.NotifyRepl
 			for i1413, p1414 := 0, off+2; i1413 < n1412; i1413++ {
 				q1415 := expect(b, p1414, 0x30)
 				m.TerminationID[i1413] = model.TerminationID{}
-				if !fastTerminationIDV123(d, b, p1414+2, q1415, &m.TerminationID[i1413]) {
+				if !fastTerminationIDV123(d, b[:q1415], p1414+2, q1415, &m.TerminationID[i1413]) {
 					return false
 				}
 				p1414 = q1415
@@ -17569,7 +17569,7 @@ func fastNotifyReplyV123(d *decoder, b []byte, off, end int, m *model.NotifyRepl
 			return false
 		}
 		p1416[0] = model.ErrorDescriptor{}
-		if !fastErrorDescriptorV123(d, b, off+2, en, &p1416[0]) {
+		if !fastErrorDescriptorV123(d, b[:en], off+2, en, &p1416[0]) {
 			return false
 		}
 		m.ErrorDescriptor = &p1416[0]
@@ -17818,7 +17818,7 @@ func fastObservedEventsDescriptorV123(d *decoder, b []byte, off, end int, m *mod
 				return false
 			}
 			m.ObservedEventLst[0] = model.ObservedEvent{}
-			if !fastObservedEventV123(d, b, off+2+2, en, &m.ObservedEventLst[0]) {
+			if !fastObservedEventV123(d, b[:en], off+2+2, en, &m.ObservedEventLst[0]) {
 				return false
 			}
 		} else {
@@ -17837,7 +17837,7 @@ func fastObservedEventsDescriptorV123(d *decoder, b []byte, off, end int, m *mod
 			for i1440, p1441 := 0, off+2; i1440 < n1439; i1440++ {
 				q1442 := expect(b, p1441, 0x30)
 				m.ObservedEventLst[i1440] = model.ObservedEvent{}
-				if !fastObservedEventV123(d, b, p1441+2, q1442, &m.ObservedEventLst[i1440]) {
+				if !fastObservedEventV123(d, b[:q1442], p1441+2, q1442, &m.ObservedEventLst[i1440]) {
 					return false
 				}
 				p1441 = q1442
@@ -18178,7 +18178,7 @@ func fastObservedEventV123(d *decoder, b []byte, off, end int, m *model.Observed
 				return false
 			}
 			m.EventParList[0] = model.EventParameter{}
-			if !fastEventParameterV123(d, b, off+2+2, en, &m.EventParList[0]) {
+			if !fastEventParameterV123(d, b[:en], off+2+2, en, &m.EventParList[0]) {
 				return false
 			}
 		} else {
@@ -18197,7 +18197,7 @@ func fastObservedEventV123(d *decoder, b []byte, off, end int, m *model.Observed
 			for i1469, p1470 := 0, off+2; i1469 < n1468; i1469++ {
 				q1471 := expect(b, p1470, 0x30)
 				m.EventParList[i1469] = model.EventParameter{}
-				if !fastEventParameterV123(d, b, p1470+2, q1471, &m.EventParList[i1469]) {
+				if !fastEventParameterV123(d, b[:q1471], p1470+2, q1471, &m.EventParList[i1469]) {
 					return false
 				}
 				p1470 = q1471
@@ -18216,7 +18216,7 @@ func fastObservedEventV123(d *decoder, b []byte, off, end int, m *model.Observed
 			return false
 		}
 		p1472[0] = model.TimeNotation{}
-		if !fastTimeNotationV123(d, b, off+2, en, &p1472[0]) {
+		if !fastTimeNotationV123(d, b[:en], off+2, en, &p1472[0]) {
 			return false
 		}
 		m.TimeNotation = &p1472[0]
@@ -18539,7 +18539,7 @@ func fastEventParameterV123(d *decoder, b []byte, off, end int, m *model.EventPa
 			return false
 		}
 		p1500[0] = model.EventParameterExtraInfo{}
-		if !fastEventParameterExtraInfoV123(d, b, off+2, en, &p1500[0]) {
+		if !fastEventParameterExtraInfoV123(d, b[:en], off+2, en, &p1500[0]) {
 			return false
 		}
 		m.ExtraInfo = &p1500[0]
@@ -19544,7 +19544,7 @@ func fastServiceChangeReplyV1(d *decoder, b []byte, off, end int, m *model.Servi
 				return false
 			}
 			m.TerminationID[0] = model.TerminationID{}
-			if !fastTerminationIDV123(d, b, off+2+2, en, &m.TerminationID[0]) {
+			if !fastTerminationIDV123(d, b[:en], off+2+2, en, &m.TerminationID[0]) {
 				return false
 			}
 		} else {
@@ -19563,7 +19563,7 @@ func fastServiceChangeReplyV1(d *decoder, b []byte, off, end int, m *model.Servi
 			for i1588, p1589 := 0, off+2; i1588 < n1587; i1588++ {
 				q1590 := expect(b, p1589, 0x30)
 				m.TerminationID[i1588] = model.TerminationID{}
-				if !fastTerminationIDV123(d, b, p1589+2, q1590, &m.TerminationID[i1588]) {
+				if !fastTerminationIDV123(d, b[:q1590], p1589+2, q1590, &m.TerminationID[i1588]) {
 					return false
 				}
 				p1589 = q1590
@@ -19577,7 +19577,7 @@ func fastServiceChangeReplyV1(d *decoder, b []byte, off, end int, m *model.Servi
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeResult
-		if !fastServiceChangeResultV1(d, b, off+2, en, &m.ServiceChangeResult) {
+		if !fastServiceChangeResultV1(d, b[:en], off+2, en, &m.ServiceChangeResult) {
 			return false
 		}
 		off = en
@@ -19841,7 +19841,7 @@ func fastServiceChangeReplyV23(d *decoder, b []byte, off, end int, m *model.Serv
 				return false
 			}
 			m.TerminationID[0] = model.TerminationID{}
-			if !fastTerminationIDV123(d, b, off+2+2, en, &m.TerminationID[0]) {
+			if !fastTerminationIDV123(d, b[:en], off+2+2, en, &m.TerminationID[0]) {
 				return false
 			}
 		} else {
@@ -19860,7 +19860,7 @@ func fastServiceChangeReplyV23(d *decoder, b []byte, off, end int, m *model.Serv
 			for i1616, p1617 := 0, off+2; i1616 < n1615; i1616++ {
 				q1618 := expect(b, p1617, 0x30)
 				m.TerminationID[i1616] = model.TerminationID{}
-				if !fastTerminationIDV123(d, b, p1617+2, q1618, &m.TerminationID[i1616]) {
+				if !fastTerminationIDV123(d, b[:q1618], p1617+2, q1618, &m.TerminationID[i1616]) {
 					return false
 				}
 				p1617 = q1618
@@ -19874,7 +19874,7 @@ func fastServiceChangeReplyV23(d *decoder, b []byte, off, end int, m *model.Serv
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] serviceChangeResult
-		if !fastServiceChangeResultV23(d, b, off+2, en, &m.ServiceChangeResult) {
+		if !fastServiceChangeResultV23(d, b[:en], off+2, en, &m.ServiceChangeResult) {
 			return false
 		}
 		off = en
@@ -19970,7 +19970,7 @@ func fastServiceChangeResultV1(d *decoder, b []byte, off, end int, m *model.Serv
 			return false
 		}
 		p1623[0] = model.ErrorDescriptor{}
-		if !fastErrorDescriptorV123(d, b, off+2, en, &p1623[0]) {
+		if !fastErrorDescriptorV123(d, b[:en], off+2, en, &p1623[0]) {
 			return false
 		}
 		m.ErrorDescriptor = &p1623[0]
@@ -19981,7 +19981,7 @@ func fastServiceChangeResultV1(d *decoder, b []byte, off, end int, m *model.Serv
 			return false
 		}
 		p1624[0] = model.ServiceChangeResParm{}
-		if !fastServiceChangeResParmV1(d, b, off+2, en, &p1624[0]) {
+		if !fastServiceChangeResParmV1(d, b[:en], off+2, en, &p1624[0]) {
 			return false
 		}
 		m.ServiceChangeResParms = &p1624[0]
@@ -20077,7 +20077,7 @@ func fastServiceChangeResultV23(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p1629[0] = model.ErrorDescriptor{}
-		if !fastErrorDescriptorV123(d, b, off+2, en, &p1629[0]) {
+		if !fastErrorDescriptorV123(d, b[:en], off+2, en, &p1629[0]) {
 			return false
 		}
 		m.ErrorDescriptor = &p1629[0]
@@ -20088,7 +20088,7 @@ func fastServiceChangeResultV23(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p1630[0] = model.ServiceChangeResParm{}
-		if !fastServiceChangeResParmV23(d, b, off+2, en, &p1630[0]) {
+		if !fastServiceChangeResParmV23(d, b[:en], off+2, en, &p1630[0]) {
 			return false
 		}
 		m.ServiceChangeResParms = &p1630[0]
@@ -20510,7 +20510,7 @@ func fastMediaDescriptorV12(d *decoder, b []byte, off, end int, m *model.MediaDe
 			return false
 		}
 		p1661[0] = model.TerminationStateDescriptor{}
-		if !fastTerminationStateDescriptorV123(d, b, off+2, en, &p1661[0]) {
+		if !fastTerminationStateDescriptorV123(d, b[:en], off+2, en, &p1661[0]) {
 			return false
 		}
 		m.TermStateDescr = &p1661[0]
@@ -20664,7 +20664,7 @@ func fastMediaDescriptorV3(d *decoder, b []byte, off, end int, m *model.MediaDes
 			return false
 		}
 		p1672[0] = model.TerminationStateDescriptor{}
-		if !fastTerminationStateDescriptorV123(d, b, off+2, en, &p1672[0]) {
+		if !fastTerminationStateDescriptorV123(d, b[:en], off+2, en, &p1672[0]) {
 			return false
 		}
 		m.TermStateDescr = &p1672[0]
@@ -21868,7 +21868,7 @@ func fastLocalControlDescriptorV123(d *decoder, b []byte, off, end int, m *model
 				return false
 			}
 			m.PropertyParms[0] = model.PropertyParm{}
-			if !fastPropertyParmV123(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastPropertyParmV123(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -21887,7 +21887,7 @@ func fastLocalControlDescriptorV123(d *decoder, b []byte, off, end int, m *model
 			for i1763, p1764 := 0, off+2; i1763 < n1762; i1763++ {
 				q1765 := expect(b, p1764, 0x30)
 				m.PropertyParms[i1763] = model.PropertyParm{}
-				if !fastPropertyParmV123(d, b, p1764+2, q1765, &m.PropertyParms[i1763]) {
+				if !fastPropertyParmV123(d, b[:q1765], p1764+2, q1765, &m.PropertyParms[i1763]) {
 					return false
 				}
 				p1764 = q1765
@@ -22217,7 +22217,7 @@ func fastPropertyParmV123(d *decoder, b []byte, off, end int, m *model.PropertyP
 			return false
 		}
 		p1793[0] = model.PropertyParmExtraInfo{}
-		if !fastPropertyParmExtraInfoV123(d, b, off+2, en, &p1793[0]) {
+		if !fastPropertyParmExtraInfoV123(d, b[:en], off+2, en, &p1793[0]) {
 			return false
 		}
 		m.ExtraInfo = &p1793[0]
@@ -22866,7 +22866,7 @@ func fastTerminationStateDescriptorV123(d *decoder, b []byte, off, end int, m *m
 				return false
 			}
 			m.PropertyParms[0] = model.PropertyParm{}
-			if !fastPropertyParmV123(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastPropertyParmV123(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -22885,7 +22885,7 @@ func fastTerminationStateDescriptorV123(d *decoder, b []byte, off, end int, m *m
 			for i1855, p1856 := 0, off+2; i1855 < n1854; i1855++ {
 				q1857 := expect(b, p1856, 0x30)
 				m.PropertyParms[i1855] = model.PropertyParm{}
-				if !fastPropertyParmV123(d, b, p1856+2, q1857, &m.PropertyParms[i1855]) {
+				if !fastPropertyParmV123(d, b[:q1857], p1856+2, q1857, &m.PropertyParms[i1855]) {
 					return false
 				}
 				p1856 = q1857
@@ -25917,7 +25917,7 @@ func fastEventDMV1(d *decoder, b []byte, off, end int, m *model.EventDM) bool {
 			return false
 		}
 		p2112[0] = model.DigitMapValue{}
-		if !fastDigitMapValueV1(d, b, off+2, en, &p2112[0]) {
+		if !fastDigitMapValueV1(d, b[:en], off+2, en, &p2112[0]) {
 			return false
 		}
 		m.DigitMapValue = &p2112[0]
@@ -26013,7 +26013,7 @@ func fastEventDMV23(d *decoder, b []byte, off, end int, m *model.EventDM) bool {
 			return false
 		}
 		p2115[0] = model.DigitMapValue{}
-		if !fastDigitMapValueV23(d, b, off+2, en, &p2115[0]) {
+		if !fastDigitMapValueV23(d, b[:en], off+2, en, &p2115[0]) {
 			return false
 		}
 		m.DigitMapValue = &p2115[0]
@@ -28580,7 +28580,7 @@ func fastEventSpecV123(d *decoder, b []byte, off, end int, m *model.EventSpec) b
 				return false
 			}
 			m.EventParList[0] = model.EventParameter{}
-			if !fastEventParameterV123(d, b, off+2+2, en, &m.EventParList[0]) {
+			if !fastEventParameterV123(d, b[:en], off+2+2, en, &m.EventParList[0]) {
 				return false
 			}
 		} else {
@@ -28599,7 +28599,7 @@ func fastEventSpecV123(d *decoder, b []byte, off, end int, m *model.EventSpec) b
 			for i2332, p2333 := 0, off+2; i2332 < n2331; i2332++ {
 				q2334 := expect(b, p2333, 0x30)
 				m.EventParList[i2332] = model.EventParameter{}
-				if !fastEventParameterV123(d, b, p2333+2, q2334, &m.EventParList[i2332]) {
+				if !fastEventParameterV123(d, b[:q2334], p2333+2, q2334, &m.EventParList[i2332]) {
 					return false
 				}
 				p2333 = q2334
@@ -30372,7 +30372,7 @@ func fastSigParameterV123(d *decoder, b []byte, off, end int, m *model.SigParame
 			return false
 		}
 		p2464[0] = model.SigParameterExtraInfo{}
-		if !fastSigParameterExtraInfoV123(d, b, off+2, en, &p2464[0]) {
+		if !fastSigParameterExtraInfoV123(d, b[:en], off+2, en, &p2464[0]) {
 			return false
 		}
 		m.ExtraInfo = &p2464[0]
@@ -30954,7 +30954,7 @@ func fastDigitMapDescriptorV1(d *decoder, b []byte, off, end int, m *model.Digit
 			return false
 		}
 		p2510[0] = model.DigitMapValue{}
-		if !fastDigitMapValueV1(d, b, off+2, en, &p2510[0]) {
+		if !fastDigitMapValueV1(d, b[:en], off+2, en, &p2510[0]) {
 			return false
 		}
 		m.DigitMapValue = &p2510[0]
@@ -31086,7 +31086,7 @@ func fastDigitMapDescriptorV23(d *decoder, b []byte, off, end int, m *model.Digi
 			return false
 		}
 		p2514[0] = model.DigitMapValue{}
-		if !fastDigitMapValueV23(d, b, off+2, en, &p2514[0]) {
+		if !fastDigitMapValueV23(d, b[:en], off+2, en, &p2514[0]) {
 			return false
 		}
 		m.DigitMapValue = &p2514[0]
@@ -33473,7 +33473,7 @@ func fastServiceChangeAddressV123(d *decoder, b []byte, off, end int, m *model.S
 			return false
 		}
 		p2689[0] = model.IP4Address{}
-		if !fastIP4AddressV123(d, b, off+2, en, &p2689[0]) {
+		if !fastIP4AddressV123(d, b[:en], off+2, en, &p2689[0]) {
 			return false
 		}
 		m.Ip4Address = &p2689[0]
@@ -33484,7 +33484,7 @@ func fastServiceChangeAddressV123(d *decoder, b []byte, off, end int, m *model.S
 			return false
 		}
 		p2690[0] = model.IP6Address{}
-		if !fastIP6AddressV123(d, b, off+2, en, &p2690[0]) {
+		if !fastIP6AddressV123(d, b[:en], off+2, en, &p2690[0]) {
 			return false
 		}
 		m.Ip6Address = &p2690[0]
@@ -33495,7 +33495,7 @@ func fastServiceChangeAddressV123(d *decoder, b []byte, off, end int, m *model.S
 			return false
 		}
 		p2691[0] = model.DomainName{}
-		if !fastDomainNameV123(d, b, off+2, en, &p2691[0]) {
+		if !fastDomainNameV123(d, b[:en], off+2, en, &p2691[0]) {
 			return false
 		}
 		m.DomainName = &p2691[0]
@@ -33814,7 +33814,7 @@ func fastServiceChangeResParmV1(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p2715[0] = model.MId{}
-		if !fastMIdV123(d, b, off+2, en, &p2715[0]) {
+		if !fastMIdV123(d, b[:en], off+2, en, &p2715[0]) {
 			return false
 		}
 		m.ServiceChangeMgcId = &p2715[0]
@@ -33826,7 +33826,7 @@ func fastServiceChangeResParmV1(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p2716[0] = model.ServiceChangeAddress{}
-		if !fastServiceChangeAddressV123(d, b, off+2, en, &p2716[0]) {
+		if !fastServiceChangeAddressV123(d, b[:en], off+2, en, &p2716[0]) {
 			return false
 		}
 		m.ServiceChangeAddress = &p2716[0]
@@ -33847,7 +33847,7 @@ func fastServiceChangeResParmV1(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p2718[0] = model.ServiceChangeProfile{}
-		if !fastServiceChangeProfileV123(d, b, off+2, en, &p2718[0]) {
+		if !fastServiceChangeProfileV123(d, b[:en], off+2, en, &p2718[0]) {
 			return false
 		}
 		m.ServiceChangeProfile = &p2718[0]
@@ -33859,7 +33859,7 @@ func fastServiceChangeResParmV1(d *decoder, b []byte, off, end int, m *model.Ser
 			return false
 		}
 		p2719[0] = model.TimeNotation{}
-		if !fastTimeNotationV123(d, b, off+2, en, &p2719[0]) {
+		if !fastTimeNotationV123(d, b[:en], off+2, en, &p2719[0]) {
 			return false
 		}
 		m.Timestamp = &p2719[0]
@@ -34161,7 +34161,7 @@ func fastServiceChangeResParmV23(d *decoder, b []byte, off, end int, m *model.Se
 			return false
 		}
 		p2742[0] = model.MId{}
-		if !fastMIdV123(d, b, off+2, en, &p2742[0]) {
+		if !fastMIdV123(d, b[:en], off+2, en, &p2742[0]) {
 			return false
 		}
 		m.ServiceChangeMgcId = &p2742[0]
@@ -34173,7 +34173,7 @@ func fastServiceChangeResParmV23(d *decoder, b []byte, off, end int, m *model.Se
 			return false
 		}
 		p2743[0] = model.ServiceChangeAddress{}
-		if !fastServiceChangeAddressV123(d, b, off+2, en, &p2743[0]) {
+		if !fastServiceChangeAddressV123(d, b[:en], off+2, en, &p2743[0]) {
 			return false
 		}
 		m.ServiceChangeAddress = &p2743[0]
@@ -34194,7 +34194,7 @@ func fastServiceChangeResParmV23(d *decoder, b []byte, off, end int, m *model.Se
 			return false
 		}
 		p2745[0] = model.ServiceChangeProfile{}
-		if !fastServiceChangeProfileV123(d, b, off+2, en, &p2745[0]) {
+		if !fastServiceChangeProfileV123(d, b[:en], off+2, en, &p2745[0]) {
 			return false
 		}
 		m.ServiceChangeProfile = &p2745[0]
@@ -34206,7 +34206,7 @@ func fastServiceChangeResParmV23(d *decoder, b []byte, off, end int, m *model.Se
 			return false
 		}
 		p2746[0] = model.TimeNotation{}
-		if !fastTimeNotationV123(d, b, off+2, en, &p2746[0]) {
+		if !fastTimeNotationV123(d, b[:en], off+2, en, &p2746[0]) {
 			return false
 		}
 		m.Timestamp = &p2746[0]
@@ -35479,7 +35479,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2811[0] = model.IndAudMediaDescriptor{}
-		if !fastIndAudMediaDescriptorV2(d, b, off+2, en, &p2811[0]) {
+		if !fastIndAudMediaDescriptorV2(d, b[:en], off+2, en, &p2811[0]) {
 			return false
 		}
 		m.IndAudMediaDescriptor = &p2811[0]
@@ -35490,7 +35490,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2812[0] = model.IndAudEventsDescriptor{}
-		if !fastIndAudEventsDescriptorV23(d, b, off+2, en, &p2812[0]) {
+		if !fastIndAudEventsDescriptorV23(d, b[:en], off+2, en, &p2812[0]) {
 			return false
 		}
 		m.IndAudEventsDescriptor = &p2812[0]
@@ -35501,7 +35501,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2813[0] = model.IndAudEventBufferDescriptor{}
-		if !fastIndAudEventBufferDescriptorV23(d, b, off+2, en, &p2813[0]) {
+		if !fastIndAudEventBufferDescriptorV23(d, b[:en], off+2, en, &p2813[0]) {
 			return false
 		}
 		m.IndAudEventBufferDescriptor = &p2813[0]
@@ -35512,7 +35512,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2814[0] = model.IndAudSignalsDescriptor{}
-		if !fastIndAudSignalsDescriptorV2(d, b, off+2, en, &p2814[0]) {
+		if !fastIndAudSignalsDescriptorV2(d, b[:en], off+2, en, &p2814[0]) {
 			return false
 		}
 		m.IndAudSignalsDescriptor = &p2814[0]
@@ -35523,7 +35523,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2815[0] = model.IndAudDigitMapDescriptor{}
-		if !fastIndAudDigitMapDescriptorV23(d, b, off+2, en, &p2815[0]) {
+		if !fastIndAudDigitMapDescriptorV23(d, b[:en], off+2, en, &p2815[0]) {
 			return false
 		}
 		m.IndAudDigitMapDescriptor = &p2815[0]
@@ -35534,7 +35534,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2816[0] = model.IndAudStatisticsDescriptor{}
-		if !fastIndAudStatisticsDescriptorV23(d, b, off+2, en, &p2816[0]) {
+		if !fastIndAudStatisticsDescriptorV23(d, b[:en], off+2, en, &p2816[0]) {
 			return false
 		}
 		m.IndAudStatisticsDescriptor = &p2816[0]
@@ -35545,7 +35545,7 @@ func fastIndAuditParameterV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2817[0] = model.IndAudPackagesDescriptor{}
-		if !fastIndAudPackagesDescriptorV23(d, b, off+2, en, &p2817[0]) {
+		if !fastIndAudPackagesDescriptorV23(d, b[:en], off+2, en, &p2817[0]) {
 			return false
 		}
 		m.IndAudPackagesDescriptor = &p2817[0]
@@ -35777,7 +35777,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2834[0] = model.IndAudMediaDescriptor{}
-		if !fastIndAudMediaDescriptorV3(d, b, off+2, en, &p2834[0]) {
+		if !fastIndAudMediaDescriptorV3(d, b[:en], off+2, en, &p2834[0]) {
 			return false
 		}
 		m.IndAudMediaDescriptor = &p2834[0]
@@ -35788,7 +35788,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2835[0] = model.IndAudEventsDescriptor{}
-		if !fastIndAudEventsDescriptorV23(d, b, off+2, en, &p2835[0]) {
+		if !fastIndAudEventsDescriptorV23(d, b[:en], off+2, en, &p2835[0]) {
 			return false
 		}
 		m.IndAudEventsDescriptor = &p2835[0]
@@ -35799,7 +35799,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2836[0] = model.IndAudEventBufferDescriptor{}
-		if !fastIndAudEventBufferDescriptorV23(d, b, off+2, en, &p2836[0]) {
+		if !fastIndAudEventBufferDescriptorV23(d, b[:en], off+2, en, &p2836[0]) {
 			return false
 		}
 		m.IndAudEventBufferDescriptor = &p2836[0]
@@ -35810,7 +35810,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2837[0] = model.IndAudSignalsDescriptor{}
-		if !fastIndAudSignalsDescriptorV3(d, b, off+2, en, &p2837[0]) {
+		if !fastIndAudSignalsDescriptorV3(d, b[:en], off+2, en, &p2837[0]) {
 			return false
 		}
 		m.IndAudSignalsDescriptor = &p2837[0]
@@ -35821,7 +35821,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2838[0] = model.IndAudDigitMapDescriptor{}
-		if !fastIndAudDigitMapDescriptorV23(d, b, off+2, en, &p2838[0]) {
+		if !fastIndAudDigitMapDescriptorV23(d, b[:en], off+2, en, &p2838[0]) {
 			return false
 		}
 		m.IndAudDigitMapDescriptor = &p2838[0]
@@ -35832,7 +35832,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2839[0] = model.IndAudStatisticsDescriptor{}
-		if !fastIndAudStatisticsDescriptorV23(d, b, off+2, en, &p2839[0]) {
+		if !fastIndAudStatisticsDescriptorV23(d, b[:en], off+2, en, &p2839[0]) {
 			return false
 		}
 		m.IndAudStatisticsDescriptor = &p2839[0]
@@ -35843,7 +35843,7 @@ func fastIndAuditParameterV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2840[0] = model.IndAudPackagesDescriptor{}
-		if !fastIndAudPackagesDescriptorV23(d, b, off+2, en, &p2840[0]) {
+		if !fastIndAudPackagesDescriptorV23(d, b[:en], off+2, en, &p2840[0]) {
 			return false
 		}
 		m.IndAudPackagesDescriptor = &p2840[0]
@@ -36002,7 +36002,7 @@ func fastIndAudMediaDescriptorV2(d *decoder, b []byte, off, end int, m *model.In
 			return false
 		}
 		p2851[0] = model.IndAudTerminationStateDescriptor{}
-		if !fastIndAudTerminationStateDescriptorV2(d, b, off+2, en, &p2851[0]) {
+		if !fastIndAudTerminationStateDescriptorV2(d, b[:en], off+2, en, &p2851[0]) {
 			return false
 		}
 		m.TermStateDescr = &p2851[0]
@@ -36014,7 +36014,7 @@ func fastIndAudMediaDescriptorV2(d *decoder, b []byte, off, end int, m *model.In
 			return false
 		}
 		p2852[0] = model.IndAudMediaDescriptorStreams{}
-		if !fastIndAudMediaDescriptorStreamsV2(d, b, off+2, en, &p2852[0]) {
+		if !fastIndAudMediaDescriptorStreamsV2(d, b[:en], off+2, en, &p2852[0]) {
 			return false
 		}
 		m.Streams = &p2852[0]
@@ -36172,7 +36172,7 @@ func fastIndAudMediaDescriptorV3(d *decoder, b []byte, off, end int, m *model.In
 			return false
 		}
 		p2863[0] = model.IndAudTerminationStateDescriptor{}
-		if !fastIndAudTerminationStateDescriptorV3(d, b, off+2, en, &p2863[0]) {
+		if !fastIndAudTerminationStateDescriptorV3(d, b[:en], off+2, en, &p2863[0]) {
 			return false
 		}
 		m.TermStateDescr = &p2863[0]
@@ -36184,7 +36184,7 @@ func fastIndAudMediaDescriptorV3(d *decoder, b []byte, off, end int, m *model.In
 			return false
 		}
 		p2864[0] = model.IndAudMediaDescriptorStreams{}
-		if !fastIndAudMediaDescriptorStreamsV3(d, b, off+2, en, &p2864[0]) {
+		if !fastIndAudMediaDescriptorStreamsV3(d, b[:en], off+2, en, &p2864[0]) {
 			return false
 		}
 		m.Streams = &p2864[0]
@@ -36329,7 +36329,7 @@ func fastIndAudMediaDescriptorStreamsV2(d *decoder, b []byte, off, end int, m *m
 			return false
 		}
 		p2878[0] = model.IndAudStreamParms{}
-		if !fastIndAudStreamParmsV2(d, b, off+2, en, &p2878[0]) {
+		if !fastIndAudStreamParmsV2(d, b[:en], off+2, en, &p2878[0]) {
 			return false
 		}
 		m.OneStream = &p2878[0]
@@ -36343,7 +36343,7 @@ func fastIndAudMediaDescriptorStreamsV2(d *decoder, b []byte, off, end int, m *m
 				return false
 			}
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
-			if !fastIndAudStreamDescriptorV2(d, b, off+2+2, en, &m.MultiStream[0]) {
+			if !fastIndAudStreamDescriptorV2(d, b[:en], off+2+2, en, &m.MultiStream[0]) {
 				return false
 			}
 		} else {
@@ -36362,7 +36362,7 @@ func fastIndAudMediaDescriptorStreamsV2(d *decoder, b []byte, off, end int, m *m
 			for i2880, p2881 := 0, off+2; i2880 < n2879; i2880++ {
 				q2882 := expect(b, p2881, 0x30)
 				m.MultiStream[i2880] = model.IndAudStreamDescriptor{}
-				if !fastIndAudStreamDescriptorV2(d, b, p2881+2, q2882, &m.MultiStream[i2880]) {
+				if !fastIndAudStreamDescriptorV2(d, b[:q2882], p2881+2, q2882, &m.MultiStream[i2880]) {
 					return false
 				}
 				p2881 = q2882
@@ -36513,7 +36513,7 @@ func fastIndAudMediaDescriptorStreamsV3(d *decoder, b []byte, off, end int, m *m
 			return false
 		}
 		p2896[0] = model.IndAudStreamParms{}
-		if !fastIndAudStreamParmsV3(d, b, off+2, en, &p2896[0]) {
+		if !fastIndAudStreamParmsV3(d, b[:en], off+2, en, &p2896[0]) {
 			return false
 		}
 		m.OneStream = &p2896[0]
@@ -36527,7 +36527,7 @@ func fastIndAudMediaDescriptorStreamsV3(d *decoder, b []byte, off, end int, m *m
 				return false
 			}
 			m.MultiStream[0] = model.IndAudStreamDescriptor{}
-			if !fastIndAudStreamDescriptorV3(d, b, off+2+2, en, &m.MultiStream[0]) {
+			if !fastIndAudStreamDescriptorV3(d, b[:en], off+2+2, en, &m.MultiStream[0]) {
 				return false
 			}
 		} else {
@@ -36546,7 +36546,7 @@ func fastIndAudMediaDescriptorStreamsV3(d *decoder, b []byte, off, end int, m *m
 			for i2898, p2899 := 0, off+2; i2898 < n2897; i2898++ {
 				q2900 := expect(b, p2899, 0x30)
 				m.MultiStream[i2898] = model.IndAudStreamDescriptor{}
-				if !fastIndAudStreamDescriptorV3(d, b, p2899+2, q2900, &m.MultiStream[i2898]) {
+				if !fastIndAudStreamDescriptorV3(d, b[:q2900], p2899+2, q2900, &m.MultiStream[i2898]) {
 					return false
 				}
 				p2899 = q2900
@@ -36689,7 +36689,7 @@ func fastIndAudStreamDescriptorV2(d *decoder, b []byte, off, end int, m *model.I
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		if !fastIndAudStreamParmsV2(d, b, off+2, en, &m.StreamParms) {
+		if !fastIndAudStreamParmsV2(d, b[:en], off+2, en, &m.StreamParms) {
 			return false
 		}
 		off = en
@@ -36827,7 +36827,7 @@ func fastIndAudStreamDescriptorV3(d *decoder, b []byte, off, end int, m *model.I
 		return false
 	}
 	if en := expect(b, off, 0xa1); en != 0 { // [1] streamParms
-		if !fastIndAudStreamParmsV3(d, b, off+2, en, &m.StreamParms) {
+		if !fastIndAudStreamParmsV3(d, b[:en], off+2, en, &m.StreamParms) {
 			return false
 		}
 		off = en
@@ -37009,7 +37009,7 @@ func fastIndAudStreamParmsV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2918[0] = model.IndAudLocalControlDescriptor{}
-		if !fastIndAudLocalControlDescriptorV2(d, b, off+2, en, &p2918[0]) {
+		if !fastIndAudLocalControlDescriptorV2(d, b[:en], off+2, en, &p2918[0]) {
 			return false
 		}
 		m.LocalControlDescriptor = &p2918[0]
@@ -37021,7 +37021,7 @@ func fastIndAudStreamParmsV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2919[0] = model.IndAudLocalRemoteDescriptor{}
-		if !fastIndAudLocalRemoteDescriptorV2(d, b, off+2, en, &p2919[0]) {
+		if !fastIndAudLocalRemoteDescriptorV2(d, b[:en], off+2, en, &p2919[0]) {
 			return false
 		}
 		m.LocalDescriptor = &p2919[0]
@@ -37033,7 +37033,7 @@ func fastIndAudStreamParmsV2(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2920[0] = model.IndAudLocalRemoteDescriptor{}
-		if !fastIndAudLocalRemoteDescriptorV2(d, b, off+2, en, &p2920[0]) {
+		if !fastIndAudLocalRemoteDescriptorV2(d, b[:en], off+2, en, &p2920[0]) {
 			return false
 		}
 		m.RemoteDescriptor = &p2920[0]
@@ -37253,7 +37253,7 @@ func fastIndAudStreamParmsV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2933[0] = model.IndAudLocalControlDescriptor{}
-		if !fastIndAudLocalControlDescriptorV3(d, b, off+2, en, &p2933[0]) {
+		if !fastIndAudLocalControlDescriptorV3(d, b[:en], off+2, en, &p2933[0]) {
 			return false
 		}
 		m.LocalControlDescriptor = &p2933[0]
@@ -37265,7 +37265,7 @@ func fastIndAudStreamParmsV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2934[0] = model.IndAudLocalRemoteDescriptor{}
-		if !fastIndAudLocalRemoteDescriptorV3(d, b, off+2, en, &p2934[0]) {
+		if !fastIndAudLocalRemoteDescriptorV3(d, b[:en], off+2, en, &p2934[0]) {
 			return false
 		}
 		m.LocalDescriptor = &p2934[0]
@@ -37277,7 +37277,7 @@ func fastIndAudStreamParmsV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2935[0] = model.IndAudLocalRemoteDescriptor{}
-		if !fastIndAudLocalRemoteDescriptorV3(d, b, off+2, en, &p2935[0]) {
+		if !fastIndAudLocalRemoteDescriptorV3(d, b[:en], off+2, en, &p2935[0]) {
 			return false
 		}
 		m.RemoteDescriptor = &p2935[0]
@@ -37289,7 +37289,7 @@ func fastIndAudStreamParmsV3(d *decoder, b []byte, off, end int, m *model.IndAud
 			return false
 		}
 		p2936[0] = model.IndAudStatisticsDescriptor{}
-		if !fastIndAudStatisticsDescriptorV23(d, b, off+2, en, &p2936[0]) {
+		if !fastIndAudStatisticsDescriptorV23(d, b[:en], off+2, en, &p2936[0]) {
 			return false
 		}
 		m.StatisticsDescriptor = &p2936[0]
@@ -37576,7 +37576,7 @@ func fastIndAudLocalControlDescriptorV2(d *decoder, b []byte, off, end int, m *m
 				return false
 			}
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV2(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastIndAudPropertyParmV2(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -37595,7 +37595,7 @@ func fastIndAudLocalControlDescriptorV2(d *decoder, b []byte, off, end int, m *m
 			for i2957, p2958 := 0, off+2; i2957 < n2956; i2957++ {
 				q2959 := expect(b, p2958, 0x30)
 				m.PropertyParms[i2957] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV2(d, b, p2958+2, q2959, &m.PropertyParms[i2957]) {
+				if !fastIndAudPropertyParmV2(d, b[:q2959], p2958+2, q2959, &m.PropertyParms[i2957]) {
 					return false
 				}
 				p2958 = q2959
@@ -37926,7 +37926,7 @@ func fastIndAudLocalControlDescriptorV3(d *decoder, b []byte, off, end int, m *m
 				return false
 			}
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV3(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastIndAudPropertyParmV3(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -37945,7 +37945,7 @@ func fastIndAudLocalControlDescriptorV3(d *decoder, b []byte, off, end int, m *m
 			for i2982, p2983 := 0, off+2; i2982 < n2981; i2982++ {
 				q2984 := expect(b, p2983, 0x30)
 				m.PropertyParms[i2982] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV3(d, b, p2983+2, q2984, &m.PropertyParms[i2982]) {
+				if !fastIndAudPropertyParmV3(d, b[:q2984], p2983+2, q2984, &m.PropertyParms[i2982]) {
 					return false
 				}
 				p2983 = q2984
@@ -38186,7 +38186,7 @@ func fastIndAudPropertyParmV3(d *decoder, b []byte, off, end int, m *model.IndAu
 			return false
 		}
 		p2989[0] = model.PropertyParm{}
-		if !fastPropertyParmV123(d, b, off+2, en, &p2989[0]) {
+		if !fastPropertyParmV123(d, b[:en], off+2, en, &p2989[0]) {
 			return false
 		}
 		m.PropertyParms = &p2989[0]
@@ -38435,7 +38435,7 @@ func fastIndAudLocalRemoteDescriptorV2(d *decoder, b []byte, off, end int, m *mo
 				return false
 			}
 			m.PropGrps[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV2(d, b, off+2+2, en, &m.PropGrps[0]) {
+			if !fastIndAudPropertyParmV2(d, b[:en], off+2+2, en, &m.PropGrps[0]) {
 				return false
 			}
 		} else {
@@ -38454,7 +38454,7 @@ func fastIndAudLocalRemoteDescriptorV2(d *decoder, b []byte, off, end int, m *mo
 			for i3013, p3014 := 0, off+2; i3013 < n3012; i3013++ {
 				q3015 := expect(b, p3014, 0x30)
 				m.PropGrps[i3013] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV2(d, b, p3014+2, q3015, &m.PropGrps[i3013]) {
+				if !fastIndAudPropertyParmV2(d, b[:q3015], p3014+2, q3015, &m.PropGrps[i3013]) {
 					return false
 				}
 				p3014 = q3015
@@ -38710,7 +38710,7 @@ func fastIndAudLocalRemoteDescriptorV3(d *decoder, b []byte, off, end int, m *mo
 				return false
 			}
 			m.PropGrps[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV3(d, b, off+2+2, en, &m.PropGrps[0]) {
+			if !fastIndAudPropertyParmV3(d, b[:en], off+2+2, en, &m.PropGrps[0]) {
 				return false
 			}
 		} else {
@@ -38729,7 +38729,7 @@ func fastIndAudLocalRemoteDescriptorV3(d *decoder, b []byte, off, end int, m *mo
 			for i3039, p3040 := 0, off+2; i3039 < n3038; i3039++ {
 				q3041 := expect(b, p3040, 0x30)
 				m.PropGrps[i3039] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV3(d, b, p3040+2, q3041, &m.PropGrps[i3039]) {
+				if !fastIndAudPropertyParmV3(d, b[:q3041], p3040+2, q3041, &m.PropGrps[i3039]) {
 					return false
 				}
 				p3040 = q3041
@@ -38989,7 +38989,7 @@ func fastIndAudTerminationStateDescriptorV2(d *decoder, b []byte, off, end int, 
 				return false
 			}
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV2(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastIndAudPropertyParmV2(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -39008,7 +39008,7 @@ func fastIndAudTerminationStateDescriptorV2(d *decoder, b []byte, off, end int, 
 			for i3062, p3063 := 0, off+2; i3062 < n3061; i3062++ {
 				q3064 := expect(b, p3063, 0x30)
 				m.PropertyParms[i3062] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV2(d, b, p3063+2, q3064, &m.PropertyParms[i3062]) {
+				if !fastIndAudPropertyParmV2(d, b[:q3064], p3063+2, q3064, &m.PropertyParms[i3062]) {
 					return false
 				}
 				p3063 = q3064
@@ -39321,7 +39321,7 @@ func fastIndAudTerminationStateDescriptorV3(d *decoder, b []byte, off, end int, 
 				return false
 			}
 			m.PropertyParms[0] = model.IndAudPropertyParm{}
-			if !fastIndAudPropertyParmV3(d, b, off+2+2, en, &m.PropertyParms[0]) {
+			if !fastIndAudPropertyParmV3(d, b[:en], off+2+2, en, &m.PropertyParms[0]) {
 				return false
 			}
 		} else {
@@ -39340,7 +39340,7 @@ func fastIndAudTerminationStateDescriptorV3(d *decoder, b []byte, off, end int, 
 			for i3087, p3088 := 0, off+2; i3087 < n3086; i3087++ {
 				q3089 := expect(b, p3088, 0x30)
 				m.PropertyParms[i3087] = model.IndAudPropertyParm{}
-				if !fastIndAudPropertyParmV3(d, b, p3088+2, q3089, &m.PropertyParms[i3087]) {
+				if !fastIndAudPropertyParmV3(d, b[:q3089], p3088+2, q3089, &m.PropertyParms[i3087]) {
 					return false
 				}
 				p3088 = q3089
@@ -39774,7 +39774,7 @@ func fastIndAudSignalsDescriptorV2(d *decoder, b []byte, off, end int, m *model.
 			return false
 		}
 		p3104[0] = model.IndAudSignal{}
-		if !fastIndAudSignalV2(d, b, off+2, en, &p3104[0]) {
+		if !fastIndAudSignalV2(d, b[:en], off+2, en, &p3104[0]) {
 			return false
 		}
 		m.Signal = &p3104[0]
@@ -39785,7 +39785,7 @@ func fastIndAudSignalsDescriptorV2(d *decoder, b []byte, off, end int, m *model.
 			return false
 		}
 		p3105[0] = model.IndAudSeqSigList{}
-		if !fastIndAudSeqSigListV2(d, b, off+2, en, &p3105[0]) {
+		if !fastIndAudSeqSigListV2(d, b[:en], off+2, en, &p3105[0]) {
 			return false
 		}
 		m.SeqSigList = &p3105[0]
@@ -39881,7 +39881,7 @@ func fastIndAudSignalsDescriptorV3(d *decoder, b []byte, off, end int, m *model.
 			return false
 		}
 		p3110[0] = model.IndAudSignal{}
-		if !fastIndAudSignalV3(d, b, off+2, en, &p3110[0]) {
+		if !fastIndAudSignalV3(d, b[:en], off+2, en, &p3110[0]) {
 			return false
 		}
 		m.Signal = &p3110[0]
@@ -39892,7 +39892,7 @@ func fastIndAudSignalsDescriptorV3(d *decoder, b []byte, off, end int, m *model.
 			return false
 		}
 		p3111[0] = model.IndAudSeqSigList{}
-		if !fastIndAudSeqSigListV3(d, b, off+2, en, &p3111[0]) {
+		if !fastIndAudSeqSigListV3(d, b[:en], off+2, en, &p3111[0]) {
 			return false
 		}
 		m.SeqSigList = &p3111[0]
@@ -40038,7 +40038,7 @@ func fastIndAudSeqSigListV2(d *decoder, b []byte, off, end int, m *model.IndAudS
 			return false
 		}
 		p3118[0] = model.IndAudSignal{}
-		if !fastIndAudSignalV2(d, b, off+2, en, &p3118[0]) {
+		if !fastIndAudSignalV2(d, b[:en], off+2, en, &p3118[0]) {
 			return false
 		}
 		m.SignalList = &p3118[0]
@@ -40183,7 +40183,7 @@ func fastIndAudSeqSigListV3(d *decoder, b []byte, off, end int, m *model.IndAudS
 			return false
 		}
 		p3125[0] = model.IndAudSignal{}
-		if !fastIndAudSignalV3(d, b, off+2, en, &p3125[0]) {
+		if !fastIndAudSignalV3(d, b[:en], off+2, en, &p3125[0]) {
 			return false
 		}
 		m.SignalList = &p3125[0]

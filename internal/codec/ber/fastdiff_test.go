@@ -2,7 +2,9 @@ package ber
 
 import (
 	"fmt"
+	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -141,6 +143,28 @@ func TestElementLimitExact(t *testing.T) {
 			t.Errorf("%s: %d elements, limit %d: got %v, want %q", name, n, n-1, err, want)
 		} else if e := berError(t, err); e.Kind != codecerr.TooLarge {
 			t.Errorf("%s: kind %v", name, e.Kind)
+		}
+	}
+}
+
+// Every fast decoder is handed a window that ends where its element ends
+// (b[:en], d.window(...)): its expect checks only against the window, so
+// with the parent's whole window a trailing optional component could be
+// matched in the next sibling, setting fields before the decoder fails
+// and the full decoder reads the element again.
+func TestFastWindowsCut(t *testing.T) {
+	src, err := os.ReadFile("ber_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := regexp.MustCompile(`\bfast\w+\(d, ([^,]+),`).FindAllSubmatch(src, -1)
+	if len(calls) < 100 {
+		t.Fatalf("only %d fast decoder calls found in ber_gen.go", len(calls))
+	}
+	cut := regexp.MustCompile(`^(\w+\[:\w+\]|d\.window\(.+\))$`)
+	for _, c := range calls {
+		if !cut.Match(c[1]) {
+			t.Errorf("a fast decoder gets window %s, not one cut at its element's end", c[1])
 		}
 	}
 }
