@@ -652,33 +652,18 @@ func (d *lean) contextID(tx, off, end int, want byte) (int, bool) {
 }
 
 // actionRequests reads the ActionRequests of transaction tx in
-// data[off:end]: each one's context ID (as contextID reads it, without
-// the call) and, when wanted, commands.
+// data[off:end]: each one's context ID and, when wanted, commands.
 func (d *lean) actionRequests(tx, off, end int) bool {
-	data, want := d.data, d.id.actReqID
+	data := d.data
 	for off < end {
-		id, s, e := hdr(data, off, end)
+		id, s, next := hdr(data, off, end)
 		if id&0x20 == 0 {
-			if id, s, e = hdrSlow(data, off, end); id&0x20 == 0 {
+			if id, s, next = hdrSlow(data, off, end); id&0x20 == 0 {
 				return false
 			}
 		}
-		at, next := s, e
-		id, s, e = hdr(data, at, next)
-		if id != want {
-			if id, s, e = hdrSlow(data, at, next); id != want {
-				return false
-			}
-		}
-		v, ok := leanUint(data, s, e)
-		if !ok {
-			return false
-		}
-		d.s.Actions = append(d.s.Actions, scan.Action{Tx: tx, ContextID: v, Span: scan.Span{Off: s, Len: e - s}})
-		if d.ctxIDs != nil && !scan.Special(v) {
-			d.edit(s, e, d.ctxIDs(v))
-		}
-		if d.commands && !d.commandList(len(d.s.Actions)-1, e, next, d.id.actReqCmds, false) {
+		e, ok := d.contextID(tx, s, next, d.id.actReqID)
+		if !ok || d.commands && !d.commandList(len(d.s.Actions)-1, e, next, d.id.actReqCmds, false) {
 			return false
 		}
 		off = next
