@@ -29,30 +29,24 @@ const (
 	flRawHint                   // a last letter of Local, L, Remote or R
 )
 
+// flatClass holds skimClass's sets under the flat scanner's bits, but
+// for two: its blanks leave out ';' (a comment where a token stands sends
+// the message to the skimmer) and its tokens leave out the wildcards.
 var flatClass = func() (t [256]uint8) {
-	for c := range t {
-		cl := charClass[c]
-		if cl&chBlank != 0 {
-			t[c] |= flBlank
+	bits := [...]struct{ sk, fl uint8 }{
+		{skBlank, flBlank}, {skWord, flWord}, {skToken, flToken}, {skWild, flWild},
+		{skBody, flStop}, {skItemEnd, flItem}, {skRawHint, flRawHint},
+	}
+	for c, sk := range skimClass {
+		for _, b := range bits {
+			if sk&b.sk != 0 {
+				t[c] |= b.fl
+			}
 		}
-		if cl&chWord != 0 {
-			t[c] |= flWord
-		}
-		if cl&chToken != 0 {
-			t[c] |= flToken
-		}
 	}
-	t['*'] = t['*']&^flToken | flWild
-	t['$'] = t['$']&^flToken | flWild
-	for _, c := range "{}\";=" {
-		t[c] |= flStop
-	}
-	for _, c := range ",[]" {
-		t[c] |= flItem
-	}
-	for _, c := range "lLeErR" {
-		t[c] |= flRawHint
-	}
+	t[';'] &^= flBlank
+	t['*'] &^= flToken
+	t['$'] &^= flToken
 	return t
 }()
 
