@@ -930,15 +930,7 @@ func (g *berGen) dec(v *Version, t *Type, target string, tags []TagSpec, hv, ret
 	case KindSequence, KindSet, KindChoice:
 		return g.fastCall(v, r, hv, target, fail)
 	case KindSequenceOf, KindSetOf:
-		etags, err := v.Tags(r.Elem)
-		if err != nil {
-			return err
-		}
-		er, err := v.Resolve(r.Elem)
-		if err != nil {
-			return err
-		}
-		egoT, err := g.f.GoTypeOf(v, r.Elem)
+		er, egoT, etags, err := g.listElem(v, r)
 		if err != nil {
 			return err
 		}

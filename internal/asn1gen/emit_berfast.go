@@ -390,20 +390,25 @@ func (g *berGen) fastValue(v *Version, t *GoType, c *Component, k fastKind) erro
 	return nil
 }
 
+// listElem gives the element type of list r: resolved, its Go type and
+// its tags.
+func (g *berGen) listElem(v *Version, r *Type) (er *Type, goT string, tags []TagSpec, err error) {
+	if er, err = v.Resolve(r.Elem); err != nil {
+		return nil, "", nil, err
+	}
+	if goT, err = g.f.GoTypeOf(v, r.Elem); err != nil {
+		return nil, "", nil, err
+	}
+	tags, err = v.Tags(r.Elem)
+	return er, goT, tags, err
+}
+
 // fastList emits, for a fast decoder, the reading of list r found at off
 // with contents up to en into target: empty, of one element in the form
 // the encoder writes, or of more, counted first.
 func (g *berGen) fastList(v *Version, r *Type, target string) error {
 	w := &g.w
-	er, err := v.Resolve(r.Elem)
-	if err != nil {
-		return err
-	}
-	egoT, err := g.f.GoTypeOf(v, r.Elem)
-	if err != nil {
-		return err
-	}
-	etags, err := v.Tags(r.Elem)
+	er, egoT, etags, err := g.listElem(v, r)
 	if err != nil {
 		return err
 	}
