@@ -104,11 +104,11 @@ func TestFastDecodersAgree(t *testing.T) {
 	t.Logf("%d inputs compared", compared)
 }
 
-// countTLVs counts the elements of a definite-length encoding.
-func countTLVs(t *testing.T, data []byte) int {
+// walkTLVs calls f with every element's header of a definite-length
+// encoding, outer ones before those they contain.
+func walkTLVs(t *testing.T, data []byte, f func(header)) {
 	t.Helper()
 	d := newDecoder(data)
-	n := 0
 	var walk func(off, end int)
 	walk = func(off, end int) {
 		for off < end {
@@ -116,7 +116,7 @@ func countTLVs(t *testing.T, data []byte) int {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n++
+			f(h)
 			if h.cons {
 				walk(h.start, h.end)
 			}
@@ -124,6 +124,13 @@ func countTLVs(t *testing.T, data []byte) int {
 		}
 	}
 	walk(0, len(data))
+}
+
+// countTLVs counts the elements of a definite-length encoding.
+func countTLVs(t *testing.T, data []byte) int {
+	t.Helper()
+	n := 0
+	walkTLVs(t, data, func(header) { n++ })
 	return n
 }
 
