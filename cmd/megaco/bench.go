@@ -29,20 +29,21 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	var o bench.Options
 	var codecs string
 	var asCSV, asJSON, quiet bool
-	fs.StringVar(&o.Corpus, "corpus", "corpus/otp-time-test", "corpus directory (<msg>.ber and the other encodings)")
-	fs.StringVar(&codecs, "codecs", "", "comma-separated codecs (default: every registered codec and, with --otp, every OTP configuration; erl_dist: OTP only)")
-	fs.DurationVar(&o.PerOp, "time", 10*time.Millisecond, "timed work per message and operation, split over the rounds (OTP's tool uses 1s)")
-	fs.IntVar(&o.Rounds, "rounds", 4, "rounds per codec; with --otp, ours and OTP's alternate")
-	fs.BoolVar(&o.Fastest, "fastest", false, "per message, the fastest round's mean instead of the mean over all rounds (for a busy machine)")
-	fs.BoolVar(&asCSV, "csv", false, "write CSV")
-	fs.BoolVar(&asJSON, "json", false, "write JSON")
-	fs.BoolVar(&o.OTP, "otp", false, "also measure Erlang/OTP's megaco codecs (needs escript and megaco)")
-	fs.StringVar(&o.Escript, "escript", "escript", "the escript command")
-	fs.StringVar(&o.OTPScript, "otp-script", "", "OTP's side (default: tools/otp/codec_bench.escript above the working directory or the corpus)")
-	fs.IntVar(&o.CPUs, "cpus", 0, "also measure throughput (mstone-style) with 1..N goroutines")
-	fs.DurationVar(&o.CPUTime, "cpu-time", time.Second, "with --cpus: time per codec configuration and goroutine count")
-	fs.BoolVar(&quiet, "q", false, "no progress lines on stderr")
-	if help, err := parseFlags(fs, args); help || err != nil {
+	o.Corpus, o.PerOp, o.Rounds, o.Escript, o.CPUTime = "corpus/otp-time-test", 10*time.Millisecond, 4, "escript", time.Second
+	fs.Var(textOf(&o.Corpus, "dir"), "corpus", "", "corpus directory (<msg>.ber and the other encodings)")
+	fs.Var(textOf(&codecs, "codec,..."), "codecs", "", "comma-separated codecs (default: every registered codec and, with --otp, every OTP configuration; erl_dist: OTP only)")
+	fs.Var(durationOf(&o.PerOp, 1), "time", "", "timed work per message and operation, split over the rounds (OTP's tool uses 1s)")
+	fs.Var(countOf(&o.Rounds, 1, 1<<20), "rounds", "", "rounds per codec; with --otp, ours and OTP's alternate")
+	fs.Var(boolOf(&o.Fastest), "fastest", "", "per message, the fastest round's mean instead of the mean over all rounds (for a busy machine)")
+	fs.Var(boolOf(&asCSV), "csv", "", "write CSV")
+	fs.Var(boolOf(&asJSON), "json", "", "write JSON")
+	fs.Var(boolOf(&o.OTP), "otp", "", "also measure Erlang/OTP's megaco codecs (needs escript and megaco)")
+	fs.Var(textOf(&o.Escript, "command"), "escript", "", "the escript command")
+	fs.Var(textOf(&o.OTPScript, "file"), "otp-script", "", "OTP's side (default: tools/otp/codec_bench.escript above the working directory or the corpus)")
+	fs.Var(countOf(&o.CPUs, 0, 1<<16), "cpus", "", "also measure throughput (mstone-style) with 1..N goroutines")
+	fs.Var(durationOf(&o.CPUTime, 1), "cpu-time", "", "with --cpus: time per codec configuration and goroutine count")
+	fs.Var(boolOf(&quiet), "q", "", "no progress lines on stderr")
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	if asCSV && asJSON {

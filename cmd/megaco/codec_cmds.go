@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,53 +45,27 @@ Example:
 flags:
 `
 
-// codecFlags are the flags transcode and decode share.
+// codecFlags are the flags transcode, decode and pcap share.
 type codecFlags struct {
-	fs       *flag.FlagSet
-	from     string
-	version  int
-	profile  string
-	maxSize  int
-	layout   string
-	names    string
-	packages string
-}
-
-// parseInterleaved parses flags that may stand before and after the
-// arguments, and returns the arguments; after -h it returns errHelp.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, errHelp
-			}
-			return nil, errUsage
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
+	fs   *flagSet
+	from string
+	opts codec.Options // Version and Limits; the rest from m
+	m    *mappingArgs
 }
 
 func newCodecFlags(name, usage string, stderr io.Writer) *codecFlags {
-	f := &codecFlags{fs: newFlags(name, fmt.Sprintf(usage, strings.Join(codec.Names(), ", ")), stderr)}
-	f.fs.StringVar(&f.from, "from", "auto", "input codec, or auto to detect it")
-	f.fs.IntVar(&f.version, "version", 0, "protocol version 1, 2 or 3 (default: read from the message)")
-	f.fs.StringVar(&f.profile, "profile", "otp", "text<->binary mapping profile: otp or rfc")
-	f.fs.IntVar(&f.maxSize, "max-size", limits.Default.MaxSize, "largest input accepted, in bytes")
-	f.fs.StringVar(&f.layout, "termid-layout", "8,8,8", "termination ID level layout (bits per level) for text<->binary")
-	f.fs.StringVar(&f.names, "names", "", "names file: provisioned termination ID and digit map names for text<->binary")
-	f.fs.StringVar(&f.packages, "packages", "", "private packages for text<->binary: rows in the format of packages.tsv, added to the embedded ones")
+	f := &codecFlags{fs: newFlags(name, fmt.Sprintf(usage, strings.Join(codec.Names(), ", ")), stderr),
+		from: "auto", opts: codec.Options{Limits: limits.Default}, m: newMappingArgs()}
+	f.fs.Var(codecOf(&f.from, "auto"), "from", "", "input codec, or auto to detect it")
+	f.fs.Var(countOf(&f.opts.Version, 0, 3), "version", "", "protocol version 1, 2 or 3; 0: read it from the message")
+	f.fs.Var(sizeOf(&f.opts.Limits.MaxSize, 1), "max-size", "", "largest input accepted")
+	f.m.define(f.fs, false)
 	return f
 }
 
 // parse accepts flags before and after the file argument.
 func (f *codecFlags) parse(args []string) (file string, err error) {
-	rest, err := parseInterleaved(f.fs, args)
+	rest, err := f.fs.parseInterleaved(args)
 	if err != nil {
 		return "", err
 	}
@@ -106,26 +79,56 @@ func (f *codecFlags) parse(args []string) (file string, err error) {
 	return "", errUsage
 }
 
+// options are the codec options the flags give, with the names and
+// packages files read.
 func (f *codecFlags) options() (codec.Options, error) {
-	p, err := codec.ParseProfile(f.profile)
-	if err != nil {
-		return codec.Options{}, err
+	o := f.opts
+	var err error
+	o.Profile, o.Layout, o.Names, o.Registry, err = f.m.read()
+	return o, err
+}
+
+// codecOf is a flag naming a codec, or one of extra.
+func codecOf(p *string, extra ...string) *choiceValue {
+	v := choiceOf(p, append(codec.Names(), extra...)...)
+	v.typ = "codec"
+	return v
+}
+
+// mappingArgs are the text<->binary mapping's flags, which serve, proxy
+// and the codec commands share.
+type mappingArgs struct {
+	profile         string
+	layout          termid.Layout
+	names, packages string
+}
+
+func newMappingArgs() *mappingArgs {
+	return &mappingArgs{profile: string(codec.ProfileOTP), layout: termid.Default()}
+}
+
+// define defines the flags, with their MEGACO_* variables when env.
+func (m *mappingArgs) define(fs *flagSet, env bool) {
+	e := func(name string) string {
+		if env {
+			return name
+		}
+		return ""
 	}
-	layout, err := termid.ParseLayout(f.layout)
+	fs.Var(choiceOf(&m.profile, string(codec.ProfileOTP), string(codec.ProfileRFC)), "profile", e("MEGACO_PROFILE"), "text<->binary mapping profile")
+	fs.Var(parsedOf(&m.layout, "layout", termid.ParseLayout, termid.Layout.String), "termid-layout", e("MEGACO_TERMID_LAYOUT"), "termination ID level layout, bits per level")
+	fs.Var(textOf(&m.names, "file"), "names", e("MEGACO_NAMES"), "names file: provisioned termination ID and digit map names")
+	fs.Var(textOf(&m.packages, "file"), "packages", e("MEGACO_PACKAGES"), "private packages: rows in the format of packages.tsv, added to the embedded ones")
+}
+
+// read reads the names and packages files.
+func (m *mappingArgs) read() (codec.Profile, termid.Layout, *mapping.Names, *pkgs.Registry, error) {
+	names, err := readNames(m.names, m.layout)
 	if err != nil {
-		return codec.Options{}, err
+		return "", nil, nil, nil, err
 	}
-	names, err := readNames(f.names, layout)
-	if err != nil {
-		return codec.Options{}, err
-	}
-	reg, err := readPackages(f.packages)
-	if err != nil {
-		return codec.Options{}, err
-	}
-	lim := limits.Default
-	lim.MaxSize = f.maxSize
-	return codec.Options{Version: f.version, Profile: p, Limits: lim, Layout: layout, Names: names, Registry: reg}, nil
+	reg, err := readPackages(m.packages)
+	return codec.Profile(m.profile), m.layout, names, reg, err
 }
 
 // readNames reads a names file (mapping.ReadNames); "" is none.
@@ -222,22 +225,23 @@ func (f *codecFlags) prepare(args []string, stdin io.Reader, codecs ...*string) 
 			return opts, nil, err
 		}
 	}
-	data, err := readInput(file, stdin, f.maxSize)
+	data, err := readInput(file, stdin, opts.Limits.MaxSize)
 	return opts, data, err
 }
 
 func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("transcode", transcodeUsage, stderr)
-	to := f.fs.String("to", "ber", "output codec")
-	opts, data, err := f.prepare(args, stdin, to, &f.from)
+	to := "ber"
+	f.fs.Var(codecOf(&to), "to", "", "output codec")
+	opts, data, err := f.prepare(args, stdin, &to, &f.from)
 	if err != nil {
 		return err
 	}
-	out, _, err := codec.Transcode(nil, data, f.from, *to, opts)
+	out, _, err := codec.Transcode(nil, data, f.from, to, opts)
 	if err != nil {
 		return err
 	}
-	if isTerminal(stdout) && codec.FormOf(*to) == codec.Text && !bytes.HasSuffix(out, []byte("\n")) {
+	if isTerminal(stdout) && codec.FormOf(to) == codec.Text && !bytes.HasSuffix(out, []byte("\n")) {
 		// The encoding has no final newline; on a terminal the prompt
 		// would follow the message on its last line. Files and pipes get
 		// the encoding's bytes exactly.
@@ -259,17 +263,18 @@ func isTerminal(w io.Writer) bool {
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("decode", decodeUsage, stderr)
-	form := f.fs.String("form", "", "print the message in text or binary form (default: the input codec's)")
-	viewName := f.fs.String("view", "document", "what to print: document (readable), message (the API's Message, as Encode takes it) or both")
+	form, viewName := "", "document"
+	f.fs.Var(choiceOf(&form, "text", "binary"), "form", "", "print the message in text or binary form (default: the input codec's)")
+	f.fs.Var(choiceOf(&viewName, "document", "message", "both"), "view", "", "what to print: document (readable), message (the API's Message, as Encode takes it) or both")
 	opts, data, err := f.prepare(args, stdin, &f.from)
 	if err != nil {
 		return err
 	}
-	want, err := codec.ParseForm(*form, codec.InputForm)
+	want, err := codec.ParseForm(form, codec.InputForm)
 	if err != nil {
 		return err
 	}
-	view, err := protoconv.ParseDecodeView(*viewName)
+	view, err := protoconv.ParseDecodeView(viewName)
 	if err != nil {
 		return err
 	}

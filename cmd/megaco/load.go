@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"megaco/internal/codec"
 	"megaco/internal/load"
 	"megaco/internal/tlsconfig"
 )
@@ -69,62 +67,15 @@ transcoding. Messages that do not transcode here
 (a name with no binary form, say) are skipped with a note; the report
 counts per message type as for the call flow.
 
-Times: a plain number is milliseconds (as SIPp's), or give a unit (2s).
+Times take a unit: -rp 1s, -d 100ms, --timeout 2s (SIPp's plain
+milliseconds are refused, not guessed).
 
 flags:
 `
 
-// msDuration is a duration flag that takes SIPp's plain milliseconds too.
-type msDuration struct{ d *time.Duration }
-
-func (m msDuration) String() string {
-	if m.d == nil {
-		return "0s"
-	}
-	return m.d.String()
-}
-
-func (m msDuration) Set(s string) error {
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		*m.d = time.Duration(n * float64(time.Millisecond))
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return errors.New("want milliseconds or a duration such as 2s")
-	}
-	*m.d = d
-	return nil
-}
-
-// listFlag collects repeated (or comma-separated) values.
-type listFlag struct {
-	vals *[]string
-	set  bool
-}
-
-func (l *listFlag) String() string {
-	if l.vals == nil {
-		return ""
-	}
-	return strings.Join(*l.vals, ",")
-}
-
-func (l *listFlag) Set(s string) error {
-	if !l.set {
-		*l.vals, l.set = nil, true
-	}
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l.vals = append(*l.vals, v)
-		}
-	}
-	return nil
-}
-
 func loadCmd(args []string, stdout, stderr io.Writer) error {
 	fs, a := newLoadFlags(stderr)
-	if help, err := parseFlags(fs, args); help || err != nil {
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	if err := a.configure(stderr); err != nil {
@@ -166,79 +117,63 @@ type loadArgs struct {
 
 // newLoadFlags defines megaco load's flags (SIPp's names where SIPp has
 // the option) with their defaults.
-func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
+func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 	fs := newFlags("load", loadUsage, stderr)
-	a := &loadArgs{p99: 10 * time.Millisecond, transport: "grpc", wire: load.Wire{
+	a := &loadArgs{p99: 10 * time.Millisecond, transport: "grpc", check: "full", wire: load.Wire{
 		MGCTarget: "127.0.0.1:2944", MGTarget: "127.0.0.1:2945", MGCListen: "127.0.0.1:3944", MGListen: "127.0.0.1:3945",
 		RetransmitInitial: 250 * time.Millisecond, RetransmitMax: 4 * time.Second,
 	}, cfg: load.Config{
 		Targets: []string{"127.0.0.1:9090"}, Mode: "unary", Streams: 4,
 		Ramp:    load.Ramp{Rate: 10, Period: time.Second, Interval: 5 * time.Second},
-		Timeout: 2 * time.Second, StatPeriod: 10 * time.Second,
+		Timeout: 2 * time.Second, StatPeriod: 10 * time.Second, Codecs: load.DefaultCodecs,
 	}}
-	cfg := &a.cfg
-	fs.Float64Var(&cfg.Ramp.Rate, "r", cfg.Ramp.Rate, "call rate: calls per -rp period (with --find-max: the starting rate)")
-	fs.Var(msDuration{&cfg.Ramp.Period}, "rp", "rate period (-r 7 -rp 2000: 3.5 calls per second)")
-	fs.IntVar(&cfg.Limit, "l", 0, "most calls in progress; more wait (0: 3 x rate x (hold + 1s), at least 100)")
-	fs.Var(msDuration{&cfg.Hold}, "d", "call hold: time between the answer and the hang-up")
-	fs.Int64Var(&cfg.MaxCalls, "m", 0, "stop after this many calls (0: no bound)")
-	fs.DurationVar(&cfg.Duration, "duration", 0, "stop starting calls after this long (0: no bound)")
-	fs.Float64Var(&cfg.Ramp.Step, "rate-step", 0, "add this to the rate every --rate-interval (with --find-max: grow linearly instead of doubling)")
-	fs.Float64Var(&cfg.Ramp.Max, "rate-max", 0, "highest rate of the ramp (0: no bound)")
-	fs.Var(msDuration{&cfg.Ramp.Interval}, "rate-interval", "ramp step interval; with --find-max, the time at each level")
-	fs.Var(&listFlag{vals: &cfg.Targets}, "target", "service gRPC address; repeat (or comma-separate) for several: calls go round-robin")
-	fs.StringVar(&cfg.Mode, "mode", cfg.Mode, "unary (a Transcode call per message) or stream (TranscodeStream)")
-	fs.IntVar(&cfg.Streams, "streams", cfg.Streams, "with --mode stream: streams per target")
-	fs.StringVar(&cfg.Codecs.MGC, "mgc-codec", "", "codec of the MGC's messages (default compact)")
-	fs.StringVar(&cfg.Codecs.MG, "mg-codec", "", "codec of the gateways' messages (default ber)")
-	fs.Var(msDuration{&cfg.Timeout}, "timeout", "timeout of each message")
-	fs.StringVar(&a.check, "check", "full", "check of each output: full (bytes and decode) or bytes")
-	fs.StringVar(&a.statFile, "stat-file", "", "write the periodic statistics CSV to this file")
-	fs.Var(msDuration{&cfg.StatPeriod}, "stat-period", "period of the CSV rows (whole seconds)")
-	fs.BoolVar(&cfg.Failover, "failover", false, "with several targets, send a message that failed on transport to the next target (the call moves there)")
-	fs.Float64Var(&cfg.MaxFailed, "max-failed", 0, "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
-	fs.StringVar(&a.metricsAddr, "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
-	fs.BoolVar(&a.findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
-	fs.Var(msDuration{&a.p99}, "find-max-p99", "with --find-max: the p99 response-time bound")
-	fs.BoolVar(&a.quiet, "q", false, "no line every second")
-	fs.StringVar(&a.tlsCA, "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
-	fs.StringVar(&a.tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
-	fs.StringVar(&a.tlsKey, "tls-key", "", "with --tls-cert: its PEM private key")
-	fs.StringVar(&a.tlsName, "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
-	fs.StringVar(&a.transport, "transport", a.transport, "grpc (the codec service at --target), or udp or tcp: both peers through a megaco proxy")
-	fs.StringVar(&a.wire.MGCTarget, "mgc-target", a.wire.MGCTarget, "with --transport udp|tcp: the proxy's MGC-side address (its --mgc-listen)")
-	fs.StringVar(&a.wire.MGTarget, "mg-target", a.wire.MGTarget, "with --transport udp|tcp: the proxy's MG-side address (its --mg-listen)")
-	fs.StringVar(&a.wire.MGCListen, "mgc-listen", a.wire.MGCListen, "with --transport udp|tcp: the generator's MGC socket (the proxy's --mgc)")
-	fs.StringVar(&a.wire.MGListen, "mg-listen", a.wire.MGListen, "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
-	fs.Var(msDuration{&a.wire.RetransmitInitial}, "retransmit-initial", "with --transport udp: first retransmission timer of a request (doubles each time)")
-	fs.Var(msDuration{&a.wire.RetransmitMax}, "retransmit-max", "with --transport udp: largest retransmission timer")
-	fs.Var(msDuration{&a.wire.AnswerDelay}, "answer-delay", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
+	cfg, one, many := &a.cfg, time.Millisecond, int64(math.MaxInt32)
+	fs.Var(floatOf(&cfg.Ramp.Rate, 0, math.MaxFloat64), "r", "", "call rate: calls per -rp period (with --find-max: the starting rate)")
+	fs.Var(durationOf(&cfg.Ramp.Period, one), "rp", "", "rate period (-r 7 -rp 2s: 3.5 calls per second)")
+	fs.Var(countOf(&cfg.Limit, 0, many), "l", "", "most calls in progress; more wait (0: 3 x rate x (hold + 1s), at least 100)")
+	fs.Var(durationOf(&cfg.Hold, 0), "d", "", "call hold: time between the answer and the hang-up")
+	fs.Var(countOf(&cfg.MaxCalls, 0, math.MaxInt64), "m", "", "stop after this many calls (0: no bound)")
+	fs.Var(durationOf(&cfg.Duration, 0), "duration", "", "stop starting calls after this long (0: no bound)")
+	fs.Var(floatOf(&cfg.Ramp.Step, 0, math.MaxFloat64), "rate-step", "", "add this to the rate every --rate-interval (with --find-max: grow linearly instead of doubling)")
+	fs.Var(floatOf(&cfg.Ramp.Max, 0, math.MaxFloat64), "rate-max", "", "highest rate of the ramp (0: no bound)")
+	fs.Var(durationOf(&cfg.Ramp.Interval, one), "rate-interval", "", "ramp step interval; with --find-max, the time at each level")
+	fs.Var(listOf(&cfg.Targets, "host:port", checkHostPort), "target", "", "service gRPC address; repeat (or comma-separate) for several: calls go round-robin")
+	fs.Var(choiceOf(&cfg.Mode, "unary", "stream"), "mode", "", "unary (a Transcode call per message) or stream (TranscodeStream)")
+	fs.Var(countOf(&cfg.Streams, 1, many), "streams", "", "with --mode stream: streams per target")
+	fs.Var(codecOf(&cfg.Codecs.MGC), "mgc-codec", "", "codec of the MGC's messages")
+	fs.Var(codecOf(&cfg.Codecs.MG), "mg-codec", "", "codec of the gateways' messages")
+	fs.Var(durationOf(&cfg.Timeout, one), "timeout", "", "timeout of each message")
+	fs.Var(choiceOf(&a.check, "full", "bytes"), "check", "", "check of each output: full (bytes and decode) or bytes")
+	fs.Var(textOf(&a.statFile, "file"), "stat-file", "", "write the periodic statistics CSV to this file")
+	fs.Var(durationOf(&cfg.StatPeriod, time.Second), "stat-period", "", "period of the CSV rows (whole seconds)")
+	fs.Var(boolOf(&cfg.Failover), "failover", "", "with several targets, send a message that failed on transport to the next target (the call moves there)")
+	fs.Var(floatOf(&cfg.MaxFailed, 0, 1), "max-failed", "", "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
+	fs.Var(optionalAddrOf(&a.metricsAddr), "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
+	fs.Var(boolOf(&a.findMax), "find-max", "", "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
+	fs.Var(durationOf(&a.p99, one), "find-max-p99", "", "with --find-max: the p99 response-time bound")
+	fs.Var(boolOf(&a.quiet), "q", "", "no line every second")
+	fs.Var(textOf(&a.tlsCA, "file"), "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
+	fs.Var(textOf(&a.tlsCert, "file"), "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
+	fs.Var(textOf(&a.tlsKey, "file"), "tls-key", "", "with --tls-cert: its PEM private key")
+	fs.Var(textOf(&a.tlsName, "name"), "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
+	fs.Var(choiceOf(&a.transport, "grpc", "udp", "tcp"), "transport", "", "grpc (the codec service at --target), or udp or tcp: both peers through a megaco proxy")
+	fs.Var(textOf(&a.wire.MGCTarget, "addr"), "mgc-target", "", "with --transport udp|tcp: the proxy's MGC-side address (its --mgc-listen)")
+	fs.Var(textOf(&a.wire.MGTarget, "addr"), "mg-target", "", "with --transport udp|tcp: the proxy's MG-side address (its --mg-listen)")
+	fs.Var(textOf(&a.wire.MGCListen, "addr"), "mgc-listen", "", "with --transport udp|tcp: the generator's MGC socket (the proxy's --mgc)")
+	fs.Var(textOf(&a.wire.MGListen, "addr"), "mg-listen", "", "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
+	fs.Var(durationOf(&a.wire.RetransmitInitial, one), "retransmit-initial", "", "with --transport udp: first retransmission timer of a request (doubles each time)")
+	fs.Var(durationOf(&a.wire.RetransmitMax, one), "retransmit-max", "", "with --transport udp: largest retransmission timer")
+	fs.Var(durationOf(&a.wire.AnswerDelay, 0), "answer-delay", "", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
 	a.replay.define(fs)
 	return fs, a
 }
 
-// configure checks what the flag package cannot and completes the
-// Config: the output check, the codecs, TLS, find-max and where the lines
-// go. Usage errors are said on stderr.
+// configure completes the Config from the flags: the output check, the
+// wire addresses, TLS, find-max and where the lines go. Usage errors are
+// said on stderr.
 func (a *loadArgs) configure(stderr io.Writer) error {
-	switch a.check {
-	case "full":
-		a.cfg.DecodeOutput = true
-	case "bytes":
-	default:
-		fmt.Fprintf(stderr, "load: --check %q: want full or bytes\n", a.check)
-		return errUsage
-	}
-	if a.cfg.MaxFailed < 0 || a.cfg.MaxFailed > 1 {
-		fmt.Fprintln(stderr, "load: --max-failed is a ratio, 0 to 1")
-		return errUsage
-	}
-	if err := a.setCodecs(); err != nil {
-		return err
-	}
-	switch a.transport {
-	case "grpc":
-	case "udp", "tcp":
+	a.cfg.DecodeOutput = a.check == "full"
+	if a.transport != "grpc" {
 		a.wire.Network = a.transport
 		a.cfg.Wire = &a.wire
 		for _, addr := range []*string{&a.wire.MGCTarget, &a.wire.MGTarget, &a.wire.MGCListen, &a.wire.MGListen} {
@@ -247,9 +182,6 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 				return errUsage
 			}
 		}
-	default:
-		fmt.Fprintf(stderr, "load: --transport %q: want grpc, udp or tcp\n", a.transport)
-		return errUsage
 	}
 	if err := a.setTLS(stderr); err != nil {
 		return err
@@ -275,24 +207,6 @@ func stripScheme(addr *string, transport string) error {
 		return fmt.Errorf("address %s with --transport %s", *addr, transport)
 	}
 	*addr = rest
-	return nil
-}
-
-// setCodecs fills in the default codecs and checks that this build
-// registers both: better said now than as every call failing.
-func (a *loadArgs) setCodecs() error {
-	def := load.DefaultCodecs
-	if a.cfg.Codecs.MGC == "" {
-		a.cfg.Codecs.MGC = def.MGC
-	}
-	if a.cfg.Codecs.MG == "" {
-		a.cfg.Codecs.MG = def.MG
-	}
-	for _, c := range []string{a.cfg.Codecs.MGC, a.cfg.Codecs.MG} {
-		if _, err := codec.Lookup(c, codec.Options{}); err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-	}
 	return nil
 }
 

@@ -18,15 +18,15 @@ type replayArgs struct {
 	mgc   string
 }
 
-func (r *replayArgs) define(fs *flag.FlagSet) {
-	fs.StringVar(&r.pcap, "pcap", "", "replay this capture's Megaco messages (pcap or pcapng; - for stdin) instead of the call flow, at the capture's timing, or at -r calls per -rp when -r is given: through the service one call per message, through the proxy (--transport udp|tcp) one call per transaction")
-	fs.Var(&listFlag{vals: &r.ports}, "pcap-port", "with --pcap: also look for Megaco on this UDP/TCP port (repeatable)")
-	fs.StringVar(&r.mgc, "pcap-mgc", "", "with --pcap through the proxy: the MGC's IP address (or address:port) in the capture; what it sends goes from the MGC side, the rest from the MG side (default: told by the commands each address sends)")
+func (r *replayArgs) define(fs *flagSet) {
+	fs.Var(textOf(&r.pcap, "file"), "pcap", "", "replay this capture's Megaco messages (pcap or pcapng; - for stdin) instead of the call flow, at the capture's timing, or at -r calls per -rp when -r is given: through the service one call per message, through the proxy (--transport udp|tcp) one call per transaction")
+	fs.Var(listOf(&r.ports, "port", nil), "pcap-port", "", "with --pcap: also look for Megaco on this UDP/TCP port (repeatable)")
+	fs.Var(textOf(&r.mgc, "addr"), "pcap-mgc", "", "with --pcap through the proxy: the MGC's IP address (or address:port) in the capture; what it sends goes from the MGC side, the rest from the MG side (default: told by the commands each address sends)")
 }
 
 // load reads the capture into cfg.Replay when --pcap is given; -r given
 // on the command line paces the replay instead of the capture's timing.
-func (r *replayArgs) load(fs *flag.FlagSet, cfg *load.Config, stdin io.Reader, stderr io.Writer) error {
+func (r *replayArgs) load(fs *flagSet, cfg *load.Config, stdin io.Reader, stderr io.Writer) error {
 	if r.pcap == "" {
 		if len(r.ports) > 0 || r.mgc != "" {
 			fmt.Fprintln(stderr, "load: --pcap-port and --pcap-mgc need --pcap")

@@ -44,7 +44,7 @@ func TestLoadCommand(t *testing.T) {
 	addr := servertest.Start(t, nil)
 	stat := filepath.Join(t.TempDir(), "stat.csv")
 	var out, errb bytes.Buffer
-	code := run([]string{"load", "--target", addr, "-r", "40", "--duration", "2s", "-d", "100",
+	code := run([]string{"load", "--target", addr, "-r", "40", "--duration", "2s", "-d", "100ms",
 		"--stat-file", stat, "--stat-period", "1s", "--metrics-addr", "127.0.0.1:0"}, nil, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
@@ -90,7 +90,7 @@ func TestLoadCommandFails(t *testing.T) {
 	var out, errb bytes.Buffer
 	// However slow the machine, a refused connection comes long before
 	// the 5 s timeout: each call fails on transport.
-	code := run([]string{"load", "--target", dead, "-r", "20", "-m", "10", "-q", "--timeout", "5000"}, nil, &out, &errb)
+	code := run([]string{"load", "--target", dead, "-r", "20", "-m", "10", "-q", "--timeout", "5s"}, nil, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "transport 10") || !strings.Contains(errb.String(), "exceeds --max-failed 0") {
 		t.Errorf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}

@@ -24,7 +24,7 @@ func TestLoadWireFlags(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"load", "--transport", "udp", "-m", "2", "-r", "20", "-q", "--timeout", "300", "--retransmit-initial", "50",
+	code := run([]string{"load", "--transport", "udp", "-m", "2", "-r", "20", "-q", "--timeout", "300ms", "--retransmit-initial", "50ms",
 		"--mgc-target", "udp://" + free(), "--mg-target", free(), "--mgc-listen", free(), "--mg-listen", free()}, nil, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "lost 2") || strings.Contains(out.String(), "retransmitted 0") {
 		t.Errorf("exit %d\n%s\n%s", code, out.String(), errb.String())

@@ -56,14 +56,14 @@ type pcapArgs struct {
 
 func pcapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("pcap", pcapUsage, stderr)
-	var a pcapArgs
-	f.fs.Var(&listFlag{vals: &a.ports}, "port", "also look for Megaco on this UDP/TCP port (repeatable)")
-	f.fs.StringVar(&a.output, "output", "pretty", "how to print each message: pretty, compact or json")
-	f.fs.StringVar(&a.form, "form", "", "with --output json: the message in text or binary form (default: the input codec's)")
-	f.fs.StringVar(&a.writeDir, "write-dir", "", "write each message to a file in this directory instead of printing it")
-	f.fs.StringVar(&a.writeCodec, "write-codec", "", "with --write-dir: the codec to write (default: the message's own)")
-	f.fs.BoolVar(&a.stats, "stats", false, "print response time statistics instead of the messages")
-	rest, err := parseInterleaved(f.fs, args)
+	a := pcapArgs{output: "pretty"}
+	f.fs.Var(listOf(&a.ports, "port", nil), "port", "", "also look for Megaco on this UDP/TCP port (repeatable)")
+	f.fs.Var(choiceOf(&a.output, "pretty", "compact", "json"), "output", "", "how to print each message")
+	f.fs.Var(choiceOf(&a.form, "text", "binary"), "form", "", "with --output json: the message in text or binary form (default: the input codec's)")
+	f.fs.Var(textOf(&a.writeDir, "dir"), "write-dir", "", "write each message to a file in this directory instead of printing it")
+	f.fs.Var(codecOf(&a.writeCodec), "write-codec", "", "with --write-dir: the codec to write (default: the message's own)")
+	f.fs.Var(boolOf(&a.stats), "stats", "", "print response time statistics instead of the messages")
+	rest, err := f.fs.parseInterleaved(args)
 	if err != nil {
 		return err
 	}

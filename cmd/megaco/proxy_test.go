@@ -16,12 +16,12 @@ func TestProxyFlags(t *testing.T) {
 	}{
 		{[]string{"-h"}, 0, "read once"},
 		{nil, 1, "--mgc and --mg are required"},
-		{[]string{"--mgc", "127.0.0.1:1", "--mg", "udp://127.0.0.1:2"}, 1, "want udp://host:port"},
-		{append([]string{"--mgc-codec", "nope"}, peers...), 1, "unknown codec"},
+		{[]string{"--mgc", "127.0.0.1:1", "--mg", "udp://127.0.0.1:2"}, 2, "want udp://host:port"},
+		{append([]string{"--mgc-codec", "nope"}, peers...), 2, `--mgc-codec "nope": want ber, `},
 		{append([]string{"--mgc-listen", "tcp://:0"}, peers...), 1, "one transport"},
-		{append([]string{"--version", "4"}, peers...), 1, "unsupported protocol version"},
-		{append([]string{"--remember", "soon"}, peers...), 1, "bad --remember"},
-		{append([]string{"--log-level", "loud"}, peers...), 1, "bad log level"},
+		{append([]string{"--version", "4"}, peers...), 2, `--version "4": want 0 to 3`},
+		{append([]string{"--remember", "soon"}, peers...), 2, `--remember "soon": want a duration`},
+		{append([]string{"--log-level", "loud"}, peers...), 2, `--log-level "loud": want debug, info, warn or error`},
 		{append([]string{"--names", "/nonexistent"}, peers...), 1, "names file"},
 		{[]string{"extra"}, 2, "unexpected argument"},
 	} {

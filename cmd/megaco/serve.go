@@ -4,26 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
+	"math"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
-	"megaco/internal/codec"
-	"megaco/internal/mapping/termid"
 	"megaco/internal/server"
 	"megaco/internal/tlsconfig"
 )
-
-// env returns the environment variable's value, or def.
-func env(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
 
 const serveUsage = `usage: megaco serve [flags]
 
@@ -40,82 +29,42 @@ flags:
 
 func serve(args []string, stderr io.Writer) error {
 	fs := newFlags("serve", serveUsage, stderr)
-	def := server.DefaultConfig()
-	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":9090"), "gRPC listen address (MEGACO_GRPC_ADDR)")
-	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz, /readyz (MEGACO_HTTP_ADDR)")
-	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", strconv.Itoa(def.MaxMessageSize)), "largest message accepted, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
-	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
-	layout := fs.String("termid-layout", env("MEGACO_TERMID_LAYOUT", "8,8,8"), "termination ID level layout (MEGACO_TERMID_LAYOUT)")
-	namesFile := fs.String("names", env("MEGACO_NAMES", ""), "names file: provisioned termination ID and digit map names (MEGACO_NAMES)")
-	packagesFile := fs.String("packages", env("MEGACO_PACKAGES", ""), "private packages: rows in the format of packages.tsv, added to the embedded ones (MEGACO_PACKAGES)")
-	tlsCert := fs.String("tls-cert", env("MEGACO_TLS_CERT", ""), "PEM certificate chain: serve gRPC and HTTP over TLS (MEGACO_TLS_CERT)")
-	tlsKey := fs.String("tls-key", env("MEGACO_TLS_KEY", ""), "PEM private key of --tls-cert (MEGACO_TLS_KEY)")
-	tlsClientCA := fs.String("tls-client-ca", env("MEGACO_TLS_CLIENT_CA", ""), "PEM CA certificates: require client certificates they sign, mutual TLS (MEGACO_TLS_CLIENT_CA)")
-	logLevel := fs.String("log-level", env("MEGACO_LOG_LEVEL", "info"), "debug, info, warn or error (MEGACO_LOG_LEVEL)")
-	logFormat := fs.String("log-format", env("MEGACO_LOG_FORMAT", "text"), "text or json (MEGACO_LOG_FORMAT)")
-	pprofAddr := fs.String("pprof-addr", env("MEGACO_PPROF_ADDR", ""), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; off when empty (MEGACO_PPROF_ADDR)")
-	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for calls in flight (MEGACO_DRAIN_TIMEOUT)")
-	gcDefault := strconv.Itoa(server.DefaultGCPercent)
-	if _, set := os.LookupEnv("GOGC"); set {
-		gcDefault = "0" // GOGC rules
-	}
-	gcPercent := fs.String("gc-percent", env("MEGACO_GC_PERCENT", gcDefault), "garbage collector target as GOGC, 0 to leave GOGC's (MEGACO_GC_PERCENT; default 0 when GOGC is set)")
-	hardening := addHardeningFlags(fs)
-	if help, err := parseFlags(fs, args); help || err != nil {
+	o := server.Options{GRPCAddr: ":9090", HTTPAddr: ":8080", Config: server.DefaultConfig(),
+		DrainTimeout: 10 * time.Second, GCPercent: server.DefaultGCPercent, Limits: server.DefaultLimits()}
+	m, lg, reflection := newMappingArgs(), logArgs{level: "info", format: "text"}, true
+	var tlsCert, tlsKey, tlsClientCA string
+	fs.Var(addrOf(&o.GRPCAddr), "grpc-addr", "MEGACO_GRPC_ADDR", "gRPC listen address")
+	fs.Var(addrOf(&o.HTTPAddr), "http-addr", "MEGACO_HTTP_ADDR", "HTTP listen address for /v1, /metrics, /healthz, /readyz")
+	fs.Var(sizeOf(&o.Config.MaxMessageSize, 1), "max-message-size", "MEGACO_MAX_MESSAGE_SIZE", "largest message accepted")
+	m.define(fs, true)
+	fs.Var(textOf(&tlsCert, "file"), "tls-cert", "MEGACO_TLS_CERT", "PEM certificate chain: serve gRPC and HTTP over TLS")
+	fs.Var(textOf(&tlsKey, "file"), "tls-key", "MEGACO_TLS_KEY", "PEM private key of --tls-cert")
+	fs.Var(textOf(&tlsClientCA, "file"), "tls-client-ca", "MEGACO_TLS_CLIENT_CA", "PEM CA certificates: require client certificates they sign, mutual TLS")
+	lg.define(fs, "log level")
+	fs.Var(optionalAddrOf(&o.PprofAddr), "pprof-addr", "MEGACO_PPROF_ADDR", "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; off when empty")
+	fs.Var(durationOf(&o.DrainTimeout, 0), "drain-timeout", "MEGACO_DRAIN_TIMEOUT", "how long SIGTERM waits for calls in flight")
+	fs.Var(countOf(&o.GCPercent, 0, math.MaxInt), "gc-percent", "MEGACO_GC_PERCENT", "garbage collector target as GOGC, 0 to leave GOGC's (0 when GOGC is set)")
+	addLimitFlags(fs, &o.Limits)
+	fs.Var(sizeOf(&o.MemoryLimit, 1).or("auto"), "memory-limit", "MEGACO_MEMORY_LIMIT",
+		"Go soft memory limit, or auto: 90% of the container's memory limit, if any; GOMEMLIMIT, when set, rules")
+	fs.Var(boolOf(&reflection), "reflection", "MEGACO_REFLECTION", "serve the gRPC reflection service")
+	fs.Var(durationOf(&o.DrainDelay, 0), "drain-delay", "MEGACO_DRAIN_DELAY", "after SIGTERM, keep serving this long with /readyz false before draining, for load balancers")
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
-	cfg := def
+	if _, set := os.LookupEnv("GOGC"); set && !fs.given("gc-percent") {
+		o.GCPercent = 0 // GOGC rules
+	}
+	o.NoReflection = !reflection
 	var err error
-	if cfg.MaxMessageSize, err = strconv.Atoi(*maxSize); err != nil || cfg.MaxMessageSize <= 0 {
-		return fmt.Errorf("serve: bad max message size %q", *maxSize)
-	}
-	if cfg.Profile, err = codec.ParseProfile(*profile); err != nil {
+	if o.Config.Profile, o.Config.Layout, o.Config.Names, o.Config.Registry, err = m.read(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if cfg.Layout, err = termid.ParseLayout(*layout); err != nil {
+	if o.TLS, err = tlsconfig.Server(tlsCert, tlsKey, tlsClientCA); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	gc, err := strconv.Atoi(*gcPercent)
-	if err != nil || gc < 0 {
-		return fmt.Errorf("serve: bad gc percent %q (want 0 or more)", *gcPercent)
-	}
-	if cfg.Names, err = readNames(*namesFile, cfg.Layout); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	if cfg.Registry, err = readPackages(*packagesFile); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	tlsCfg, err := tlsconfig.Server(*tlsCert, *tlsKey, *tlsClientCA)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	drainTimeout, err := time.ParseDuration(*drain)
-	if err != nil {
-		return fmt.Errorf("serve: bad drain timeout: %w", err)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("serve: bad log level %q", *logLevel)
-	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(stderr, hopts)
-	case "json":
-		handler = slog.NewJSONHandler(stderr, hopts)
-	default:
-		return fmt.Errorf("serve: bad log format %q (text or json)", *logFormat)
-	}
+	o.Log = lg.logger(stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	opts := server.Options{
-		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
-		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
-		PprofAddr: *pprofAddr,
-	}
-	if err := hardening.apply(&opts); err != nil {
-		return err
-	}
-	return server.Run(ctx, opts)
+	return server.Run(ctx, o)
 }

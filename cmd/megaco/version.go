@@ -11,12 +11,13 @@ import (
 // `megaco --version`): one line, or every field with -v.
 func versionCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", "usage: megaco version [-v]\n\nPrints the module version, VCS revision and Go version of this build.\n\nflags:\n", stderr)
-	verbose := fs.Bool("v", false, "print each field on its own line")
-	if help, err := parseFlags(fs, args); help || err != nil {
+	var verbose bool
+	fs.Var(boolOf(&verbose), "v", "", "print each field on its own line")
+	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
 	i := buildinfo.Read()
-	if !*verbose {
+	if !verbose {
 		_, err := fmt.Fprintln(stdout, i.String())
 		return err
 	}
