@@ -90,19 +90,6 @@ func TestParseCgroupLimit(t *testing.T) {
 	}
 }
 
-func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]int64{"1024": 1024, "64KiB": 64 << 10, "256MiB": 256 << 20, "2G": 2 << 30} {
-		if got, err := ParseBytes(in); err != nil || got != want {
-			t.Errorf("%q: %d %v, want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "x", "-1", "1TiB", "99999999999GiB"} {
-		if _, err := ParseBytes(in); err == nil {
-			t.Errorf("%q: no error", in)
-		}
-	}
-}
-
 // TestGuard runs the server in process (for the race detector) through
 // the guard's paths: a stream whose client does not read is ended, a
 // call over MaxCalls is refused. (The abuse suite sends malformed

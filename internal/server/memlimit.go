@@ -65,24 +65,3 @@ func parseCgroupLimit(s string) (int64, bool) {
 	}
 	return n, true
 }
-
-// ParseBytes reads a size: a number of bytes with an optional suffix
-// KiB, MiB, GiB (or K, M, G, also powers of 1024).
-func ParseBytes(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}} {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/mult {
-		return 0, &RequestError{"bad size " + strconv.Quote(s) + " (want bytes, or a number with KiB, MiB or GiB)"}
-	}
-	return n * mult, nil
-}
