@@ -128,7 +128,7 @@ func TestScaleOut(t *testing.T) {
 	done := make(chan int, 1)
 	lr, lw := io.Pipe()
 	go func() {
-		done <- run([]string{"load", "--target", target, "-r", "20", "--duration", "6s", "-d", "200", "--failover"}, nil, &out, lw)
+		done <- run([]string{"load", "--target", target, "-r", "20", "--duration", "6s", "-d", "200ms", "--failover"}, nil, &out, lw)
 		lw.Close()
 	}()
 	lines := bufio.NewScanner(lr)
