@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"megaco/internal/bench"
@@ -27,11 +26,10 @@ flags:
 func benchCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", benchUsage, stderr)
 	var o bench.Options
-	var codecs string
 	var asCSV, asJSON, quiet bool
 	o.Corpus, o.PerOp, o.Rounds, o.Escript, o.CPUTime = "corpus/otp-time-test", 10*time.Millisecond, 4, "escript", time.Second
 	fs.Var(textOf(&o.Corpus, "dir"), "corpus", "", "corpus directory (<msg>.ber and the other encodings)")
-	fs.Var(textOf(&codecs, "codec,..."), "codecs", "", "comma-separated codecs (default: every registered codec and, with --otp, every OTP configuration; erl_dist: OTP only)")
+	fs.Var(listOf(&o.Codecs, "codec", nil), "codecs", "", "codecs (default: every registered codec and, with --otp, every OTP configuration; erl_dist: OTP only)")
 	fs.Var(durationOf(&o.PerOp, 1), "time", "", "timed work per message and operation, split over the rounds (OTP's tool uses 1s)")
 	fs.Var(countOf(&o.Rounds, 1, 1<<20), "rounds", "", "rounds per codec; with --otp, ours and OTP's alternate")
 	fs.Var(boolOf(&o.Fastest), "fastest", "", "per message, the fastest round's mean instead of the mean over all rounds (for a busy machine)")
@@ -53,9 +51,6 @@ func benchCmd(args []string, stdout, stderr io.Writer) error {
 	if o.CPUs < 0 || o.Rounds < 1 || o.PerOp <= 0 {
 		fmt.Fprintln(stderr, "bench: --cpus must be >= 0, --rounds >= 1, --time > 0")
 		return errUsage
-	}
-	if codecs != "" {
-		o.Codecs = strings.Split(codecs, ",")
 	}
 	if !quiet {
 		o.Progress = stderr

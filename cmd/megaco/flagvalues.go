@@ -150,10 +150,14 @@ func maxOf[T integer]() int64 {
 }
 
 func (v *intValue[T]) Type() string {
+	t := "int"
 	if v.size {
-		return "size"
+		t = "size"
 	}
-	return "int"
+	if v.zero != "" {
+		t += "|" + v.zero
+	}
+	return t
 }
 
 func (v *intValue[T]) String() string {
@@ -290,42 +294,44 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// textValue is a string a later step reads (a file name, a command); typ
-// says what it is.
+// textValue is a string: a file name, a command, an address. check, if
+// not nil, checks a value given; typ says what it is.
 type textValue struct {
-	p   *string
-	typ string
+	p     *string
+	typ   string
+	check func(string) error
 }
 
-func textOf(p *string, typ string) *textValue { return &textValue{p, typ} }
+// textOf is a string flag that a later step reads (a file, say).
+func textOf(p *string, typ string) *textValue { return &textValue{p, typ, nil} }
 
-func (v *textValue) Type() string       { return v.typ }
-func (v *textValue) String() string     { return *v.p }
-func (v *textValue) Set(s string) error { *v.p = s; return nil }
-
-// addrValue is a listening or peer address, host:port (the host may be
-// empty: every interface). optional lets "" mean off.
-type addrValue struct {
-	p        *string
-	optional bool
+// checkedOf is a string flag that check checks when it is given.
+func checkedOf(p *string, typ string, check func(string) error) *textValue {
+	return &textValue{p, typ, check}
 }
 
-// addrOf is a host:port flag; "" is refused.
-func addrOf(p *string) *addrValue { return &addrValue{p: p} }
+// addrOf is a listening or peer address flag, host:port (the host may
+// be empty: every interface).
+func addrOf(p *string) *textValue { return checkedOf(p, "host:port", checkHostPort) }
 
 // optionalAddrOf is a host:port flag where "" means off.
-func optionalAddrOf(p *string) *addrValue { return &addrValue{p: p, optional: true} }
+func optionalAddrOf(p *string) *textValue {
+	return checkedOf(p, "host:port", func(s string) error {
+		if s == "" {
+			return nil
+		}
+		return checkHostPort(s)
+	})
+}
 
-func (v *addrValue) Type() string   { return "host:port" }
-func (v *addrValue) String() string { return *v.p }
+func (v *textValue) Type() string   { return v.typ }
+func (v *textValue) String() string { return *v.p }
 
-func (v *addrValue) Set(s string) error {
-	if s == "" && v.optional {
-		*v.p = s
-		return nil
-	}
-	if err := checkHostPort(s); err != nil {
-		return err
+func (v *textValue) Set(s string) error {
+	if v.check != nil {
+		if err := v.check(s); err != nil {
+			return err
+		}
 	}
 	*v.p = s
 	return nil
@@ -337,8 +343,16 @@ func checkHostPort(s string) error {
 	if err != nil {
 		return errors.New("want host:port, such as 127.0.0.1:8080 or :8080")
 	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return fmt.Errorf("port %q: want 0 to 65535", port)
+	if err := checkPort(port); err != nil {
+		return fmt.Errorf("port %q: %w", port, err)
+	}
+	return nil
+}
+
+// checkPort checks a port number, 0..65535.
+func checkPort(s string) error {
+	if _, err := strconv.ParseUint(s, 10, 16); err != nil {
+		return errors.New("want a port number, 0 to 65535")
 	}
 	return nil
 }

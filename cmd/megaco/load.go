@@ -157,10 +157,10 @@ func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 	fs.Var(textOf(&a.tlsKey, "file"), "tls-key", "", "with --tls-cert: its PEM private key")
 	fs.Var(textOf(&a.tlsName, "name"), "tls-server-name", "", "with --tls-ca: the name to check in the service's certificate (default: the target's host)")
 	fs.Var(choiceOf(&a.transport, "grpc", "udp", "tcp"), "transport", "", "grpc (the codec service at --target), or udp or tcp: both peers through a megaco proxy")
-	fs.Var(textOf(&a.wire.MGCTarget, "addr"), "mgc-target", "", "with --transport udp|tcp: the proxy's MGC-side address (its --mgc-listen)")
-	fs.Var(textOf(&a.wire.MGTarget, "addr"), "mg-target", "", "with --transport udp|tcp: the proxy's MG-side address (its --mg-listen)")
-	fs.Var(textOf(&a.wire.MGCListen, "addr"), "mgc-listen", "", "with --transport udp|tcp: the generator's MGC socket (the proxy's --mgc)")
-	fs.Var(textOf(&a.wire.MGListen, "addr"), "mg-listen", "", "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
+	fs.Var(wireAddrOf(&a.wire.MGCTarget), "mgc-target", "", "with --transport udp|tcp: the proxy's MGC-side address (its --mgc-listen)")
+	fs.Var(wireAddrOf(&a.wire.MGTarget), "mg-target", "", "with --transport udp|tcp: the proxy's MG-side address (its --mg-listen)")
+	fs.Var(wireAddrOf(&a.wire.MGCListen), "mgc-listen", "", "with --transport udp|tcp: the generator's MGC socket (the proxy's --mgc)")
+	fs.Var(wireAddrOf(&a.wire.MGListen), "mg-listen", "", "with --transport udp|tcp: the generator's MG socket (the proxy's --mg)")
 	fs.Var(durationOf(&a.wire.RetransmitInitial, one), "retransmit-initial", "", "with --transport udp: first retransmission timer of a request (doubles each time)")
 	fs.Var(durationOf(&a.wire.RetransmitMax, one), "retransmit-max", "", "with --transport udp: largest retransmission timer")
 	fs.Var(durationOf(&a.wire.AnswerDelay, 0), "answer-delay", "", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
@@ -194,6 +194,18 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 	}
 	a.cfg.Log = stderr
 	return nil
+}
+
+// wireAddrOf is an address of the generator's wire mode: host:port, or
+// the proxy's form udp://host:port (the scheme is checked against
+// --transport later).
+func wireAddrOf(p *string) *textValue {
+	return checkedOf(p, "[udp|tcp://]host:port", func(s string) error {
+		if _, rest, ok := strings.Cut(s, "://"); ok {
+			s = rest
+		}
+		return checkHostPort(s)
+	})
 }
 
 // stripScheme takes the proxy's form of an address (udp://host:port) as

@@ -20,7 +20,7 @@ type replayArgs struct {
 
 func (r *replayArgs) define(fs *flagSet) {
 	fs.Var(textOf(&r.pcap, "file"), "pcap", "", "replay this capture's Megaco messages (pcap or pcapng; - for stdin) instead of the call flow, at the capture's timing, or at -r calls per -rp when -r is given: through the service one call per message, through the proxy (--transport udp|tcp) one call per transaction")
-	fs.Var(listOf(&r.ports, "port", nil), "pcap-port", "", "with --pcap: also look for Megaco on this UDP/TCP port (repeatable)")
+	fs.Var(listOf(&r.ports, "port", checkPort), "pcap-port", "", "with --pcap: also look for Megaco on this UDP/TCP port (repeatable)")
 	fs.Var(textOf(&r.mgc, "addr"), "pcap-mgc", "", "with --pcap through the proxy: the MGC's IP address (or address:port) in the capture; what it sends goes from the MGC side, the rest from the MG side (default: told by the commands each address sends)")
 }
 

@@ -57,7 +57,7 @@ type pcapArgs struct {
 func pcapCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("pcap", pcapUsage, stderr)
 	a := pcapArgs{output: "pretty"}
-	f.fs.Var(listOf(&a.ports, "port", nil), "port", "", "also look for Megaco on this UDP/TCP port (repeatable)")
+	f.fs.Var(listOf(&a.ports, "port", checkPort), "port", "", "also look for Megaco on this UDP/TCP port (repeatable)")
 	f.fs.Var(choiceOf(&a.output, "pretty", "compact", "json"), "output", "", "how to print each message")
 	f.fs.Var(choiceOf(&a.form, "text", "binary"), "form", "", "with --output json: the message in text or binary form (default: the input codec's)")
 	f.fs.Var(textOf(&a.writeDir, "dir"), "write-dir", "", "write each message to a file in this directory instead of printing it")

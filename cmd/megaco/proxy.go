@@ -110,14 +110,16 @@ func (c *captureArgs) define(fs *flagSet) {
 }
 
 // proxyAddrOf is a proxy address flag, udp://host:port or tcp://host:port.
-func proxyAddrOf(p *string) *parsedValue[string] {
-	check := func(s string) (string, error) {
-		if _, err := proxy.ParseAddr(s); err != nil {
-			return "", errors.New("want udp://host:port or tcp://host:port")
-		}
-		return s, nil
+func proxyAddrOf(p *string) *textValue {
+	return checkedOf(p, "udp|tcp://host:port", checkProxyAddr)
+}
+
+// checkProxyAddr checks an address as proxy.ParseAddr reads it.
+func checkProxyAddr(s string) error {
+	if _, err := proxy.ParseAddr(s); err != nil {
+		return errors.New("want udp://host:port or tcp://host:port")
 	}
-	return parsedOf(p, "udp|tcp://host:port", check, func(s string) string { return s })
+	return nil
 }
 
 // proxySides are the two sides' codecs and addresses as given.
