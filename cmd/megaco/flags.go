@@ -22,12 +22,16 @@ import (
 // refused, on the command line or in the environment, is one line naming
 // the flag or the variable, and exit status 2.
 
-// flagSet is a command's flags.
+// flagSet is a command's flags. The flag package parses the command
+// line; it is not reachable from outside, so that every flag is defined
+// through Var.
 type flagSet struct {
-	*flag.FlagSet
-	usage string
-	defs  []*flagDef
-	bad   error // the first value Set refused on the command line
+	set    *flag.FlagSet
+	name   string
+	usage  string
+	stderr io.Writer
+	defs   []*flagDef
+	bad    error // the first value Set refused on the command line
 }
 
 // typedValue is a flag value that names its type for -h ("duration",
@@ -70,17 +74,22 @@ func (d *flagDef) IsBoolFlag() bool {
 // newFlags is a subcommand's flag set: its messages go to stderr, and -h
 // prints usage followed by the flags.
 func newFlags(name, usage string, stderr io.Writer) *flagSet {
-	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), usage: usage}
-	fs.SetOutput(stderr)
-	fs.FlagSet.Usage = func() {} // parse says what is wrong, in one line
+	fs := &flagSet{set: flag.NewFlagSet(name, flag.ContinueOnError), name: name, usage: usage, stderr: stderr}
+	fs.set.Usage = func() {} // parse says what is wrong, in one line
 	return fs
 }
+
+// Name is the command's name.
+func (fs *flagSet) Name() string { return fs.name }
+
+// Output is where the command's usage errors go.
+func (fs *flagSet) Output() io.Writer { return fs.stderr }
 
 // Var defines a flag; v's value now is its default.
 func (fs *flagSet) Var(v typedValue, name, env, help string) {
 	d := &flagDef{name: name, env: env, help: help, def: v.String(), v: v, fs: fs}
 	fs.defs = append(fs.defs, d)
-	fs.FlagSet.Var(d, name, help)
+	fs.set.Var(d, name, help)
 }
 
 // parse parses args, which must all be flags. help is true after -h:
@@ -107,7 +116,7 @@ func (fs *flagSet) parseInterleaved(args []string) ([]string, error) {
 		if err := fs.parseSome(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
+		args = fs.set.Args()
 		if len(args) == 0 {
 			break
 		}
@@ -124,11 +133,10 @@ func (fs *flagSet) parseInterleaved(args []string) ([]string, error) {
 // parseSome runs the flag package up to the first argument, with its
 // messages replaced by one line.
 func (fs *flagSet) parseSome(args []string) error {
-	out := fs.Output()
+	out := fs.stderr
 	var msg bytes.Buffer
-	fs.SetOutput(&msg)
-	err := fs.FlagSet.Parse(args)
-	fs.SetOutput(out)
+	fs.set.SetOutput(&msg)
+	err := fs.set.Parse(args)
 	switch {
 	case err == nil:
 		return nil
@@ -151,7 +159,7 @@ func (fs *flagSet) parseSome(args []string) error {
 // variables; an empty variable is unset.
 func (fs *flagSet) fromEnv() error {
 	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fs.set.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, d := range fs.defs {
 		if d.env == "" || given[d.name] {
 			continue
@@ -169,7 +177,7 @@ func (fs *flagSet) fromEnv() error {
 // environment variable.
 func (fs *flagSet) given(name string) bool {
 	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	fs.set.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	for _, d := range fs.defs {
 		set = set || d.name == name && d.env != "" && os.Getenv(d.env) != ""
 	}

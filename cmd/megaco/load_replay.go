@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -70,7 +69,7 @@ func (r *replayArgs) load(fs *flagSet, cfg *load.Config, stdin io.Reader, stderr
 	if err != nil {
 		return fmt.Errorf("load: %s: %w", r.pcap, err)
 	}
-	fs.Visit(func(f *flag.Flag) { rp.Paced = rp.Paced || f.Name == "r" })
+	rp.Paced = fs.given("r")
 	for i, why := range rp.Skipped {
 		if i == 5 {
 			fmt.Fprintf(stderr, "load: note: %d more messages skipped\n", len(rp.Skipped)-i)
