@@ -202,3 +202,46 @@ func TestOneSyntax(t *testing.T) {
 		t.Errorf("MEGACO_MGC, MEGACO_MG: exit %d %s", code, stderr)
 	}
 }
+
+// TestValues: each type takes what it should, refuses the rest, and
+// writes its value as it reads it.
+func TestValues(t *testing.T) {
+	var (
+		s    string
+		list = []string{"a:1"}
+		on   bool
+		f    float64
+		mem  int64
+		w    int32
+	)
+	for _, c := range []struct {
+		v        typedValue
+		ok, bad  []string
+		last     string // String() after the ok values
+		typeName string
+	}{
+		{choiceOf(&s, "text", "json"), []string{"text", "JSON"}, []string{"", "xml"}, "json", "text|json"},
+		{listOf(&list, "host:port", checkHostPort), []string{"h:1, h:2", "h:3"}, []string{"h", "h:1,x"}, "h:1,h:2,h:3", "host:port,..."},
+		{boolOf(&on), []string{"false", "true"}, []string{"yes please"}, "true", ""},
+		{floatOf(&f, 0, 1), []string{"0", "0.5"}, []string{"1.5", "-0.1", "NaN", "half"}, "0.5", "number"},
+		{sizeOf(&mem, 1).or("auto"), []string{"auto", "1GiB"}, []string{"0", "-1", "1.5GiB", "lots"}, "1GiB", "size|auto"},
+		{sizeOf(&w, 64<<10), []string{"1MiB", "2147483647"}, []string{"1KiB", "2GiB"}, "2147483647", "size"},
+		{addrOf(&s), []string{":8080", "[::1]:0", "127.0.0.1:65535"}, []string{"", "127.0.0.1", ":65536", ":http"}, "127.0.0.1:65535", "host:port"},
+		{optionalAddrOf(&s), []string{":1", ""}, []string{"x"}, "", "host:port"},
+	} {
+		for _, in := range c.ok {
+			if err := c.v.Set(in); err != nil {
+				t.Errorf("%s %q: %v", c.v.Type(), in, err)
+			}
+		}
+		before := c.v.String()
+		for _, in := range c.bad {
+			if err := c.v.Set(in); err == nil || c.v.String() != before {
+				t.Errorf("%s %q: taken (now %q)", c.v.Type(), in, c.v.String())
+			}
+		}
+		if c.v.String() != c.last || c.v.Type() != c.typeName {
+			t.Errorf("%s: %q, want %q (type %q)", c.v.Type(), c.v.String(), c.last, c.typeName)
+		}
+	}
+}
