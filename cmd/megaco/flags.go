@@ -204,6 +204,28 @@ func (fs *flagSet) printUsage(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-*s  %s\n", col, syn, d.explain())
 	}
+	fmt.Fprint(w, fs.syntaxNote())
+}
+
+// syntaxNote says how durations and sizes are written, for a command
+// that has them.
+func (fs *flagSet) syntaxNote() string {
+	var dur, size bool
+	for _, d := range fs.defs {
+		dur = dur || strings.Contains(d.v.Type(), "duration")
+		size = size || strings.Contains(d.v.Type(), "size")
+	}
+	note := ""
+	if dur {
+		note += "\nA duration has a unit: 10s, 250ms, 1m30s (a bare number is refused, 0 excepted)."
+	}
+	if size {
+		note += "\nA size is bytes, or has a unit: 64KiB, 1MiB, 1GiB (powers of 1024), 1kB, 1MB, 1GB (of 1000)."
+	}
+	if note == "" {
+		return ""
+	}
+	return note + "\n"
 }
 
 // synopsis is "--name type".

@@ -125,6 +125,10 @@ func TestHelpFlags(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s -h: no flags: %s", cmd, stderr)
 		}
+		list, note, _ := strings.Cut(list, "\n\n") // then how durations and sizes are written
+		if strings.Contains(list, " duration ") != strings.Contains(note, "A duration has a unit") {
+			t.Errorf("%s -h: durations and the note %q", cmd, note)
+		}
 		lines := regexp.MustCompile(`\n  -`).Split("\n"+strings.TrimSuffix(list, "\n"), -1)[1:]
 		seen := map[string]bool{}
 		for _, l := range lines {
