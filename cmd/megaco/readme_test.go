@@ -16,8 +16,8 @@ import (
 	"megaco/internal/testbin"
 )
 
-// readmeCommand is a command of one of the README's sh examples, with the
-// output the README shows under it (lines "# ..." at column 0 right
+// readmeCommand is a command of one of a page's sh examples, with the
+// output the page shows under it (lines "# ..." at column 0 right
 // after it), if any.
 type readmeCommand struct {
 	line  int
@@ -25,7 +25,7 @@ type readmeCommand struct {
 	shown []string
 }
 
-// readmeExamples reads the README's ```sh blocks into commands (a line
+// readmeExamples reads a page's ```sh blocks into commands (a line
 // ending with \ or | goes on on the next), and the plain ``` blocks'
 // "$ command" lines with the output under them.
 func readmeExamples(t *testing.T, path string) [][]readmeCommand {
@@ -106,15 +106,25 @@ func continues(line string) bool {
 	return strings.HasSuffix(l, `\`) || strings.HasSuffix(l, "|")
 }
 
+// notHere are the words of commands an example cannot run in the test:
+// long-running services and peers (the e2e tests cover those), and tools
+// that need a host set up for them (containers, a cluster, a profiler).
+var notHere = []string{
+	"python3 ", "megaco serve", "megaco proxy", "megaco load", "make run",
+	"podman ", "docker ", "kubectl ", "kustomize ", "helm ", "promtool ", "prometheus ",
+	"npm ", "go tool pprof", "go test", "go run", "go install", "go generate",
+	"git ", "escript ", "erl ", "tshark", "taskset ", "perf ", "valgrind ",
+	"sudo ", "systemctl ", "cd ",
+}
+
 // blockKind tells how to run an example: offline, against the service
-// (curl or grpcurl on localhost:8080 and :9090), or not here (the proxy,
-// the load generator, other programs: the e2e tests cover those).
+// (curl or grpcurl on localhost:8080 and :50051), or not here.
 func blockKind(b []readmeCommand) string {
 	kind := "offline"
 	for _, c := range b {
-		for _, w := range []string{"python3 ", "megaco serve", "megaco proxy", "megaco load", "make run"} {
+		for _, w := range notHere {
 			if strings.Contains(c.cmd, w) {
-				return "skip"
+				return "skip: runs " + strings.TrimSpace(w)
 			}
 		}
 		for _, w := range []string{"curl ", "grpcurl "} {
@@ -129,14 +139,15 @@ func blockKind(b []readmeCommand) string {
 	return kind
 }
 
-// TestReadmeExamples runs the README's sh examples as a new user would,
-// in order, with bash in a directory that has the repository's corpus,
-// bin/megaco freshly built (and megaco on PATH), and the capture.pcap(ng)
-// the pcap examples read; the curl and grpcurl ones against megaco serve
-// on free loopback ports, substituted for :8080 and :9090 (skipped when
-// the tool is missing). Where the README shows output, the command's
-// (stdout and stderr) must be exactly that; elsewhere it must succeed.
-// make targets and tcpdump are left out.
+// TestReadmeExamples runs the sh examples of README.md and of every page
+// under docs/ as a new user would, page by page and in order, with bash in
+// a directory that has the repository's corpus, bin/megaco freshly built
+// (and megaco on PATH), and the capture.pcap(ng) the pcap examples read;
+// the curl and grpcurl ones against megaco serve on free loopback ports,
+// substituted for :8080 and :50051 (skipped when the tool is missing).
+// Where a page shows output, the command's (stdout and stderr) must be
+// exactly that; elsewhere it must succeed. make targets and the commands
+// of notHere are left out; a page without examples is fine.
 func TestReadmeExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the megaco binary")
@@ -156,61 +167,78 @@ func TestReadmeExamples(t *testing.T) {
 			t.Logf("cannot install grpcurl from the module proxy (its examples are skipped): %v\n%s", err, out)
 		}
 	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append([]string{"../../README.md"}, pages...)
 	var addrs *strings.Replacer
 	ran := 0
-	for _, b := range readmeExamples(t, "../../README.md") {
-		kind := blockKind(b)
-		if strings.HasPrefix(kind, "skip") {
-			if kind != "skip" {
-				t.Logf("README.md:%d: %s", b[0].line, kind)
-			}
-			continue
-		}
-		if kind == "service" && addrs == nil {
-			addrs = startReadmeService(t, dir)
-		}
-		for _, c := range b {
-			if strings.HasPrefix(c.cmd, "make ") || strings.Contains(c.cmd, "tcpdump") {
+	for _, page := range pages {
+		name := strings.TrimPrefix(filepath.ToSlash(page), "../../")
+		for _, b := range readmeExamples(t, page) {
+			kind := blockKind(b)
+			if strings.HasPrefix(kind, "skip") {
+				t.Logf("%s:%d: %s", name, b[0].line, kind)
 				continue
 			}
-			if len(c.shown) > 0 && strings.Contains(c.cmd, "capture.pcap") {
-				t.Logf("README.md:%d: %s: its output is of the README's capture, not this test's", c.line, c.cmd)
-				continue
+			if kind == "service" && addrs == nil {
+				addrs = startReadmeService(t, dir)
 			}
-			ran++
-			line := c.cmd
-			if kind == "service" {
-				line = addrs.Replace(line)
-			}
-			t.Logf("README.md:%d: %s (shown %d lines)", c.line, line, len(c.shown))
-			cmd := exec.Command(bash, "-o", "pipefail", "-c", line)
-			cmd.Dir = dir
-			cmd.Env = os.Environ() // PATH has dir/bin first
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
-			got := strings.TrimRight(out.String(), "\n")
-			switch {
-			case c.shown != nil && !matches(got, c.shown):
-				t.Errorf("README.md:%d: %s\ngives (%v):\n%s\nthe README shows:\n%s", c.line, c.cmd, err, got, strings.Join(c.shown, "\n"))
-			case c.shown == nil && err != nil:
-				t.Errorf("README.md:%d: %s\nfails: %v\n%s", c.line, c.cmd, err, got)
+			for _, c := range b {
+				if runExample(t, bash, dir, name, c, kind, addrs) {
+					ran++
+				}
 			}
 		}
 	}
 	if ran < 15 {
-		t.Errorf("only %d README commands run: the examples moved?", ran)
+		t.Errorf("only %d commands of README.md and docs/ run: the examples moved?", ran)
 	}
 }
 
+// runExample runs one command of page name and checks its output, unless
+// it is a make target, reads a live capture (tcpdump) or shows the output of the README's own capture; it
+// reports whether it ran.
+func runExample(t *testing.T, bash, dir, name string, c readmeCommand, kind string, addrs *strings.Replacer) bool {
+	t.Helper()
+	if strings.HasPrefix(c.cmd, "make ") || strings.Contains(c.cmd, "tcpdump") {
+		return false
+	}
+	if len(c.shown) > 0 && strings.Contains(c.cmd, "capture.pcap") {
+		t.Logf("%s:%d: %s: its output is of the page's capture, not this test's", name, c.line, c.cmd)
+		return false
+	}
+	line := c.cmd
+	if kind == "service" {
+		line = addrs.Replace(line)
+	}
+	t.Logf("%s:%d: %s (shown %d lines)", name, c.line, line, len(c.shown))
+	cmd := exec.Command(bash, "-o", "pipefail", "-c", line)
+	cmd.Dir = dir
+	cmd.Env = os.Environ() // PATH has dir/bin first
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	got := strings.TrimRight(out.String(), "\n")
+	switch {
+	case c.shown != nil && !matches(got, c.shown):
+		t.Errorf("%s:%d: %s\ngives (%v):\n%s\nthe page shows:\n%s", name, c.line, c.cmd, err, got, strings.Join(c.shown, "\n"))
+	case c.shown == nil && err != nil:
+		t.Errorf("%s:%d: %s\nfails: %v\n%s", name, c.line, c.cmd, err, got)
+	}
+	return true
+}
+
 // startReadmeService runs bin/megaco serve on free loopback ports and
-// returns what puts them in place of the README's localhost:8080 and
-// localhost:9090.
+// returns what puts them in place of the pages' localhost:8080 and
+// localhost:50051 (or 127.0.0.1:...).
 func startReadmeService(t *testing.T, dir string) *strings.Replacer {
 	t.Helper()
 	a := testbin.FreeAddrs(t, "tcp", 2)
 	testbin.Start(t, filepath.Join(dir, "bin", "megaco"), []string{"serve", "--grpc-addr", a[0], "--http-addr", a[1]}, regexp.MustCompile(`msg=serving()`))
-	return strings.NewReplacer("localhost:8080", a[1], "localhost:9090", a[0])
+	return strings.NewReplacer("localhost:8080", a[1], "localhost:50051", a[0],
+		"127.0.0.1:8080", a[1], "127.0.0.1:50051", a[0])
 }
 
 // readmeDir is a directory set up for the examples: corpus/, bin/megaco
