@@ -27,9 +27,12 @@ MGC with --mgc-listen as its gateway. ADDR is udp://host:port or
 tcp://host:port; a side's listen and peer addresses use one transport.
 The same codec on both sides relays the bytes unchanged.
 
+Each side takes traffic only from its peer's host (--mgc, --mg; any port)
+and the sources of --mgc-allow, --mg-allow; the rest is dropped and counted.
 A request that cannot be decoded or transcoded is answered to its sender,
-in its codec, with an error descriptor (400, 403, 406, 430, 440, 449, 500);
-a reply that cannot be is dropped. SIGTERM (or SIGINT): new requests are
+in its codec, with an error descriptor (403, 406, 430, 440, 449, 500),
+within a rate per source and a size bound; what shows no request (a reply,
+an error, garbage) is dropped unanswered. SIGTERM (or SIGINT): new requests are
 dropped, new TCP connections refused, /readyz says 503; replies still flow
 until no request awaits its reply or --drain-timeout passes; exit 0.
 
@@ -47,6 +50,8 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	mgCodec := fs.String("mg-codec", env("MEGACO_MG_CODEC", "ber"), "codec the MG speaks (MEGACO_MG_CODEC)")
 	mgListen := fs.String("mg-listen", env("MEGACO_MG_LISTEN", "udp://:2945"), "where the proxy listens for the MG (MEGACO_MG_LISTEN)")
 	mg := fs.String("mg", env("MEGACO_MG", ""), "the MG's address, required (MEGACO_MG)")
+	mgcAllow := fs.String("mgc-allow", env("MEGACO_PROXY_MGC_ALLOW", ""), "more sources the MGC side takes traffic from besides --mgc's host: CIDRs or IPs, comma-separated (MEGACO_PROXY_MGC_ALLOW)")
+	mgAllow := fs.String("mg-allow", env("MEGACO_PROXY_MG_ALLOW", ""), "more sources the MG side takes traffic from besides --mg's host: CIDRs or IPs, comma-separated (MEGACO_PROXY_MG_ALLOW)")
 	httpAddr := fs.String("http-addr", env("MEGACO_PROXY_HTTP_ADDR", ":9102"), "HTTP address for /metrics, /healthz, /readyz (MEGACO_PROXY_HTTP_ADDR)")
 	pprofAddr := fs.String("pprof-addr", env("MEGACO_PPROF_ADDR", ""), "serve net/http/pprof on this address, e.g. 127.0.0.1:6061; off when empty (MEGACO_PPROF_ADDR)")
 	drain := fs.String("drain-timeout", env("MEGACO_DRAIN_TIMEOUT", "10s"), "how long SIGTERM waits for replies to requests in flight (MEGACO_DRAIN_TIMEOUT)")
@@ -73,6 +78,12 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	cfg, err := proxyConfig(proxyFlags{*mgcCodec, *mgcListen, *mgc, *mgCodec, *mgListen, *mg})
 	if err != nil {
 		return fmt.Errorf("proxy: %w", err)
+	}
+	if cfg.MGC.Allow, err = proxy.ParseAllow(*mgcAllow); err != nil {
+		return fmt.Errorf("proxy: --mgc-allow: %w", err)
+	}
+	if cfg.MG.Allow, err = proxy.ParseAllow(*mgAllow); err != nil {
+		return fmt.Errorf("proxy: --mg-allow: %w", err)
 	}
 	durations := []struct {
 		name, v string

@@ -20,6 +20,7 @@ type worker struct {
 	dests             []dest
 	drop              []bool
 	sub               []model.Transaction
+	answered          []*tcpConn   // requesters whose replies route sends: owed no more once sent
 	sum               scan.Summary // relaying: what a scan read
 	// batched is set in a loop that reads UDP in batches: datagrams to
 	// send wait in sends (by the socket's side) until the batch ends.
@@ -50,6 +51,9 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	if !w.ready {
 		p.prepare(w)
 	}
+	if src.conn == nil && !p.admit(s, src.addr) {
+		return // accepted TCP connections were admitted at accept
+	}
 	in, out := p.sides[s], p.sides[s.other()]
 	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
@@ -77,7 +81,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	if !relay {
 		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, w.opts)
 		if err != nil {
-			p.reject(w, s, src, inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
+			p.reject(w, s, src, len(data), inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
 			return
 		}
 		w.out = payload
@@ -94,6 +98,10 @@ func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data,
 		return
 	}
 	p.route(w, s, src, m, payload)
+	for _, c := range w.answered {
+		c.settle(1)
+	}
+	clear(w.answered)
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
 		in, out := p.sides[s], p.sides[s.other()]
 		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
@@ -113,6 +121,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	w.drop = slices.Grow(w.drop[:0], n)[:n]
 	clear(w.dests)
 	clear(w.drop)
+	w.answered = w.answered[:0]
 	var pair *tcpConn
 	if src.conn != nil {
 		pair = src.conn.pair
@@ -143,6 +152,9 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 			req, took, cmd, first, found := p.table.reply(now, newKey(o, t.tid), t.kind == kindReply && t.final)
 			if first {
 				p.met.observeDuration(w.shard, o, cmd, took)
+				if req.conn != nil {
+					w.answered = append(w.answered, req.conn)
+				}
 			}
 			if found && req.usable() {
 				d = req
@@ -290,7 +302,7 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 		w.infos = inspect(m, w.infos[:0])
 		v := int(m.Mess.Version)
 		release()
-		p.reject(w, s, src, w.infos, v, r, err)
+		p.reject(w, s, src, len(data), w.infos, v, r, err)
 		return
 	}
 	sc := scanMessage(data, in)
@@ -303,19 +315,16 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 			w.infos = append(w.infos, txInfo{kind: kind(k)})
 		}
 	}
-	if len(w.infos) == 0 && sc.version > limits.MaxVersion {
-		// Nothing else is known: answer the version.
-		p.reject(w, s, src, nil, sc.version, r, err)
-		return
-	}
-	p.reject(w, s, src, w.infos, sc.version, r, err)
+	p.reject(w, s, src, len(data), w.infos, sc.version, r, err)
 }
 
-// reject answers the requests among infos (or, when the message showed
-// nothing at all, the message) with an error descriptor in the sender's
-// codec, and drops the rest: replies, pendings, acks and errors are never
-// answered, so two parties cannot bounce errors between them.
-func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int, r reason, cause error) {
+// reject answers the requests among infos with an error descriptor in
+// the sender's codec, and drops the rest: replies, pendings, acks, errors
+// and what shows no request are never answered, so that no two parties
+// (nor the proxy's two sides) can bounce errors between them. The answer
+// is bounded in rate per source and in size by the inLen bytes that
+// provoked it (security.go).
+func (p *Proxy) reject(w *worker, s side, src dest, inLen int, infos []txInfo, version int, r reason, cause error) {
 	p.met.errors[s][r].Inc()
 	var reqs []uint32
 	for _, t := range infos {
@@ -326,30 +335,26 @@ func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int,
 			p.met.messages[s][t.kind][dropped].Inc()
 		}
 	}
+	if len(infos) == 0 {
+		p.met.messages[s][kindError][dropped].Inc() // nothing readable: a message dropped
+	}
 	in := p.sides[s]
 	p.limiter.warn("message not forwarded", "direction", directions[s], "from", src.String(),
-		"codec", in.cfg.Codec, "requests_answered", len(reqs), "reason", reasons[r], "err", cause)
-	if len(reqs) == 0 && len(infos) > 0 {
+		"codec", in.cfg.Codec, "requests", len(reqs), "reason", reasons[r], "err", cause)
+	if len(reqs) == 0 {
+		return
+	}
+	if !p.errBudget.take(src.sourceIP(), time.Now()) {
+		p.drop(s, dropErrorRate, src.String())
 		return
 	}
 	code := errorCode(cause)
 	if version > limits.MaxVersion {
 		code = codeVersion
 	}
-	v := min(max(version, limits.MinVersion), limits.MaxVersion)
-	if len(infos) == 0 {
-		p.met.messages[s][kindError][rejected].Inc()
-	}
-	msg := errorReply(v, p.midFor(s), reqs, code, cause)
-	opts := w.opts
-	opts.Version = v
-	enc, err := codec.Lookup(in.cfg.Codec, opts)
+	b, err := p.errorAnswer(w, s, min(max(version, limits.MinVersion), limits.MaxVersion), reqs, code, cause, answerLimit(inLen))
 	if err == nil {
-		var b []byte
-		if b, err = codec.Encode(w.errOut[:0], enc, in.cfg.Codec, msg, opts); err == nil {
-			w.errOut = b
-			err = in.send(src, b)
-		}
+		err = in.send(src, b)
 	}
 	if err != nil {
 		p.met.errors[s][reasonIO].Inc()
