@@ -344,7 +344,9 @@ func (p *Proxy) reject(w *worker, s side, src dest, inLen int, infos []txInfo, v
 	if len(reqs) == 0 {
 		return
 	}
-	if !p.errBudget.take(src.sourceIP(), time.Now()) {
+	if src.conn == nil && !p.errBudget.take(src.addr.Addr(), time.Now()) {
+		// Over UDP, where a source can be forged (TCP answers go to a
+		// peer that connected, and wait for it to read).
 		p.drop(s, dropErrorRate, src.String())
 		return
 	}

@@ -190,9 +190,13 @@ func (s *sideState) admitConn(nc net.Conn) bool {
 	return false
 }
 
+// drop counts what was refused, and logs it (rate-limited); a withheld
+// error answer is logged with its message already.
 func (p *Proxy) drop(s side, r dropReason, from string) {
 	p.dropped[s][r].Inc()
-	p.limiter.warn("dropped", "side", sideNames[s], "reason", dropReasons[r], "from", from)
+	if r != dropErrorRate {
+		p.limiter.warn("dropped", "side", sideNames[s], "reason", dropReasons[r], "from", from)
+	}
 }
 
 func remoteIP(nc net.Conn) netip.Addr {
@@ -202,9 +206,9 @@ func remoteIP(nc net.Conn) netip.Addr {
 	return netip.Addr{}
 }
 
-// The error answers' budget per source address: a burst, then a steady
-// rate. A source past it gets no answer (its requests are still not
-// forwarded); the sources tracked are bounded.
+// The error answers' budget per UDP source address: a burst, then a
+// steady rate. A source past it gets no answer (its requests are still
+// not forwarded); the sources tracked are bounded.
 const (
 	errorsPerSecond = 10
 	errorBurst      = 20
@@ -264,14 +268,6 @@ var errTooLarge = errors.New("the error answer exceeds its bound")
 
 // answerLimit is the largest error answer to in bytes.
 func answerLimit(in int) int { return max(errorFloor, errorFactor*in) }
-
-// sourceIP is the address a message came from.
-func (d dest) sourceIP() netip.Addr {
-	if d.conn != nil {
-		return d.conn.ip
-	}
-	return d.addr.Addr()
-}
 
 // errorAnswer encodes the error reply to reqs in side s's codec, within
 // limit bytes: past it, the diagnosis goes, then half the requests at a

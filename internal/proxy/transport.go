@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/netip"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -87,7 +86,6 @@ type tcpConn struct {
 	accepted bool
 	closed   atomic.Bool
 	lastRead atomic.Int64 // unix nanoseconds
-	ip       netip.Addr   // the peer's
 
 	// txs heads the list of the routing table's entries whose requester
 	// this connection is (slot+1, 0: none); the table's lock guards it.
@@ -199,7 +197,7 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 		s.p.limiter.warn("connection refused: too many", "side", sideNames[s.id], "max", s.p.cfg.MaxConns)
 		return nil, false
 	}
-	c := &tcpConn{s: s, c: nc, accepted: accepted, ip: remoteIP(nc), settled: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &tcpConn{s: s, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{})}
 	c.lastRead.Store(time.Now().UnixNano())
 	s.conns[c] = struct{}{}
 	if !accepted {
