@@ -23,6 +23,8 @@ func TestProxyFlags(t *testing.T) {
 		{append([]string{"--remember", "soon"}, peers...), 1, "bad --remember"},
 		{append([]string{"--log-level", "loud"}, peers...), 1, "bad log level"},
 		{append([]string{"--names", "/nonexistent"}, peers...), 1, "names file"},
+		{append([]string{"--mgc-allow", "10.0.0.0/8,host.example"}, peers...), 1, `--mgc-allow: allowlist entry "host.example"`},
+		{append([]string{"--mg-allow", "10.0.0.0/40"}, peers...), 1, `--mg-allow: allowlist entry "10.0.0.0/40"`},
 		{[]string{"extra"}, 2, "unexpected argument"},
 	} {
 		var out, errOut bytes.Buffer

@@ -222,11 +222,14 @@ func newPair(t *testing.T, mgcNet, mgNet string) *pair {
 }
 
 // listen opens an endpoint's socket on loopback, until the test ends.
-func listen(t *testing.T, network string) *endpoint {
+func listen(t *testing.T, network string) *endpoint { return listenAt(t, network, "127.0.0.1") }
+
+// listenAt opens an endpoint's socket on ip (all of 127/8 is loopback).
+func listenAt(t *testing.T, network, ip string) *endpoint {
 	t.Helper()
 	e := &endpoint{network: network}
 	if network == "udp" {
-		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(ip)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +237,7 @@ func listen(t *testing.T, network string) *endpoint {
 		e.udp = c
 		return e
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
