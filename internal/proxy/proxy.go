@@ -230,7 +230,10 @@ func (p *Proxy) Start() error {
 			return fmt.Errorf("%s side: %w", sideNames[s.id], err)
 		}
 	}
-	p.findOwnSockets()
+	if err := p.findOwnSockets(); err != nil {
+		p.Close()
+		return err
+	}
 	for _, s := range p.sides {
 		p.wg.Add(1)
 		if s.udp != nil {

@@ -123,8 +123,9 @@ func (s *sideState) allowPeer(hostport string) error {
 }
 
 // findOwnSockets notes the UDP sockets' addresses once they are open; a
-// wildcard address stands for every address of the host's interfaces.
-func (p *Proxy) findOwnSockets() {
+// wildcard address stands for every address of the host's interfaces. A
+// UDP peer at one of them would be the proxy sending to itself.
+func (p *Proxy) findOwnSockets() error {
 	for _, s := range p.sides {
 		if s.udp == nil {
 			continue
@@ -135,6 +136,12 @@ func (p *Proxy) findOwnSockets() {
 			p.localIPs = localIPs()
 		}
 	}
+	for _, s := range p.sides {
+		if s.peer.IsValid() && p.ownSocket(s.peer) {
+			return fmt.Errorf("%s side: the peer %s is one of the proxy's own sockets", sideNames[s.id], s.peer)
+		}
+	}
+	return nil
 }
 
 func localIPs() []netip.Addr {
@@ -168,6 +175,9 @@ func (p *Proxy) ownSocket(a netip.AddrPort) bool {
 
 // admit decides whether a datagram from a, on side s, is handled.
 func (p *Proxy) admit(s side, a netip.AddrPort) bool {
+	if a == p.sides[s].peer {
+		return true // the peer's own address, most of the traffic (not the proxy's: Start checks)
+	}
 	switch {
 	case p.ownSocket(a):
 		p.drop(s, dropOwnSocket, a.String())

@@ -368,3 +368,23 @@ func (s *sideState) connCount() int {
 	defer s.mu.Unlock()
 	return len(s.conns)
 }
+
+// TestPeerIsOwnSocket: a UDP peer at the proxy's own listen address
+// (the proxy sending to itself) is refused at start.
+func TestPeerIsOwnSocket(t *testing.T) {
+	free := listenUDPOn(t, "127.0.0.1")
+	addr := free.LocalAddr().String()
+	free.Close()
+	mg := listenUDPOn(t, "127.0.0.1")
+	p, err := New(Config{
+		MGC: SideConfig{Codec: "compact", Listen: Addr{"udp", addr}, Peer: Addr{"udp", mg.LocalAddr().String()}},
+		MG:  SideConfig{Codec: "ber", Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", addr}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Start(); err == nil || !strings.Contains(err.Error(), "own sockets") {
+		p.Close()
+		t.Errorf("started with a peer at its own socket: %v", err)
+	}
+}
