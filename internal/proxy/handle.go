@@ -51,10 +51,10 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	if !w.ready {
 		p.prepare(w)
 	}
-	if src.conn == nil && !p.admit(s, src.addr) {
+	in, out := p.sides[s], p.sides[s.other()]
+	if src.conn == nil && src.addr != in.peer && !p.admit(s, src.addr) {
 		return // accepted TCP connections were admitted at accept
 	}
-	in, out := p.sides[s], p.sides[s.other()]
 	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
 	scanned := false
@@ -98,16 +98,25 @@ func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data,
 		return
 	}
 	p.route(w, s, src, m, payload)
-	for _, c := range w.answered {
-		c.settle(1)
+	if len(w.answered) > 0 {
+		settleAnswered(w)
 	}
-	clear(w.answered)
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
 		in, out := p.sides[s], p.sides[s.other()]
 		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
 			"codec_in", in.cfg.Codec, "bytes_in", len(data), "codec_out", out.cfg.Codec, "bytes_out", len(payload),
 			"transactions", len(w.infos), "first_kind", kindNames[w.infos[0].kind], "first_id", w.infos[0].tid)
 	}
+}
+
+// settleAnswered counts the replies route sent to TCP requesters as
+// delivered (a half-closed connection waits for them).
+func settleAnswered(w *worker) {
+	for _, c := range w.answered {
+		c.settle(1)
+	}
+	clear(w.answered)
+	w.answered = w.answered[:0]
 }
 
 // route finds each transaction's destination on the other side, keeps
@@ -121,7 +130,6 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	w.drop = slices.Grow(w.drop[:0], n)[:n]
 	clear(w.dests)
 	clear(w.drop)
-	w.answered = w.answered[:0]
 	var pair *tcpConn
 	if src.conn != nil {
 		pair = src.conn.pair

@@ -174,10 +174,9 @@ func (p *Proxy) ownSocket(a netip.AddrPort) bool {
 }
 
 // admit decides whether a datagram from a, on side s, is handled.
+// handle takes the peer's own address (most of the traffic, and never
+// one of the proxy's sockets: Start checks) without asking it.
 func (p *Proxy) admit(s side, a netip.AddrPort) bool {
-	if a == p.sides[s].peer {
-		return true // the peer's own address, most of the traffic (not the proxy's: Start checks)
-	}
 	switch {
 	case p.ownSocket(a):
 		p.drop(s, dropOwnSocket, a.String())

@@ -261,10 +261,14 @@ func (t *table) pop(now time.Time) (removed bool) {
 func (t *table) remove(i uint32) {
 	e := &t.ents[i]
 	delete(t.m, e.key)
-	t.unlink(i, e.requester.conn)
 	if !e.answered {
 		t.pending[e.key.from()]--
-		e.requester.conn.settle(1) // no reply will be delivered
+	}
+	if c := e.requester.conn; c != nil {
+		t.unlink(i, c)
+		if !e.answered {
+			c.settle(1) // no reply will be delivered
+		}
 	}
 	*e = txEntry{} // seq 0: no queue place matches it; no connection kept
 	t.free = append(t.free, i)
