@@ -121,7 +121,8 @@ func (c *tcpConn) settle(n int64) {
 
 // awaitOwed keeps a connection whose peer sent EOF (a half-close: it
 // may still read) open until the replies owed to it are written or
-// --remember passes; nothing new is routed to it meanwhile.
+// --remember passes. Meanwhile it is no longer where the other side's
+// unrouted messages go (its pair's still come to it).
 func (c *tcpConn) awaitOwed() {
 	s := c.s
 	s.mu.Lock()
