@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,9 +28,12 @@ MGC with --mgc-listen as its gateway. ADDR is udp://host:port or
 tcp://host:port; a side's listen and peer addresses use one transport.
 The same codec on both sides relays the bytes unchanged.
 
+Each side takes traffic only from its peer's host (--mgc, --mg; any port)
+and the sources of --mgc-allow, --mg-allow; the rest is dropped and counted.
 A request that cannot be decoded or transcoded is answered to its sender,
-in its codec, with an error descriptor (400, 403, 406, 430, 440, 449, 500);
-a reply that cannot be is dropped. SIGTERM (or SIGINT): new requests are
+in its codec, with an error descriptor (403, 406, 430, 440, 449, 500),
+within a rate per source and a size bound; what shows no request (a reply,
+an error, garbage) is dropped unanswered. SIGTERM (or SIGINT): new requests are
 dropped, new TCP connections refused, /readyz says 503; replies still flow
 until no request awaits its reply or --drain-timeout passes; exit 0.
 
@@ -56,6 +60,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	fs.Var(codecOf(&sides.mgCodec), "mg-codec", "MEGACO_MG_CODEC", "codec the MG speaks")
 	fs.Var(proxyAddrOf(&sides.mgListen), "mg-listen", "MEGACO_MG_LISTEN", "where the proxy listens for the MG")
 	fs.Var(proxyAddrOf(&sides.mg), "mg", "MEGACO_MG", "the MG's address, required")
+	var mgcAllow, mgAllow []string
+	fs.Var(listOf(&mgcAllow, "cidr", checkAllow), "mgc-allow", "MEGACO_PROXY_MGC_ALLOW", "more sources the MGC side takes traffic from besides --mgc's host: CIDRs or IPs")
+	fs.Var(listOf(&mgAllow, "cidr", checkAllow), "mg-allow", "MEGACO_PROXY_MG_ALLOW", "more sources the MG side takes traffic from besides --mg's host: CIDRs or IPs")
 	fs.Var(addrOf(&run.HTTPAddr), "http-addr", "MEGACO_PROXY_HTTP_ADDR", "HTTP address for /metrics, /healthz, /readyz")
 	fs.Var(optionalAddrOf(&run.PprofAddr), "pprof-addr", "MEGACO_PPROF_ADDR", "serve net/http/pprof on this address, e.g. 127.0.0.1:6061; off when empty")
 	fs.Var(durationOf(&run.DrainTimeout, 0), "drain-timeout", "MEGACO_DRAIN_TIMEOUT", "how long SIGTERM waits for replies to requests in flight")
@@ -76,6 +83,12 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	var err error
 	if err = sides.apply(&cfg); err != nil {
 		return fmt.Errorf("proxy: %w", err)
+	}
+	if cfg.MGC.Allow, err = proxy.ParseAllow(strings.Join(mgcAllow, ",")); err != nil {
+		return fmt.Errorf("proxy: --mgc-allow: %w", err)
+	}
+	if cfg.MG.Allow, err = proxy.ParseAllow(strings.Join(mgAllow, ",")); err != nil {
+		return fmt.Errorf("proxy: --mg-allow: %w", err)
 	}
 	if cfg.Options.Profile, cfg.Options.Layout, cfg.Options.Names, cfg.Options.Registry, err = m.read(); err != nil {
 		return fmt.Errorf("proxy: %w", err)
@@ -164,4 +177,10 @@ func (l *logArgs) logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// checkAllow checks one --mgc-allow or --mg-allow entry: a CIDR or an IP.
+func checkAllow(s string) error {
+	_, err := proxy.ParseAllow(s)
+	return err
 }

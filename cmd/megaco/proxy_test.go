@@ -23,6 +23,8 @@ func TestProxyFlags(t *testing.T) {
 		{append([]string{"--remember", "soon"}, peers...), 2, `--remember "soon": want a duration`},
 		{append([]string{"--log-level", "loud"}, peers...), 2, `--log-level "loud": want debug, info, warn or error`},
 		{append([]string{"--names", "/nonexistent"}, peers...), 1, "names file"},
+		{append([]string{"--mgc-allow", "10.0.0.0/8,host.example"}, peers...), 2, `allowlist entry "host.example": want a CIDR or an IP address`},
+		{append([]string{"--mg-allow", "10.0.0.0/40"}, peers...), 2, `--mg-allow "10.0.0.0/40": allowlist entry`},
 		{[]string{"extra"}, 2, "unexpected argument"},
 	} {
 		var out, errOut bytes.Buffer

@@ -20,6 +20,7 @@ type worker struct {
 	dests             []dest
 	drop              []bool
 	sub               []model.Transaction
+	answered          []*tcpConn   // requesters whose replies route sends: owed no more once sent
 	sum               scan.Summary // relaying: what a scan read
 	// batched is set in a loop that reads UDP in batches: datagrams to
 	// send wait in sends (by the socket's side) until the batch ends.
@@ -51,6 +52,9 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		p.prepare(w)
 	}
 	in, out := p.sides[s], p.sides[s.other()]
+	if src.conn == nil && src.addr != in.peer && !p.admit(s, src.addr) {
+		return // accepted TCP connections were admitted at accept
+	}
 	p.captureIn(s, src, data)
 	relay := in.cfg.Codec == out.cfg.Codec
 	scanned := false
@@ -77,7 +81,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	if !relay {
 		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, w.opts)
 		if err != nil {
-			p.reject(w, s, src, inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
+			p.reject(w, s, src, len(data), inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
 			return
 		}
 		w.out = payload
@@ -94,12 +98,25 @@ func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data,
 		return
 	}
 	p.route(w, s, src, m, payload)
+	if len(w.answered) > 0 {
+		settleAnswered(w)
+	}
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
 		in, out := p.sides[s], p.sides[s.other()]
 		p.log.Debug("message", "direction", directions[s], "from", src.String(), "to", w.dests[0].String(),
 			"codec_in", in.cfg.Codec, "bytes_in", len(data), "codec_out", out.cfg.Codec, "bytes_out", len(payload),
 			"transactions", len(w.infos), "first_kind", kindNames[w.infos[0].kind], "first_id", w.infos[0].tid)
 	}
+}
+
+// settleAnswered counts the replies route sent to TCP requesters as
+// delivered (a half-closed connection waits for them).
+func settleAnswered(w *worker) {
+	for _, c := range w.answered {
+		c.settle(1)
+	}
+	clear(w.answered)
+	w.answered = w.answered[:0]
 }
 
 // route finds each transaction's destination on the other side, keeps
@@ -143,6 +160,9 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 			req, took, cmd, first, found := p.table.reply(now, newKey(o, t.tid), t.kind == kindReply && t.final)
 			if first {
 				p.met.observeDuration(w.shard, o, cmd, took)
+				if req.conn != nil {
+					w.answered = append(w.answered, req.conn)
+				}
 			}
 			if found && req.usable() {
 				d = req
@@ -290,7 +310,7 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 		w.infos = inspect(m, w.infos[:0])
 		v := int(m.Mess.Version)
 		release()
-		p.reject(w, s, src, w.infos, v, r, err)
+		p.reject(w, s, src, len(data), w.infos, v, r, err)
 		return
 	}
 	sc := scanMessage(data, in)
@@ -303,19 +323,16 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 			w.infos = append(w.infos, txInfo{kind: kind(k)})
 		}
 	}
-	if len(w.infos) == 0 && sc.version > limits.MaxVersion {
-		// Nothing else is known: answer the version.
-		p.reject(w, s, src, nil, sc.version, r, err)
-		return
-	}
-	p.reject(w, s, src, w.infos, sc.version, r, err)
+	p.reject(w, s, src, len(data), w.infos, sc.version, r, err)
 }
 
-// reject answers the requests among infos (or, when the message showed
-// nothing at all, the message) with an error descriptor in the sender's
-// codec, and drops the rest: replies, pendings, acks and errors are never
-// answered, so two parties cannot bounce errors between them.
-func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int, r reason, cause error) {
+// reject answers the requests among infos with an error descriptor in
+// the sender's codec, and drops the rest: replies, pendings, acks, errors
+// and what shows no request are never answered, so that no two parties
+// (nor the proxy's two sides) can bounce errors between them. The answer
+// is bounded in rate per source and in size by the inLen bytes that
+// provoked it (security.go).
+func (p *Proxy) reject(w *worker, s side, src dest, inLen int, infos []txInfo, version int, r reason, cause error) {
 	p.met.errors[s][r].Inc()
 	var reqs []uint32
 	for _, t := range infos {
@@ -326,30 +343,28 @@ func (p *Proxy) reject(w *worker, s side, src dest, infos []txInfo, version int,
 			p.met.messages[s][t.kind][dropped].Inc()
 		}
 	}
+	if len(infos) == 0 {
+		p.met.messages[s][kindError][dropped].Inc() // nothing readable: a message dropped
+	}
 	in := p.sides[s]
 	p.limiter.warn("message not forwarded", "direction", directions[s], "from", src.String(),
-		"codec", in.cfg.Codec, "requests_answered", len(reqs), "reason", reasons[r], "err", cause)
-	if len(reqs) == 0 && len(infos) > 0 {
+		"codec", in.cfg.Codec, "requests", len(reqs), "reason", reasons[r], "err", cause)
+	if len(reqs) == 0 {
+		return
+	}
+	if src.conn == nil && !p.errBudget.take(src.addr.Addr(), time.Now()) {
+		// Over UDP, where a source can be forged (TCP answers go to a
+		// peer that connected, and wait for it to read).
+		p.drop(s, dropErrorRate, src.String())
 		return
 	}
 	code := errorCode(cause)
 	if version > limits.MaxVersion {
 		code = codeVersion
 	}
-	v := min(max(version, limits.MinVersion), limits.MaxVersion)
-	if len(infos) == 0 {
-		p.met.messages[s][kindError][rejected].Inc()
-	}
-	msg := errorReply(v, p.midFor(s), reqs, code, cause)
-	opts := w.opts
-	opts.Version = v
-	enc, err := codec.Lookup(in.cfg.Codec, opts)
+	b, err := p.errorAnswer(w, s, min(max(version, limits.MinVersion), limits.MaxVersion), reqs, code, cause, answerLimit(inLen))
 	if err == nil {
-		var b []byte
-		if b, err = codec.Encode(w.errOut[:0], enc, in.cfg.Codec, msg, opts); err == nil {
-			w.errOut = b
-			err = in.send(src, b)
-		}
+		err = in.send(src, b)
 	}
 	if err != nil {
 		p.met.errors[s][reasonIO].Inc()

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,6 +68,10 @@ type SideConfig struct {
 	Codec  string
 	Listen Addr
 	Peer   Addr
+	// Allow are the sources, besides the peer's address (its host's IPs,
+	// resolved at Start), the side takes traffic from; the rest is
+	// dropped before decoding.
+	Allow []netip.Prefix
 }
 
 // Config configures a proxy. Zero durations and sizes take the defaults.
@@ -150,6 +155,13 @@ type Proxy struct {
 	draining atomic.Bool
 	closing  atomic.Bool
 	wg       sync.WaitGroup
+
+	// What is refused before decoding, and error answers withheld
+	// (security.go).
+	dropped   [2][numDropReasons]prometheus.Counter
+	errBudget errorBudget      // error answers per source
+	own       []netip.AddrPort // the UDP sockets' addresses
+	localIPs  []netip.Addr     // the host's, when a UDP socket has a wildcard address
 }
 
 // sideState is one side at run time.
@@ -162,6 +174,8 @@ type sideState struct {
 	udp  *net.UDPConn
 	ln   net.Listener
 	peer netip.AddrPort // the peer's resolved UDP address
+	// allow are the sources the side takes traffic from (allowed).
+	allow []netip.Prefix
 	// mid is the identity this side's peer last sent: the proxy answers
 	// the other side with it when it must speak for that peer.
 	mid atomic.Pointer[model.MId]
@@ -179,7 +193,7 @@ type sideState struct {
 // New checks the configuration and makes a proxy; Start opens its sockets.
 func New(cfg Config) (*Proxy, error) {
 	cfg.defaults()
-	p := &Proxy{cfg: cfg, log: cfg.Log, met: newMetrics(cfg.Registry)}
+	p := &Proxy{cfg: cfg, log: cfg.Log, met: newMetrics(cfg.Registry), dropped: newDropMetrics(cfg.Registry)}
 	p.limiter.log = cfg.Log
 	p.opts = cfg.Options
 	if p.opts.Observer == nil {
@@ -203,7 +217,7 @@ func New(cfg Config) (*Proxy, error) {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
-			scans: hasScanner(sc.Codec)}
+			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow)}
 	}
 	return p, nil
 }
@@ -215,6 +229,10 @@ func (p *Proxy) Start() error {
 			p.Close()
 			return fmt.Errorf("%s side: %w", sideNames[s.id], err)
 		}
+	}
+	if err := p.findOwnSockets(); err != nil {
+		p.Close()
+		return err
 	}
 	for _, s := range p.sides {
 		p.wg.Add(1)
@@ -234,6 +252,10 @@ func (s *sideState) open() error {
 			return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
 		}
 		s.peer = unmap(a.AddrPort())
+		s.allow = append(s.allow, netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()))
+	}
+	if err := s.allowPeer(s.cfg.Peer.Address); err != nil {
+		return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
 	}
 	if s.cfg.Listen.Network == "udp" {
 		c, err := net.ListenPacket("udp", s.cfg.Listen.Address)

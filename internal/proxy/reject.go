@@ -17,7 +17,6 @@ import (
 // Error codes and texts of H.248.8 (the list RFC 3525 section 7.3 refers
 // to; the same numbers as Erlang/OTP's megaco.hrl).
 const (
-	codeBadMessage     = 400 // Syntax error in message
 	codeBadTransaction = 403 // Syntax error in transaction request
 	codeVersion        = 406
 	codeTermID         = 430
@@ -27,7 +26,6 @@ const (
 )
 
 var codeTexts = map[uint32]string{
-	codeBadMessage:     "Syntax error in message",
 	codeBadTransaction: "Syntax error in transaction request",
 	codeVersion:        "Version not supported",
 	codeTermID:         "Unknown TerminationID",
@@ -65,42 +63,52 @@ func errorCode(err error) uint32 {
 
 // errorText is the code's text with the proxy's diagnosis appended
 // (section 7.3 encourages it), kept to characters every encoding's
-// quoted string can carry.
+// quoted string can carry, and cut to maxDiagnosis at a word's end,
+// marked "...".
 func errorText(code uint32, err error) string {
-	var b strings.Builder
-	b.WriteString(codeTexts[code])
-	b.WriteString(" (proxy: ")
-	for _, c := range []byte(err.Error()) {
-		if b.Len() >= 200 {
+	msg := err.Error()
+	d := make([]byte, 0, min(len(msg), maxDiagnosis+1))
+	for _, c := range []byte(msg) {
+		if len(d) > maxDiagnosis {
 			break
 		}
 		switch {
 		case c == '"':
-			b.WriteByte('\'')
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			b.WriteByte(' ')
+			c = '\''
+		case c < 0x20 || c >= 0x7f:
+			c = ' '
 		}
+		d = append(d, c)
 	}
-	b.WriteByte(')')
-	return b.String()
+	if len(d) > maxDiagnosis {
+		d = cutWords(d, maxDiagnosis-len(ellipsis))
+		d = append(d, ellipsis...)
+	}
+	return codeTexts[code] + " (proxy: " + string(d) + ")"
 }
 
-// errorReply is the answer to a message the proxy cannot forward: a
-// TransactionReply with an error descriptor for each request ID, or with
-// none, a message-level error descriptor (400, or 406 for a version).
-func errorReply(version int, mid model.MId, reqs []uint32, code uint32, cause error) *model.MegacoMessage {
+const ellipsis = "..."
+
+// cutWords cuts d to at most n bytes at the end of a word: before the
+// last space that leaves a word whole, or, when one word fills the half
+// or more of n, within it (there is no end to cut at).
+func cutWords(d []byte, n int) []byte {
+	if len(d) <= n {
+		return d
+	}
+	if d[n] == ' ' { // the word before the cut ends there
+		return bytes.TrimRight(d[:n], " ")
+	}
+	if i := bytes.LastIndexByte(d[:n], ' '); i >= n/2 {
+		return bytes.TrimRight(d[:i], " ")
+	}
+	return d[:n]
+}
+
+// errorReply is the answer to requests the proxy cannot forward: a
+// TransactionReply with an error descriptor for each request ID.
+func errorReply(version int, mid model.MId, reqs []uint32, code uint32, text string) *model.MegacoMessage {
 	m := &model.MegacoMessage{Mess: model.Message{Version: uint32(version), MId: mid}}
-	if len(reqs) == 0 && code != codeVersion {
-		code = codeBadMessage
-	}
-	text := errorText(code, cause)
-	if len(reqs) == 0 {
-		m.Mess.MessageBody = model.MessageMessageBody{Kind: model.MessageMessageBody_MessageError,
-			MessageError: &model.ErrorDescriptor{ErrorCode: code, ErrorText: model.Some(text)}}
-		return m
-	}
 	ed := &model.ErrorDescriptor{ErrorCode: code, ErrorText: model.Some(text)}
 	ts := make([]model.Transaction, len(reqs))
 	for i, tid := range reqs {

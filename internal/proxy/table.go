@@ -27,6 +27,10 @@ type txEntry struct {
 	seq       uint64 // tells this entry from an earlier one in its slot or under its key; 0: a free slot
 	command   uint8  // index in commands
 	answered  bool   // a final reply went back; kept for retransmissions
+	// prev and next link the entries whose requester is one TCP
+	// connection (slot+1; 0: none), so that its close finds them
+	// without scanning the table.
+	prev, next uint32
 }
 
 // table remembers outstanding transactions, bounded in time (ttl from the
@@ -77,7 +81,7 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 		if !e.answered || !admitNew {
 			// A retransmission, maybe from another address; while
 			// draining also one whose reply was lost on the way back.
-			e.requester = from
+			t.requester(i, from)
 			return true, false
 		}
 		t.remove(i) // a reused ID after its answer: a new transaction
@@ -93,6 +97,8 @@ func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitN
 	i := t.slot()
 	t.ents[i] = txEntry{key: k, requester: from, start: now, expires: now.Add(t.ttl), seq: t.seq, command: command}
 	t.m[k] = i
+	t.link(i, from.conn)
+	from.conn.owe()
 	t.queue = append(t.queue, queued{i, t.seq, t.ents[i].expires})
 	if len(t.queue)-t.head > 2*t.max+64 {
 		t.sweep() // replaced entries left behind by reused IDs
@@ -160,16 +166,64 @@ func (t *table) inFlight(now time.Time) int {
 	return t.pending[0] + t.pending[1]
 }
 
-// forget drops every entry whose requester is the connection c.
+// forget drops every entry whose requester is the connection c, by
+// the connection's own list: its cost is its entries, not the table's.
 func (t *table) forget(c *tcpConn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, i := range t.m {
-		if t.ents[i].requester.conn == c {
-			t.remove(i)
-		}
+	for c.txs != 0 {
+		t.remove(c.txs - 1)
 	}
 	t.gauges()
+}
+
+// requester changes the requester of the entry in slot i (a
+// retransmission from elsewhere), moving it between connections' lists
+// and what they are owed.
+func (t *table) requester(i uint32, from dest) {
+	e := &t.ents[i]
+	old := e.requester.conn
+	e.requester = from
+	if old == from.conn {
+		return
+	}
+	t.unlink(i, old)
+	t.link(i, from.conn)
+	if !e.answered {
+		old.settle(1)
+		from.conn.owe()
+	}
+}
+
+// link puts the entry in slot i, new or moved to requester c, at the
+// head of c's list (nothing for a UDP requester).
+func (t *table) link(i uint32, c *tcpConn) {
+	if c == nil {
+		return
+	}
+	e := &t.ents[i]
+	e.prev, e.next = 0, c.txs
+	if c.txs != 0 {
+		t.ents[c.txs-1].prev = i + 1
+	}
+	c.txs = i + 1
+}
+
+// unlink takes the entry in slot i off c's list.
+func (t *table) unlink(i uint32, c *tcpConn) {
+	if c == nil {
+		return
+	}
+	e := &t.ents[i]
+	if e.prev != 0 {
+		t.ents[e.prev-1].next = e.next
+	} else {
+		c.txs = e.next
+	}
+	if e.next != 0 {
+		t.ents[e.next-1].prev = e.prev
+	}
+	e.prev, e.next = 0, 0
 }
 
 func (t *table) expire(now time.Time) {
@@ -209,6 +263,12 @@ func (t *table) remove(i uint32) {
 	delete(t.m, e.key)
 	if !e.answered {
 		t.pending[e.key.from()]--
+	}
+	if c := e.requester.conn; c != nil {
+		t.unlink(i, c)
+		if !e.answered {
+			c.settle(1) // no reply will be delivered
+		}
 	}
 	*e = txEntry{} // seq 0: no queue place matches it; no connection kept
 	t.free = append(t.free, i)

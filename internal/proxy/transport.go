@@ -87,8 +87,63 @@ type tcpConn struct {
 	closed   atomic.Bool
 	lastRead atomic.Int64 // unix nanoseconds
 
+	// txs heads the list of the routing table's entries whose requester
+	// this connection is (slot+1, 0: none); the table's lock guards it.
+	txs uint32
+	// owed counts the replies owed to the peer: its requests not yet
+	// finally answered (and the answer written). After the peer's EOF
+	// the connection stays open for them; settled signals each decrease
+	// to zero, done the close.
+	owed    atomic.Int64
+	settled chan struct{}
+	done    chan struct{}
+
 	wmu  sync.Mutex
 	wbuf []byte
+}
+
+// owe counts a reply owed to c (a UDP requester, nil, owes nothing).
+func (c *tcpConn) owe() {
+	if c != nil {
+		c.owed.Add(1)
+	}
+}
+
+// settle counts n replies owed to c as delivered, or as never coming.
+func (c *tcpConn) settle(n int64) {
+	if c != nil && c.owed.Add(-n) <= 0 {
+		select {
+		case c.settled <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// awaitOwed keeps a connection whose peer sent EOF (a half-close: it
+// may still read) open until the replies owed to it are written or
+// --remember passes. Meanwhile it is no longer where the other side's
+// unrouted messages go (its pair's still come to it).
+func (c *tcpConn) awaitOwed() {
+	s := c.s
+	s.mu.Lock()
+	if s.last == c {
+		s.last = nil
+	}
+	s.mu.Unlock()
+	if c.owed.Load() <= 0 {
+		return
+	}
+	timer := time.NewTimer(s.p.cfg.Remember)
+	defer timer.Stop()
+	for c.owed.Load() > 0 {
+		select {
+		case <-c.settled:
+		case <-timer.C:
+			return
+		case <-c.done:
+			return
+		}
+	}
 }
 
 func (s *sideState) acceptLoop() {
@@ -106,6 +161,9 @@ func (s *sideState) acceptLoop() {
 			continue
 		}
 		backoff = 5 * time.Millisecond
+		if !s.admitConn(nc) {
+			continue
+		}
 		c, ok := s.add(nc, true)
 		if !ok {
 			continue
@@ -140,7 +198,7 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 		s.p.limiter.warn("connection refused: too many", "side", sideNames[s.id], "max", s.p.cfg.MaxConns)
 		return nil, false
 	}
-	c := &tcpConn{s: s, c: nc, accepted: accepted}
+	c := &tcpConn{s: s, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{})}
 	c.lastRead.Store(time.Now().UnixNano())
 	s.conns[c] = struct{}{}
 	if !accepted {
@@ -197,6 +255,9 @@ func (c *tcpConn) readLoop() {
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
 				continue
+			}
+			if err == io.EOF {
+				c.awaitOwed()
 			}
 			c.readError(err)
 			return
@@ -267,6 +328,9 @@ func (c *tcpConn) write(b []byte) error {
 func (c *tcpConn) close() {
 	if c.closed.Swap(true) {
 		return
+	}
+	if c.done != nil {
+		close(c.done)
 	}
 	c.c.Close()
 	s := c.s

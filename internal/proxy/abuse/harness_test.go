@@ -189,11 +189,16 @@ type pair struct {
 	answered atomic.Int64
 	retrans  atomic.Int64
 	failures atomic.Int64
-	mu       sync.Mutex
-	errs     []string
-	mgConns  []net.Conn // the MG's, closed at the end
-	stop     chan struct{}
-	done     chan struct{}
+	// strays count what reached the MG, or the MGC, that is not the
+	// pair's own traffic (what the proxy forwarded for others); slowest
+	// is the longest transaction (ns).
+	mgStrays, mgcStrays atomic.Int64
+	slowest             atomic.Int64
+	mu                  sync.Mutex
+	errs                []string
+	mgConns             []net.Conn // the MG's, closed at the end
+	stop                chan struct{}
+	done                chan struct{}
 }
 
 // newPair makes the pair, the MGC on transport mgcNet, the MG on mgNet.
@@ -217,11 +222,14 @@ func newPair(t *testing.T, mgcNet, mgNet string) *pair {
 }
 
 // listen opens an endpoint's socket on loopback, until the test ends.
-func listen(t *testing.T, network string) *endpoint {
+func listen(t *testing.T, network string) *endpoint { return listenAt(t, network, "127.0.0.1") }
+
+// listenAt opens an endpoint's socket on ip (all of 127/8 is loopback).
+func listenAt(t *testing.T, network, ip string) *endpoint {
 	t.Helper()
 	e := &endpoint{network: network}
 	if network == "udp" {
-		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(ip)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +237,7 @@ func listen(t *testing.T, network string) *endpoint {
 		e.udp = c
 		return e
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,6 +257,8 @@ func (pr *pair) serveUDP() {
 		}
 		if reply, ok := ex.replies[string(buf[:n])]; ok {
 			pr.mg.udp.WriteToUDPAddrPort(reply, from)
+		} else {
+			pr.mgStrays.Add(1)
 		}
 	}
 }
@@ -272,12 +282,15 @@ func (pr *pair) serveTCP() {
 				if err != nil {
 					return
 				}
-				if reply, ok := ex.replies[string(m)]; ok {
-					frame, _ := tpkt.AppendFrame(nil, reply)
-					c.SetWriteDeadline(time.Now().Add(10 * time.Second))
-					if _, err := c.Write(frame); err != nil {
-						return
-					}
+				reply, ok := ex.replies[string(m)]
+				if !ok {
+					pr.mgStrays.Add(1)
+					continue
+				}
+				frame, _ := tpkt.AppendFrame(nil, reply)
+				c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+				if _, err := c.Write(frame); err != nil {
+					return
 				}
 			}
 		}()
@@ -302,7 +315,7 @@ func (pr *pair) transact(tcp net.Conn, r *tpkt.Reader) error {
 			if err != nil {
 				return fmt.Errorf("T=%d: %w", tid, err)
 			}
-			if ex.answers[string(m)] == tid {
+			if pr.answers(m, tid) {
 				return nil
 			}
 		}
@@ -329,12 +342,22 @@ func (pr *pair) transact(tcp net.Conn, r *tpkt.Reader) error {
 			if err != nil {
 				break // retransmit
 			}
-			if ex.answers[string(buf[:n])] == tid {
+			if pr.answers(buf[:n], tid) {
 				return nil
 			}
 		}
 	}
 	return fmt.Errorf("T=%d: no reply in 10 s", tid)
+}
+
+// answers reports whether m is the reply to tid, counting what is no
+// reply of the pair's as a stray.
+func (pr *pair) answers(m []byte, tid uint32) bool {
+	id, ok := ex.answers[string(m)]
+	if !ok {
+		pr.mgcStrays.Add(1)
+	}
+	return ok && id == tid
 }
 
 // watch starts the pair's traffic; one transaction must succeed first
@@ -363,7 +386,12 @@ func (pr *pair) watch() {
 				return
 			case <-time.After(100 * time.Millisecond):
 			}
-			if err := pr.transact(conn, r); err != nil {
+			began := time.Now()
+			err := pr.transact(conn, r)
+			if took := int64(time.Since(began)); took > pr.slowest.Load() {
+				pr.slowest.Store(took)
+			}
+			if err != nil {
 				pr.failures.Add(1)
 				pr.mu.Lock()
 				if len(pr.errs) < 5 {
