@@ -67,6 +67,8 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	captureFile := fs.String("capture", env("MEGACO_PROXY_CAPTURE", ""), "write every message in and out to this pcapng file (off by default; MEGACO_PROXY_CAPTURE)")
 	captureMax := fs.String("capture-max-bytes", env("MEGACO_PROXY_CAPTURE_MAX_BYTES", "104857600"), "largest capture file; then FILE.1... (MEGACO_PROXY_CAPTURE_MAX_BYTES)")
 	captureKeep := fs.String("capture-keep", env("MEGACO_PROXY_CAPTURE_KEEP", "3"), "rotated capture files kept; 0: stop capturing when full (MEGACO_PROXY_CAPTURE_KEEP)")
+	identity := fs.String("identity", env("MEGACO_PROXY_IDENTITY", "rewrite"), "rewrite: present the proxy to each side as the other side's peer (mId, ServiceChangeAddress, MgcId); off: pass them on as they are (MEGACO_PROXY_IDENTITY)")
+	mgMID := fs.String("mg-mid", env("MEGACO_PROXY_MG_MID", ""), "the mId the MGC is shown for the MG, e.g. [192.0.2.7]:2944, <mg1.example.net>:2944 or gw/1; default: the MGC side's address (MEGACO_PROXY_MG_MID)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -95,6 +97,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 		if *n.to, err = strconv.Atoi(n.v); err != nil || *n.to < 0 {
 			return fmt.Errorf("proxy: bad --%s %q", n.name, n.v)
 		}
+	}
+	if err := identityConfig(&cfg, *identity, *mgMID); err != nil {
+		return fmt.Errorf("proxy: %w", err)
 	}
 	if cfg.Options.Profile, err = codec.ParseProfile(*profile); err != nil {
 		return fmt.Errorf("proxy: %w", err)
@@ -136,6 +141,26 @@ func openCapture(path, maxBytes, keep string) (*pcapng.Writer, error) {
 		return nil, fmt.Errorf("bad --capture-keep %q", keep)
 	}
 	return pcapng.Create(path, pcapng.Options{MaxBytes: max, Keep: k})
+}
+
+// identityConfig reads --identity and --mg-mid.
+func identityConfig(cfg *proxy.Config, identity, mgMID string) error {
+	switch identity {
+	case "rewrite":
+	case "off":
+		cfg.IdentityOff = true
+	default:
+		return fmt.Errorf("bad --identity %q (rewrite or off)", identity)
+	}
+	if mgMID == "" {
+		return nil
+	}
+	if cfg.IdentityOff {
+		return fmt.Errorf("--mg-mid needs --identity=rewrite")
+	}
+	var err error
+	cfg.MGMID, err = proxy.ParseMID(mgMID)
+	return err
 }
 
 type proxyFlags struct{ mgcCodec, mgcListen, mgc, mgCodec, mgListen, mg string }

@@ -57,8 +57,10 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	if relay {
 		var listed bool
 		if listed, scanned = p.scanRelay(w, s, data); listed {
-			p.carry(w, s, src, nil, data, data)
-			return
+			if payload, ok := p.relayPayload(w, s, data); ok {
+				p.carry(w, s, src, nil, data, payload)
+				return
+			}
 		}
 	}
 	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, w.opts)
@@ -74,7 +76,12 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		in.forgetMID() // the mId just learnt may differ from the one scanned before
 	}
 	payload := data
-	if !relay {
+	deep := p.identityOn() && p.presentModel(s, m)
+	if relay && !deep && p.identityOn() {
+		payload, err = p.presentBytes(w, s, data, scanned)
+		deep = err != nil // a codec without a rewriter: encode
+	}
+	if !relay || deep {
 		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, w.opts)
 		if err != nil {
 			p.reject(w, s, src, inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)

@@ -98,6 +98,13 @@ type Config struct {
 	Registry     prometheus.Registerer // nil: a private registry
 	// Capture, if set, records every message in and out (--capture).
 	Capture Capturer
+	// IdentityOff passes the peers' mIds and addresses on as they are
+	// (--identity=off); by default the proxy presents itself to each
+	// side (identity.go).
+	IdentityOff bool
+	// MGMID, if set, is the mId the proxy presents to the MGC for the MG
+	// (--mg-mid); by default the address of its MGC side.
+	MGMID *model.MId
 }
 
 func (c *Config) defaults() {
@@ -169,6 +176,12 @@ type sideState struct {
 	scanned atomic.Pointer[scannedMID]
 	scans   bool // the peer's codec has a scanner
 
+	// self is how the proxy presents itself to this side's peer
+	// (identity.go); rewrite rewrites the mId of messages in this side's
+	// codec (relaying).
+	self    atomic.Pointer[presence]
+	rewrite codec.Rewriter
+
 	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
 	mu    sync.Mutex
@@ -202,8 +215,12 @@ func New(cfg Config) (*Proxy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
+		rw, err := codec.NewRewriter(sc.Codec)
+		if err != nil {
+			return nil, fmt.Errorf("%s side: %w", name, err)
+		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
-			scans: hasScanner(sc.Codec)}
+			scans: hasScanner(sc.Codec), rewrite: rw}
 	}
 	return p, nil
 }
@@ -215,6 +232,9 @@ func (p *Proxy) Start() error {
 			p.Close()
 			return fmt.Errorf("%s side: %w", sideNames[s.id], err)
 		}
+	}
+	for _, s := range p.sides {
+		s.present()
 	}
 	for _, s := range p.sides {
 		p.wg.Add(1)
@@ -372,6 +392,9 @@ func (s *sideState) defaultDest() (dest, error) {
 // other side's peer: the one that peer last used, else one made of the
 // address the sender sent to.
 func (p *Proxy) midFor(s side) model.MId {
+	if p.identityOn() {
+		return p.sides[s].self.Load().mid // what s is told everywhere else
+	}
 	if m := p.sides[s.other()].mid.Load(); m != nil {
 		return *m
 	}

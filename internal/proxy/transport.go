@@ -158,7 +158,7 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 
 // connect opens a connection to the side's peer.
 func (s *sideState) connect() (*tcpConn, error) {
-	nc, err := net.DialTimeout("tcp", s.cfg.Peer.Address, s.p.cfg.WriteTimeout)
+	nc, err := s.dialer().Dial("tcp", s.peerAddress())
 	if err != nil {
 		return nil, err
 	}

@@ -132,6 +132,5 @@ func TestOTPStrictFailsWithoutIdentity(t *testing.T) {
 	}
 }
 
-// identityOff are the proxy flags that make it pass the peers' mIds on:
-// none yet, as the proxy does not present itself.
-var identityOff []string
+// identityOff are the proxy flags that make it pass the peers' mIds on.
+var identityOff = []string{"--identity=off"}
