@@ -8,6 +8,7 @@ import (
 	"megaco/internal/capture/pcapng"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,7 +44,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	fs := newFlags("proxy", proxyUsage, stderr)
 	mgcCodec := fs.String("mgc-codec", env("MEGACO_MGC_CODEC", "compact"), "codec the MGC speaks (MEGACO_MGC_CODEC)")
 	mgcListen := fs.String("mgc-listen", env("MEGACO_MGC_LISTEN", "udp://:2944"), "where the proxy listens for the MGC (MEGACO_MGC_LISTEN)")
-	mgc := fs.String("mgc", env("MEGACO_MGC", ""), "the MGC's address, required (MEGACO_MGC)")
+	mgc := fs.String("mgc", env("MEGACO_MGC", ""), "the MGC's address, required; or a comma-separated list, primary first: the proxy moves to the next when the one in use does not answer, and follows handoffs (MEGACO_MGC)")
 	mgCodec := fs.String("mg-codec", env("MEGACO_MG_CODEC", "ber"), "codec the MG speaks (MEGACO_MG_CODEC)")
 	mgListen := fs.String("mg-listen", env("MEGACO_MG_LISTEN", "udp://:2945"), "where the proxy listens for the MG (MEGACO_MG_LISTEN)")
 	mg := fs.String("mg", env("MEGACO_MG", ""), "the MG's address, required (MEGACO_MG)")
@@ -181,9 +182,17 @@ func proxyConfig(f proxyFlags) (proxy.Config, error) {
 		if s.to.Listen, err = proxy.ParseAddr(s.listen); err != nil {
 			return cfg, err
 		}
-		if s.to.Peer, err = proxy.ParseAddr(s.peer); err != nil {
-			return cfg, err
+		for _, a := range strings.Split(s.peer, ",") {
+			addr, err := proxy.ParseAddr(strings.TrimSpace(a))
+			if err != nil {
+				return cfg, err
+			}
+			s.to.Peers = append(s.to.Peers, addr)
 		}
+		if s.to == &cfg.MG && len(s.to.Peers) > 1 {
+			return cfg, fmt.Errorf("--mg takes one address")
+		}
+		s.to.Peer = s.to.Peers[0]
 	}
 	return cfg, nil
 }

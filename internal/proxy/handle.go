@@ -100,6 +100,7 @@ func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data,
 		p.met.messages[s][kindError][dropped].Inc()
 		return
 	}
+	p.watchMGC(w, s)
 	p.route(w, s, src, m, payload)
 	if p.log.Enabled(context.Background(), slog.LevelDebug) {
 		in, out := p.sides[s], p.sides[s.other()]
@@ -122,7 +123,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	clear(w.drop)
 	var pair *tcpConn
 	if src.conn != nil {
-		pair = src.conn.pair
+		pair = src.conn.pair.Load()
 	}
 	var def dest
 	var defErr error

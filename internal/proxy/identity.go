@@ -255,8 +255,22 @@ func (p *Proxy) presentBytes(w *worker, s side, data []byte, scanned bool) ([]by
 	return b, err
 }
 
-// peerAddress is the host:port of the side's peer.
-func (s *sideState) peerAddress() string { return s.cfg.Peer.Address }
+// peerAddress is the host:port of the side's peer: the MGC side's, the
+// MGC in use.
+func (s *sideState) peerAddress() string {
+	if s.id == mgcSide {
+		return s.p.mgcs.current().addr.Address
+	}
+	return s.cfg.Peer.Address
+}
+
+// peerUDP is the side's peer's UDP address: the MGC side's, the MGC in use.
+func (s *sideState) peerUDP() netip.AddrPort {
+	if s.id == mgcSide {
+		return s.p.mgcs.current().udp
+	}
+	return s.peer
+}
 
 // dialer dials the side's peer from the address the side listens on,
 // when that is one address (not a wildcard) of the peer's family: the

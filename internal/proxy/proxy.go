@@ -67,6 +67,10 @@ type SideConfig struct {
 	Codec  string
 	Listen Addr
 	Peer   Addr
+	// Peers is the MGC side's ordered list of MGCs (--mgc a,b,c): the
+	// first is used until it fails or hands off (mgcset.go). Peer is its
+	// first; either may be given alone. The MG side has one peer.
+	Peers []Addr
 }
 
 // Config configures a proxy. Zero durations and sizes take the defaults.
@@ -149,6 +153,7 @@ type Proxy struct {
 	quiet    codec.Options // opts without the observer, for second looks at bad input
 	sides    [2]*sideState
 	table    *table
+	mgcs     *mgcSet // the MGC side's MGCs
 	met      *metrics
 	codecMet *codecMetrics // nil when Options brought an observer
 	workers  atomic.Int64  // workers prepared: each takes the next shard
@@ -202,13 +207,25 @@ func New(cfg Config) (*Proxy, error) {
 	p.quiet = p.opts
 	p.quiet.Observer = nil
 	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
+	p.mgcs = newMGCSet(p, cfg.Registry)
 	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {
 		name := sideNames[i]
-		if sc.Listen.Network == "" || sc.Peer.Network == "" {
-			return nil, fmt.Errorf("%s side: listen and peer addresses are required", name)
+		if len(sc.Peers) == 0 {
+			sc.Peers = []Addr{sc.Peer}
 		}
-		if sc.Listen.Network != sc.Peer.Network {
-			return nil, fmt.Errorf("%s side: listen (%s) and peer (%s) must use one transport", name, sc.Listen, sc.Peer)
+		if sc.Peer.Network == "" {
+			sc.Peer = sc.Peers[0]
+		}
+		if side(i) == mgSide && len(sc.Peers) > 1 {
+			return nil, fmt.Errorf("%s side: one peer, not %d", name, len(sc.Peers))
+		}
+		for _, peer := range sc.Peers {
+			if sc.Listen.Network == "" || peer.Network == "" {
+				return nil, fmt.Errorf("%s side: listen and peer addresses are required", name)
+			}
+			if sc.Listen.Network != peer.Network {
+				return nil, fmt.Errorf("%s side: listen (%s) and peer (%s) must use one transport", name, sc.Listen, peer)
+			}
 		}
 		sc.Codec = strings.ToLower(sc.Codec)
 		enc, err := codec.Lookup(sc.Codec, p.opts)
@@ -248,7 +265,11 @@ func (p *Proxy) Start() error {
 }
 
 func (s *sideState) open() error {
-	if s.cfg.Peer.Network == "udp" {
+	if s.id == mgcSide {
+		if err := s.p.mgcs.resolve(s.cfg.Peers); err != nil {
+			return err
+		}
+	} else if s.cfg.Peer.Network == "udp" {
 		a, err := net.ResolveUDPAddr("udp", s.cfg.Peer.Address)
 		if err != nil {
 			return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
@@ -366,7 +387,7 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 // that side, or a new one to the peer.
 func (s *sideState) defaultDest() (dest, error) {
 	if s.udp != nil {
-		return dest{addr: s.peer}, nil
+		return dest{addr: s.peerUDP()}, nil
 	}
 	s.mu.Lock()
 	last := s.last
