@@ -45,6 +45,7 @@
 %%                                MGC it registered with
 %%     --handoff-to H:P           MGC: after its calls, hand the MG off to
 %%                                the MGC at H:P (MgcIdToTry)
+%%     --first-tid N              the first transaction ID this peer uses
 %%     --calls N                  calls the MGC drives after registration (1)
 %%     --timeout S                give up after S seconds (30)
 %%     --segment                  v3: send every reply in segments; each
@@ -151,9 +152,11 @@ options(["--local-host", H | R], C) ->
         {ok, A} -> options(R, C#{local_host => A});
         _ -> throw({usage, "bad --local-host " ++ H})
     end;
+options(["--sc-method", "handoff" | R], C) -> options(R, C#{sc_method => handOff});
 options(["--sc-method", M | R], C)
-  when M =:= "restart"; M =:= "disconnected"; M =:= "handoff"; M =:= "failover" ->
+  when M =:= "restart"; M =:= "disconnected"; M =:= "failover" ->
     options(R, C#{sc_method => list_to_atom(M)});
+options(["--first-tid", N | R], C) -> options(R, C#{first_tid => count(N, 1, 1000000)});
 options(["--then", W | R], C) when W =:= "reregister"; W =:= "handoff" ->
     options(R, C#{then => list_to_atom(W)});
 options(["--handoff-to", HP | R], C) ->
@@ -258,7 +261,7 @@ start_user(#{mid := Mid, transport := T, encoding := E, version := V} = Conf) ->
               {encoding_config, EC}, {protocol_version, V},
               {request_timer, request_timer(T)},
               {long_request_timer, 15000}, {reply_timer, 20000}
-              | segment_config(Conf)],
+              | segment_config(Conf) ++ first_tid(Conf)],
     ok = megaco:start_user(Mid, Config),
     #megaco_receive_handle{local_mid = Mid, encoding_mod = EM,
                            encoding_config = EC, send_mod = send_mod(T),
@@ -273,6 +276,14 @@ segment_config(#{segment := true, version := 3}) ->
     [{segment_send, infinity}, {max_pdu_size, 128}, {segment_reply_ind, true}];
 segment_config(_) ->
     [].
+
+%% --first-tid: the transaction IDs this peer starts from. A second MGC
+%% behind one proxy is one controller to the MG (the proxy's mId): IDs
+%% the first MGC used a moment ago would be taken, by the MG, for
+%% retransmissions and answered from its reply cache (OTP keeps replies
+%% for reply_timer).
+first_tid(#{first_tid := N}) -> [{min_trans_id, N}];
+first_tid(_) -> [].
 
 %% A text message says its version in its header, so the receive handle
 %% can stay dynamic (OTP's default). OTP's BER decoder takes dynamic to
@@ -379,7 +390,7 @@ connect(RH, SH, Pid) ->
 %% steps ends the script with a request of three actions (each a Modify
 %% of A4444 in the null context): with --segment, its reply is sent in
 %% three segments.
-steps(mgc, Calls) -> script(mgc, Calls) ++ [{send, three_actions}];
+steps(mgc, Calls) -> script(mgc, Calls);
 steps(mg, Calls) -> script(mg, Calls) ++ [{expect, three_actions}].
 
 %% The script of each role: what it sends (and the reply it expects) and
@@ -388,13 +399,14 @@ script(mgc, Calls) ->
     [{expect, service_change} | calls(mgc, Calls)] ++
         case persistent_term:get(?MODULE) of
             #{handoff_to := _} -> [{send, handoff}];
-            _ -> []
+            _ -> [{send, three_actions}]
         end;
 script(mg, Calls) ->
     [{send, service_change} | calls(mg, Calls)] ++
         case persistent_term:get(?MODULE) of
             #{then := reregister} ->
-                [{wait_stdin, reregister}, {send, reregister} | calls(mg, Calls)];
+                [{expect, three_actions}, {wait_stdin, reregister}, {send, reregister}
+                 | calls(mg, Calls)];
             #{then := handoff} ->
                 [{expect, handoff}, {send, reregister} | calls(mg, Calls)];
             _ -> []
@@ -782,7 +794,7 @@ request(service_change) ->
 request(reregister) ->
     Method = case map_get(then, persistent_term:get(?MODULE)) of
                  reregister -> disconnected;
-                 handoff -> handoff
+                 handoff -> handOff
              end,
     sc_request(Method, asn1_NOVALUE);
 request(handoff) ->
@@ -790,7 +802,7 @@ request(handoff) ->
                 #{handoff_to := {H, P}} -> ip_mid(H, P);
                 _ -> asn1_NOVALUE % the MG expects it: adopt/2 takes the one that came
             end,
-    sc_request(handoff, MgcId);
+    sc_request(handOff, MgcId);
 request(modify_events) ->
     LC = #'LocalControlDescriptor'{streamMode = sendRecv,
                                    propertyParms = [prop("tdmc/gain", "2"),
@@ -952,11 +964,17 @@ reply(subtract) ->
                                                           {"nt/dur", "38000"}])}}]).
 
 %% sc_request is a ServiceChange on ROOT. Its ServiceChangeAddress is the
-%% sender's own port: where it wants to be reached (RFC 3525 7.2.8).
+%% sender's own port: where it wants to be reached (RFC 3525 7.2.8); a
+%% handoff names the MGC to try instead (the text grammar has room for
+%% one of the two).
 sc_request(Method, MgcId) ->
+    Address = case MgcId of
+                  asn1_NOVALUE -> {portNumber, own_port()};
+                  _ -> asn1_NOVALUE
+              end,
     Parm = #'ServiceChangeParm'{
               serviceChangeMethod = Method,
-              serviceChangeAddress = {portNumber, own_port()},
+              serviceChangeAddress = Address,
               serviceChangeMgcId = MgcId,
               serviceChangeVersion = sc_version(),
               serviceChangeProfile = #'ServiceChangeProfile'{profileName = "resgw",

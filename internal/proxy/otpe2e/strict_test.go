@@ -74,9 +74,9 @@ func TestOTPStrictThroughProxy(t *testing.T) {
 			}
 		}
 	}
-	cases = append(cases, strictCase{transport: "udp", version: 3, mgcCodec: "ber", mgCodec: "ber"},
-		strictCase{transport: "udp", version: 1, mgcCodec: "pretty", mgCodec: "pretty"},
-		strictCase{transport: "tcp", version: 1, mgcCodec: "compact", mgCodec: "compact"})
+	// Relaying (the mId spliced into the bytes); the proxy's unit tests
+	// cover text relaying.
+	cases = append(cases, strictCase{transport: "udp", version: 3, mgcCodec: "ber", mgCodec: "ber"})
 	for _, c := range cases {
 		t.Run(c.String(), func(t *testing.T) {
 			t.Parallel()
