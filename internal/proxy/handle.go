@@ -21,6 +21,7 @@ type worker struct {
 	drop              []bool
 	sub               []model.Transaction
 	sum               scan.Summary // relaying: what a scan read
+	note              string       // for the capture: what identity rewriting changed
 	// batched is set in a loop that reads UDP in batches: datagrams to
 	// send wait in sends (by the socket's side) until the batch ends.
 	batched bool
@@ -52,12 +53,14 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 	}
 	in, out := p.sides[s], p.sides[s.other()]
 	p.captureIn(s, src, data)
+	w.note = ""
 	relay := in.cfg.Codec == out.cfg.Codec
 	scanned := false
 	if relay {
 		var listed bool
 		if listed, scanned = p.scanRelay(w, s, data); listed {
 			if payload, ok := p.relayPayload(w, s, data); ok {
+				p.noteIdentity(w, s, false)
 				p.carry(w, s, src, nil, data, payload)
 				return
 			}
@@ -90,6 +93,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		w.out = payload
 	}
 	w.infos = inspect(m, w.infos[:0])
+	p.noteIdentity(w, s, deep)
 	p.carry(w, s, src, m, data, payload)
 }
 
@@ -250,6 +254,9 @@ func (p *Proxy) seen(w *worker, i int, d dest) bool {
 // transactions for which in(j) holds as forwarded, or dropped on error.
 func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
 	o := s.other()
+	if w.note != "" {
+		p.sides[o].noteOut(d, w.note)
+	}
 	if w.batched && d.conn == nil && p.sides[o].udp != nil {
 		w.sends[o].queue(w, s, d, b, in)
 		return

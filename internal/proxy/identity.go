@@ -366,3 +366,43 @@ func deviceName(s string) bool {
 	}
 	return true
 }
+
+// noter is a Capturer that can note something on the next packet of a
+// flow it records (pcapng.Writer: the frame's comment).
+type noter interface {
+	Note(src, dst netip.AddrPort, text string)
+}
+
+// noteIdentity, when the capture takes notes, says on the message going
+// out what identity rewriting changed: the capture shows the message as
+// it went on the wire, and the original as it came in (the packet
+// before), and this note ties the two.
+func (p *Proxy) noteIdentity(w *worker, s side, deep bool) {
+	if !p.identityOn() {
+		return
+	}
+	if _, ok := p.cfg.Capture.(noter); !ok {
+		return
+	}
+	orig := "?"
+	if m := p.sides[s].mid.Load(); m != nil {
+		orig = midString(m)
+	}
+	w.note = "megaco proxy identity: mId " + orig + " sent as " + midString(&p.sides[s.other()].self.Load().mid)
+	if deep {
+		w.note += "; ServiceChange addresses rewritten"
+	}
+}
+
+// noteOut passes a note to the capture for the packet b going to d.
+func (s *sideState) noteOut(d dest, text string) {
+	n, ok := s.p.cfg.Capture.(noter)
+	if !ok {
+		return
+	}
+	if d.conn != nil {
+		n.Note(addrPort(d.conn.c.LocalAddr()), addrPort(d.conn.c.RemoteAddr()), text)
+		return
+	}
+	n.Note(s.localUDP(), d.addr, text)
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"megaco/internal/capture/pcapng"
 	"megaco/internal/codec"
 	"megaco/internal/codec/scan"
 	"megaco/internal/model"
@@ -297,5 +298,36 @@ func TestSplice(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s: no corpus message scanned", name)
 		}
+	}
+}
+
+// TestCaptureIdentity: with --capture, the message in is recorded as it
+// came (the MG's own mId) and the message out as it went (the proxy's),
+// with a note on the latter naming both.
+func TestCaptureIdentity(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "proxy.pcapng")
+	w, err := pcapng.Create(path, pcapng.Options{MaxBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := setup(t, "compact", "udp", "ber", "udp", presenting(func(c *Config) { c.Capture = w }))
+	r.mg.send(corpusFile(t, "msg04.ber"))
+	sent := r.mgc.recv()
+	r.wantCount(t, "mg_to_mgc", "request", "forwarded", 1)
+	r.p.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := readCapture(t, path, r)
+	if len(got) != 2 || !bytes.Equal(got[0].Data, corpusFile(t, "msg04.ber")) || !bytes.Equal(got[1].Data, sent) {
+		t.Fatalf("want the MG's message as it came and the MGC's as it went; got %d messages", len(got))
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := "megaco proxy identity: mId [124.124.124.222] sent as [127.0.0.1]:" + itoa(r.listenPort(true)) + "; ServiceChange addresses rewritten"
+	if !bytes.Contains(file, []byte(note)) {
+		t.Errorf("the capture has no note %q", note)
 	}
 }

@@ -279,17 +279,27 @@ func (p *Proxy) midAddrPort(id *model.MId) (netip.AddrPort, bool) {
 	return netip.AddrPort{}, false
 }
 
-// midString writes an mId that names no address for a log line.
+// midString writes an mId as text does (for logs and capture notes).
 func midString(id *model.MId) string {
+	port := func(o model.Opt[uint32]) string {
+		if o.Present {
+			return ":" + strconv.Itoa(int(o.Value))
+		}
+		return ""
+	}
 	switch id.Kind {
+	case model.MId_Ip4Address:
+		ip, _ := netip.AddrFromSlice(id.Ip4Address.Address)
+		return "[" + ip.String() + "]" + port(id.Ip4Address.PortNumber)
+	case model.MId_Ip6Address:
+		ip, _ := netip.AddrFromSlice(id.Ip6Address.Address)
+		return "[" + ip.String() + "]" + port(id.Ip6Address.PortNumber)
 	case model.MId_DomainName:
-		return "<" + id.DomainName.Name + ">:" + strconv.Itoa(int(id.DomainName.PortNumber.Value))
+		return "<" + id.DomainName.Name + ">" + port(id.DomainName.PortNumber)
 	case model.MId_DeviceName:
 		return id.DeviceName
-	case model.MId_MtpAddress:
-		return "MTP"
 	}
-	return "an IP address"
+	return "MTP"
 }
 
 // watchMGC is what the MGC set learns of a message from side s that is
