@@ -238,3 +238,32 @@ func BenchmarkTable(b *testing.B) {
 		tb.reply(now, newKey(mgcSide, tid), true)
 	}
 }
+
+// BenchmarkPresent is what identity rewriting adds to relaying a scanned
+// message: the mId spliced into a copy (compact text, BER), next to the
+// scan that relaying does anyway.
+func BenchmarkPresent(b *testing.B) {
+	for _, name := range []string{"compact", "ber"} {
+		b.Run(name, func(b *testing.B) {
+			p := udpProxyIdentity(b, name, sink(b).LocalAddr(), name, sink(b).LocalAddr(), false)
+			req := encode(b, string(corpusFile(b, "msg01a.compact.txt")), name)
+			w := new(worker)
+			w.sum.Want = scan.Commands
+			if err := scanner(name, req, &w.sum, p.opts.Limits); err != nil {
+				b.Fatal(err)
+			}
+			b.Run("scan", func(b *testing.B) {
+				for b.Loop() {
+					scanner(name, req, &w.sum, p.opts.Limits)
+				}
+			})
+			b.Run("splice", func(b *testing.B) {
+				for b.Loop() {
+					if _, ok := p.relayPayload(w, mgcSide, req); !ok {
+						b.Fatal("not spliced")
+					}
+				}
+			})
+		})
+	}
+}
