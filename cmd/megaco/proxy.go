@@ -26,7 +26,15 @@ message per datagram; TCP with TPKT framing; one side may be UDP and the
 other TCP). The MG is configured with --mg-listen as its controller, the
 MGC with --mgc-listen as its gateway. ADDR is udp://host:port or
 tcp://host:port; a side's listen and peer addresses use one transport.
-The same codec on both sides relays the bytes unchanged.
+The same codec on both sides relays the bytes, the mId aside.
+
+The proxy presents itself to each side as the other side's peer: the mId
+of every message, and the ServiceChangeAddress and MgcId of ServiceChanges,
+name the proxy's own address on the side they go to (--identity=off
+passes them on). --mgc may list several MGCs, primary first: the proxy
+moves to the next when the one in use leaves the MG's ServiceChange
+unanswered or refuses or resets its TCP connection, and follows handoffs
+(docs/softswitch.md).
 
 A request that cannot be decoded or transcoded is answered to its sender,
 in its codec, with an error descriptor (400, 403, 406, 430, 440, 449, 500);

@@ -24,6 +24,12 @@ func TestProxyFlags(t *testing.T) {
 		{append([]string{"--log-level", "loud"}, peers...), 1, "bad log level"},
 		{append([]string{"--names", "/nonexistent"}, peers...), 1, "names file"},
 		{[]string{"extra"}, 2, "unexpected argument"},
+		{append([]string{"--identity", "maybe"}, peers...), 1, "bad --identity"},
+		{append([]string{"--mg-mid", "[1.2.3]:5"}, peers...), 1, "not an IP address"},
+		{append([]string{"--identity", "off", "--mg-mid", "gw/1"}, peers...), 1, "--mg-mid needs --identity=rewrite"},
+		{[]string{"--mgc", "udp://127.0.0.1:1,udp:/x", "--mg", "udp://127.0.0.1:2"}, 1, "want udp://host:port"},
+		{[]string{"--mgc", "udp://127.0.0.1:1,tcp://127.0.0.1:3", "--mg", "udp://127.0.0.1:2"}, 1, "one transport"},
+		{[]string{"--mgc", "udp://127.0.0.1:1", "--mg", "udp://127.0.0.1:2,udp://127.0.0.1:3"}, 1, "--mg takes one address"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"proxy"}, c.args...), nil, &out, &errOut)
