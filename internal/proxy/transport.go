@@ -183,7 +183,9 @@ func (s *sideState) connect() (*tcpConn, error) {
 	if !ok {
 		return nil, errors.New("too many connections")
 	}
+	s.mu.Lock() // turned reads it under the lock; add has published c
 	c.mgc = mgc
+	s.mu.Unlock()
 	return c, nil
 }
 
