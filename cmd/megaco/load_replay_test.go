@@ -107,6 +107,9 @@ func TestLoadPcapProxy(t *testing.T) {
 				MGC:      proxy.SideConfig{Codec: "compact", Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: a[0]}},
 				MG:       proxy.SideConfig{Codec: "ber", Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: a[1]}},
 				Registry: prometheus.NewRegistry(),
+				// The replay compares each message with the capture's,
+				// byte for byte: the peers' mIds must pass on unchanged.
+				IdentityOff: true,
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -26,7 +26,15 @@ message per datagram; TCP with TPKT framing; one side may be UDP and the
 other TCP). The MG is configured with --mg-listen as its controller, the
 MGC with --mgc-listen as its gateway. ADDR is udp://host:port or
 tcp://host:port; a side's listen and peer addresses use one transport.
-The same codec on both sides relays the bytes unchanged.
+The same codec on both sides relays the bytes, the mId aside.
+
+The proxy presents itself to each side as the other side's peer: the mId
+of every message, and the ServiceChangeAddress and MgcId of ServiceChanges,
+name the proxy's own address on the side they go to (--identity=off
+passes them on). --mgc may list several MGCs, primary first: the proxy
+moves to the next when the one in use leaves the MG's ServiceChange
+unanswered or refuses or resets its TCP connection, and follows handoffs
+(docs/softswitch.md).
 
 Each side takes traffic only from its peer's host (--mgc, --mg; any port)
 and the sources of --mgc-allow, --mg-allow; the rest is dropped and counted.
@@ -56,7 +64,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	capture := captureArgs{maxBytes: 100 << 20, keep: 3}
 	fs.Var(codecOf(&sides.mgcCodec), "mgc-codec", "MEGACO_MGC_CODEC", "codec the MGC speaks")
 	fs.Var(proxyAddrOf(&sides.mgcListen), "mgc-listen", "MEGACO_MGC_LISTEN", "where the proxy listens for the MGC")
-	fs.Var(proxyAddrOf(&sides.mgc), "mgc", "MEGACO_MGC", "the MGC's address, required")
+	fs.Var(checkedOf(&sides.mgc, "udp|tcp://host:port,...", checkProxyAddrs), "mgc", "MEGACO_MGC", "the MGC's address, required; or a comma-separated list, primary first: the proxy moves to the next when the one in use does not answer, and follows handoffs")
 	fs.Var(codecOf(&sides.mgCodec), "mg-codec", "MEGACO_MG_CODEC", "codec the MG speaks")
 	fs.Var(proxyAddrOf(&sides.mgListen), "mg-listen", "MEGACO_MG_LISTEN", "where the proxy listens for the MG")
 	fs.Var(proxyAddrOf(&sides.mg), "mg", "MEGACO_MG", "the MG's address, required")
@@ -77,6 +85,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	fs.Var(sizeOf(&cfg.Options.Limits.MaxSize, 1), "max-message-size", "MEGACO_MAX_MESSAGE_SIZE", "largest message decoded")
 	lg.define(fs, "log level; debug logs a line per message")
 	capture.define(fs)
+	identity, mgMID := "rewrite", ""
+	fs.Var(choiceOf(&identity, "rewrite", "off"), "identity", "MEGACO_PROXY_IDENTITY", "rewrite: present the proxy to each side as the other side's peer (mId, ServiceChangeAddress, MgcId); off: pass them on as they are")
+	fs.Var(textOf(&mgMID, "mid"), "mg-mid", "MEGACO_PROXY_MG_MID", "the mId the MGC is shown for the MG, e.g. [192.0.2.7]:2944, <mg1.example.net>:2944 or gw/1; default: the MGC side's address")
 	if help, err := fs.parse(args); help || err != nil {
 		return err
 	}
@@ -89,6 +100,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	}
 	if cfg.MG.Allow, err = proxy.ParseAllow(strings.Join(mgAllow, ",")); err != nil {
 		return fmt.Errorf("proxy: --mg-allow: %w", err)
+	}
+	if err := identityConfig(&cfg, identity, mgMID); err != nil {
+		return fmt.Errorf("proxy: %w", err)
 	}
 	if cfg.Options.Profile, cfg.Options.Layout, cfg.Options.Names, cfg.Options.Registry, err = m.read(); err != nil {
 		return fmt.Errorf("proxy: %w", err)
@@ -122,6 +136,26 @@ func (c *captureArgs) define(fs *flagSet) {
 	fs.Var(countOf(&c.keep, 0, 1000), "capture-keep", "MEGACO_PROXY_CAPTURE_KEEP", "rotated capture files kept; 0: stop capturing when full")
 }
 
+// identityConfig reads --identity and --mg-mid.
+func identityConfig(cfg *proxy.Config, identity, mgMID string) error {
+	switch identity {
+	case "rewrite":
+	case "off":
+		cfg.IdentityOff = true
+	default:
+		return fmt.Errorf("bad --identity %q (rewrite or off)", identity)
+	}
+	if mgMID == "" {
+		return nil
+	}
+	if cfg.IdentityOff {
+		return fmt.Errorf("--mg-mid needs --identity=rewrite")
+	}
+	var err error
+	cfg.MGMID, err = proxy.ParseMID(mgMID)
+	return err
+}
+
 // proxyAddrOf is a proxy address flag, udp://host:port or tcp://host:port.
 func proxyAddrOf(p *string) *textValue {
 	return checkedOf(p, "udp|tcp://host:port", checkProxyAddr)
@@ -131,6 +165,16 @@ func proxyAddrOf(p *string) *textValue {
 func checkProxyAddr(s string) error {
 	if _, err := proxy.ParseAddr(s); err != nil {
 		return errors.New("want udp://host:port or tcp://host:port")
+	}
+	return nil
+}
+
+// checkProxyAddrs checks a comma-separated list of proxy addresses.
+func checkProxyAddrs(s string) error {
+	for a := range strings.SplitSeq(s, ",") {
+		if err := checkProxyAddr(strings.TrimSpace(a)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -153,9 +197,17 @@ func (f proxySides) apply(cfg *proxy.Config) error {
 		if s.to.Listen, err = proxy.ParseAddr(s.listen); err != nil {
 			return err
 		}
-		if s.to.Peer, err = proxy.ParseAddr(s.peer); err != nil {
-			return err
+		for _, a := range strings.Split(s.peer, ",") {
+			addr, err := proxy.ParseAddr(strings.TrimSpace(a))
+			if err != nil {
+				return err
+			}
+			s.to.Peers = append(s.to.Peers, addr)
 		}
+		if s.to == &cfg.MG && len(s.to.Peers) > 1 {
+			return fmt.Errorf("--mg takes one address")
+		}
+		s.to.Peer = s.to.Peers[0]
 	}
 	return nil
 }

@@ -26,6 +26,12 @@ func TestProxyFlags(t *testing.T) {
 		{append([]string{"--mgc-allow", "10.0.0.0/8,host.example"}, peers...), 2, `allowlist entry "host.example": want a CIDR or an IP address`},
 		{append([]string{"--mg-allow", "10.0.0.0/40"}, peers...), 2, `--mg-allow "10.0.0.0/40": allowlist entry`},
 		{[]string{"extra"}, 2, "unexpected argument"},
+		{append([]string{"--identity", "maybe"}, peers...), 2, `--identity "maybe": want rewrite or off`},
+		{append([]string{"--mg-mid", "[1.2.3]:5"}, peers...), 1, "not an IP address"},
+		{append([]string{"--identity", "off", "--mg-mid", "gw/1"}, peers...), 1, "--mg-mid needs --identity=rewrite"},
+		{[]string{"--mgc", "udp://127.0.0.1:1,udp:/x", "--mg", "udp://127.0.0.1:2"}, 2, "want udp://host:port"},
+		{[]string{"--mgc", "udp://127.0.0.1:1,tcp://127.0.0.1:3", "--mg", "udp://127.0.0.1:2"}, 1, "one transport"},
+		{[]string{"--mgc", "udp://127.0.0.1:1", "--mg", "udp://127.0.0.1:2,udp://127.0.0.1:3"}, 2, `--mg "udp://127.0.0.1:2,udp://127.0.0.1:3": want udp://host:port`},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(append([]string{"proxy"}, c.args...), nil, &out, &errOut)

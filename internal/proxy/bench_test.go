@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -38,10 +39,16 @@ func sink(b *testing.B) *net.UDPConn {
 
 // udpProxy starts a proxy on loopback UDP between the two peers.
 func udpProxy(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg net.Addr) *Proxy {
+	return udpProxyIdentity(b, mgcCodec, mgc, mgCodec, mg, false)
+}
+
+// udpProxyIdentity is udpProxy with identity rewriting on or off.
+func udpProxyIdentity(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg net.Addr, off bool) *Proxy {
 	p, err := New(Config{
-		MGC:      SideConfig{Codec: mgcCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgc.String()}},
-		MG:       SideConfig{Codec: mgCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mg.String()}},
-		Registry: prometheus.NewRegistry(),
+		MGC:         SideConfig{Codec: mgcCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mgc.String()}},
+		MG:          SideConfig{Codec: mgCodec, Listen: Addr{"udp", "127.0.0.1:0"}, Peer: Addr{"udp", mg.String()}},
+		Registry:    prometheus.NewRegistry(),
+		IdentityOff: off,
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -57,17 +64,20 @@ func udpProxy(b *testing.B, mgcCodec string, mgc net.Addr, mgCodec string, mg ne
 // transcode (or not, relay), route through the table and send, for a
 // request one way and its reply the other (2 messages per op).
 // relay-ber-decode is relay-ber with the BER scanner turned off: the
-// ratio of the two is what relaying from a scan saves.
+// ratio of the two is what relaying from a scan saves. The -identity-off
+// modes pass the peers' mIds on (Config.IdentityOff): against relay and
+// relay-ber, what presenting the proxy (the mId spliced in) costs.
 func BenchmarkHandle(b *testing.B) {
 	for _, mode := range []struct{ name, mgc, mg string }{{"transcode", "compact", "ber"}, {"relay", "compact", "compact"},
-		{"relay-ber", "ber", "ber"}, {"relay-ber-decode", "ber", "ber"}} {
+		{"relay-identity-off", "compact", "compact"}, {"relay-ber", "ber", "ber"}, {"relay-ber-identity-off", "ber", "ber"},
+		{"relay-ber-decode", "ber", "ber"}} {
 		b.Run(mode.name, func(b *testing.B) {
 			if mode.name == "relay-ber-decode" {
 				defer func(f func(string, []byte, *scan.Summary, limits.Limits) error) { scanner = f }(scanner)
 				scanner = func(string, []byte, *scan.Summary, limits.Limits) error { return errNoScanner }
 			}
 			mgcSink, mgSink := sink(b), sink(b)
-			p := udpProxy(b, mode.mgc, mgcSink.LocalAddr(), mode.mg, mgSink.LocalAddr())
+			p := udpProxyIdentity(b, mode.mgc, mgcSink.LocalAddr(), mode.mg, mgSink.LocalAddr(), strings.HasSuffix(mode.name, "-identity-off"))
 			req := encode(b, string(corpusFile(b, "msg01a.compact.txt")), mode.mgc)
 			reply := encode(b, string(corpusFile(b, "msg06a.compact.txt")), mode.mg)
 			from := dest{addr: netip.MustParseAddrPort(mgcSink.LocalAddr().String())}
@@ -226,5 +236,34 @@ func BenchmarkTable(b *testing.B) {
 		now = now.Add(time.Microsecond)
 		tb.request(now, newKey(mgcSide, tid), d, 0, true)
 		tb.reply(now, newKey(mgcSide, tid), true)
+	}
+}
+
+// BenchmarkPresent is what identity rewriting adds to relaying a scanned
+// message: the mId spliced into a copy (compact text, BER), next to the
+// scan that relaying does anyway.
+func BenchmarkPresent(b *testing.B) {
+	for _, name := range []string{"compact", "ber"} {
+		b.Run(name, func(b *testing.B) {
+			p := udpProxyIdentity(b, name, sink(b).LocalAddr(), name, sink(b).LocalAddr(), false)
+			req := encode(b, string(corpusFile(b, "msg01a.compact.txt")), name)
+			w := new(worker)
+			w.sum.Want = scan.Commands
+			if err := scanner(name, req, &w.sum, p.opts.Limits); err != nil {
+				b.Fatal(err)
+			}
+			b.Run("scan", func(b *testing.B) {
+				for b.Loop() {
+					scanner(name, req, &w.sum, p.opts.Limits)
+				}
+			})
+			b.Run("splice", func(b *testing.B) {
+				for b.Loop() {
+					if _, ok := p.relayPayload(w, mgcSide, req); !ok {
+						b.Fatal("not spliced")
+					}
+				}
+			})
+		})
 	}
 }

@@ -22,6 +22,7 @@ type worker struct {
 	sub               []model.Transaction
 	answered          []*tcpConn   // requesters whose replies route sends: owed no more once sent
 	sum               scan.Summary // relaying: what a scan read
+	note              string       // for the capture: what identity rewriting changed
 	// batched is set in a loop that reads UDP in batches: datagrams to
 	// send wait in sends (by the socket's side) until the batch ends.
 	batched bool
@@ -56,13 +57,17 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		return // accepted TCP connections were admitted at accept
 	}
 	p.captureIn(s, src, data)
+	w.note = ""
 	relay := in.cfg.Codec == out.cfg.Codec
 	scanned := false
 	if relay {
 		var listed bool
 		if listed, scanned = p.scanRelay(w, s, data); listed {
-			p.carry(w, s, src, nil, data, data)
-			return
+			if payload, ok := p.relayPayload(w, s, data); ok {
+				p.noteIdentity(w, s, false)
+				p.carry(w, s, src, nil, data, payload)
+				return
+			}
 		}
 	}
 	m, release, _, err := codec.DecodeTransient(data, in.cfg.Codec, out.form, w.opts)
@@ -78,7 +83,12 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		in.forgetMID() // the mId just learnt may differ from the one scanned before
 	}
 	payload := data
-	if !relay {
+	deep := p.identityOn() && p.presentModel(s, m)
+	if relay && !deep && p.identityOn() {
+		payload, err = p.presentBytes(w, s, data, scanned)
+		deep = err != nil // a codec without a rewriter: encode
+	}
+	if !relay || deep {
 		payload, err = codec.Encode(w.out[:0], out.enc, out.cfg.Codec, m, w.opts)
 		if err != nil {
 			p.reject(w, s, src, len(data), inspect(m, w.infos[:0]), int(m.Mess.Version), reasonTranscode, err)
@@ -87,6 +97,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		w.out = payload
 	}
 	w.infos = inspect(m, w.infos[:0])
+	p.noteIdentity(w, s, deep)
 	p.carry(w, s, src, m, data, payload)
 }
 
@@ -97,6 +108,7 @@ func (p *Proxy) carry(w *worker, s side, src dest, m *model.MegacoMessage, data,
 		p.met.messages[s][kindError][dropped].Inc()
 		return
 	}
+	p.watchMGC(w, s)
 	p.route(w, s, src, m, payload)
 	if len(w.answered) > 0 {
 		settleAnswered(w)
@@ -132,7 +144,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	clear(w.drop)
 	var pair *tcpConn
 	if src.conn != nil {
-		pair = src.conn.pair
+		pair = src.conn.pair.Load()
 	}
 	var def dest
 	var defErr error
@@ -262,6 +274,9 @@ func (p *Proxy) seen(w *worker, i int, d dest) bool {
 // transactions for which in(j) holds as forwarded, or dropped on error.
 func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bool) {
 	o := s.other()
+	if w.note != "" {
+		p.sides[o].noteOut(d, w.note)
+	}
 	if w.batched && d.conn == nil && p.sides[o].udp != nil {
 		w.sends[o].queue(w, s, d, b, in)
 		return

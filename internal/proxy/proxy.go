@@ -68,8 +68,12 @@ type SideConfig struct {
 	Codec  string
 	Listen Addr
 	Peer   Addr
-	// Allow are the sources, besides the peer's address (its host's IPs,
-	// resolved at Start), the side takes traffic from; the rest is
+	// Peers is the MGC side's ordered list of MGCs (--mgc a,b,c): the
+	// first is used until it fails or hands off (mgcset.go). Peer is its
+	// first; either may be given alone. The MG side has one peer.
+	Peers []Addr
+	// Allow are the sources, besides the peers' addresses (their hosts'
+	// IPs, resolved at Start), the side takes traffic from; the rest is
 	// dropped before decoding.
 	Allow []netip.Prefix
 }
@@ -103,6 +107,13 @@ type Config struct {
 	Registry     prometheus.Registerer // nil: a private registry
 	// Capture, if set, records every message in and out (--capture).
 	Capture Capturer
+	// IdentityOff passes the peers' mIds and addresses on as they are
+	// (--identity=off); by default the proxy presents itself to each
+	// side (identity.go).
+	IdentityOff bool
+	// MGMID, if set, is the mId the proxy presents to the MGC for the MG
+	// (--mg-mid); by default the address of its MGC side.
+	MGMID *model.MId
 }
 
 func (c *Config) defaults() {
@@ -147,6 +158,7 @@ type Proxy struct {
 	quiet    codec.Options // opts without the observer, for second looks at bad input
 	sides    [2]*sideState
 	table    *table
+	mgcs     *mgcSet // the MGC side's MGCs
 	met      *metrics
 	codecMet *codecMetrics // nil when Options brought an observer
 	workers  atomic.Int64  // workers prepared: each takes the next shard
@@ -183,6 +195,12 @@ type sideState struct {
 	scanned atomic.Pointer[scannedMID]
 	scans   bool // the peer's codec has a scanner
 
+	// self is how the proxy presents itself to this side's peer
+	// (identity.go); rewrite rewrites the mId of messages in this side's
+	// codec (relaying).
+	self    atomic.Pointer[presence]
+	rewrite codec.Rewriter
+
 	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
 
 	mu    sync.Mutex
@@ -203,21 +221,37 @@ func New(cfg Config) (*Proxy, error) {
 	p.quiet = p.opts
 	p.quiet.Observer = nil
 	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
+	p.mgcs = newMGCSet(p, cfg.Registry)
 	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {
 		name := sideNames[i]
-		if sc.Listen.Network == "" || sc.Peer.Network == "" {
-			return nil, fmt.Errorf("%s side: listen and peer addresses are required", name)
+		if len(sc.Peers) == 0 {
+			sc.Peers = []Addr{sc.Peer}
 		}
-		if sc.Listen.Network != sc.Peer.Network {
-			return nil, fmt.Errorf("%s side: listen (%s) and peer (%s) must use one transport", name, sc.Listen, sc.Peer)
+		if sc.Peer.Network == "" {
+			sc.Peer = sc.Peers[0]
+		}
+		if side(i) == mgSide && len(sc.Peers) > 1 {
+			return nil, fmt.Errorf("%s side: one peer, not %d", name, len(sc.Peers))
+		}
+		for _, peer := range sc.Peers {
+			if sc.Listen.Network == "" || peer.Network == "" {
+				return nil, fmt.Errorf("%s side: listen and peer addresses are required", name)
+			}
+			if sc.Listen.Network != peer.Network {
+				return nil, fmt.Errorf("%s side: listen (%s) and peer (%s) must use one transport", name, sc.Listen, peer)
+			}
 		}
 		sc.Codec = strings.ToLower(sc.Codec)
 		enc, err := codec.Lookup(sc.Codec, p.opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
+		rw, err := codec.NewRewriter(sc.Codec)
+		if err != nil {
+			return nil, fmt.Errorf("%s side: %w", name, err)
+		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
-			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow)}
+			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow), rewrite: rw}
 	}
 	return p, nil
 }
@@ -235,6 +269,9 @@ func (p *Proxy) Start() error {
 		return err
 	}
 	for _, s := range p.sides {
+		s.present()
+	}
+	for _, s := range p.sides {
 		p.wg.Add(1)
 		if s.udp != nil {
 			go func() { defer p.wg.Done(); s.udpLoop() }()
@@ -246,7 +283,11 @@ func (p *Proxy) Start() error {
 }
 
 func (s *sideState) open() error {
-	if s.cfg.Peer.Network == "udp" {
+	if s.id == mgcSide {
+		if err := s.p.mgcs.resolve(s.cfg.Peers); err != nil {
+			return err
+		}
+	} else if s.cfg.Peer.Network == "udp" {
 		a, err := net.ResolveUDPAddr("udp", s.cfg.Peer.Address)
 		if err != nil {
 			return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
@@ -254,8 +295,10 @@ func (s *sideState) open() error {
 		s.peer = unmap(a.AddrPort())
 		s.allow = append(s.allow, netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()))
 	}
-	if err := s.allowPeer(s.cfg.Peer.Address); err != nil {
-		return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
+	for _, peer := range s.cfg.Peers { // every MGC of the list may speak
+		if err := s.allowPeer(peer.Address); err != nil {
+			return fmt.Errorf("peer %s: %w", peer, err)
+		}
 	}
 	if s.cfg.Listen.Network == "udp" {
 		c, err := net.ListenPacket("udp", s.cfg.Listen.Address)
@@ -368,7 +411,7 @@ func unmap(a netip.AddrPort) netip.AddrPort {
 // that side, or a new one to the peer.
 func (s *sideState) defaultDest() (dest, error) {
 	if s.udp != nil {
-		return dest{addr: s.peer}, nil
+		return dest{addr: s.peerUDP()}, nil
 	}
 	s.mu.Lock()
 	last := s.last
@@ -394,6 +437,9 @@ func (s *sideState) defaultDest() (dest, error) {
 // other side's peer: the one that peer last used, else one made of the
 // address the sender sent to.
 func (p *Proxy) midFor(s side) model.MId {
+	if p.identityOn() {
+		return p.sides[s].self.Load().mid // what s is told everywhere else
+	}
 	if m := p.sides[s.other()].mid.Load(); m != nil {
 		return *m
 	}

@@ -82,8 +82,10 @@ func (s *sideState) udpBatchLoop(r *udpbatch.Reader) {
 type tcpConn struct {
 	s        *sideState
 	c        net.Conn
-	pair     *tcpConn
+	pair     atomic.Pointer[tcpConn]
 	accepted bool
+	mgc      *mgcTarget  // the MGC a connection of the MGC side goes to
+	gone     atomic.Bool // the peer closed or reset it
 	closed   atomic.Bool
 	lastRead atomic.Int64 // unix nanoseconds
 
@@ -179,7 +181,8 @@ func (s *sideState) acceptLoop() {
 					c.close()
 					return
 				}
-				c.pair, pair.pair = pair, c // before either reads
+				c.pair.Store(pair) // before either reads
+				pair.pair.Store(c)
 				p.wg.Add(1)
 				go func() { defer p.wg.Done(); pair.readLoop() }()
 			}
@@ -214,9 +217,23 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 	return c, true
 }
 
-// connect opens a connection to the side's peer.
+// connect opens a connection to the side's peer: on the MGC side, to
+// the MGC in use, and when it refuses, to the next ones (mgcset.go).
 func (s *sideState) connect() (*tcpConn, error) {
-	nc, err := net.DialTimeout("tcp", s.cfg.Peer.Address, s.p.cfg.WriteTimeout)
+	var mgc *mgcTarget
+	var nc net.Conn
+	var err error
+	for range s.connectTries() {
+		if s.id == mgcSide {
+			mgc = s.p.mgcs.current()
+		}
+		if nc, err = s.dialer().Dial("tcp", s.peerAddress()); err == nil {
+			break
+		}
+		if mgc != nil {
+			s.p.mgcs.switchFrom(mgc, switchRefused)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +241,9 @@ func (s *sideState) connect() (*tcpConn, error) {
 	if !ok {
 		return nil, errors.New("too many connections")
 	}
+	s.mu.Lock() // turned reads it under the lock; add has published c
+	c.mgc = mgc
+	s.mu.Unlock()
 	return c, nil
 }
 
@@ -256,7 +276,8 @@ func (c *tcpConn) readLoop() {
 			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
 				continue
 			}
-			if err == io.EOF {
+			c.noteGone(err)
+			if err == io.EOF && !c.failsOver() {
 				c.awaitOwed()
 			}
 			c.readError(err)
@@ -282,7 +303,7 @@ func (c *tcpConn) readLoop() {
 // pairActive reports whether the pair read within the idle timeout: a
 // pair is idle only when both directions are.
 func (c *tcpConn) pairActive() bool {
-	pair := c.pair
+	pair := c.pair.Load()
 	return pair != nil && !pair.closed.Load() &&
 		time.Since(time.Unix(0, pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
 }
@@ -343,7 +364,10 @@ func (c *tcpConn) close() {
 	s.mu.Unlock()
 	s.p.met.conns[s.id].Set(float64(n))
 	s.p.table.forget(c)
-	if c.pair != nil {
-		c.pair.close()
+	if s.p.mgcLost(c) {
+		return // the pair stays, for the next MGC
+	}
+	if pair := c.pair.Load(); pair != nil {
+		pair.close()
 	}
 }

@@ -53,6 +53,7 @@ type Writer struct {
 	dropped int64
 	hdrSize int64 // the section header and interface blocks
 	buf     gopacket.SerializeBuffer
+	notes   map[flowKey]string // Note's, for the next packet of a flow
 }
 
 type flowKey struct{ src, dst netip.AddrPort }
@@ -140,6 +141,25 @@ func (w *Writer) Close() error {
 	}
 	return err
 }
+
+// Note has the next packet written from src to dst carry text as its
+// comment (opt_comment: Wireshark shows it as the frame's comment), as a
+// proxy notes what it changed in a message it relays. A newer note for
+// the flow replaces one not yet written; at most maxNotes wait.
+func (w *Writer) Note(src, dst netip.AddrPort, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.notes == nil {
+		w.notes = make(map[flowKey]string)
+	}
+	if _, ok := w.notes[flowKey{src, dst}]; !ok && len(w.notes) >= maxNotes {
+		return
+	}
+	w.notes[flowKey{src, dst}] = text
+}
+
+// maxNotes bounds the notes waiting for their packet.
+const maxNotes = 1024
 
 // UDP writes one datagram from src to dst.
 func (w *Writer) UDP(t time.Time, src, dst netip.AddrPort, payload []byte) error {
@@ -239,11 +259,23 @@ func (w *Writer) write(t time.Time, src, dst netip.AddrPort, proto layers.IPProt
 		return fmt.Errorf("pcapng: %w", err)
 	}
 	data := w.buf.Bytes()
-	if err := w.room(blockSize(len(data))); err != nil {
+	note, noted := w.notes[flowKey{src, dst}]
+	size := blockSize(len(data))
+	if noted {
+		delete(w.notes, flowKey{src, dst})
+		size += int64(4 + (len(note)+3)&^3 + 4) // the comment option and the end of options
+	}
+	if err := w.room(size); err != nil {
 		return err
 	}
 	ci := gopacket.CaptureInfo{Timestamp: t, CaptureLength: len(data), Length: len(data)}
-	if err := w.ng.WritePacket(ci, data); err != nil {
+	var err error
+	if noted {
+		err = w.ng.WritePacketWithOptions(ci, data, pcapgo.NgPacketOptions{Comments: []string{note}})
+	} else {
+		err = w.ng.WritePacket(ci, data)
+	}
+	if err != nil {
 		return fmt.Errorf("pcapng: %w", err)
 	}
 	// Flushed packet by packet: a capture is read while it is written, and

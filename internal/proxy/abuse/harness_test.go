@@ -40,7 +40,10 @@ func start(t *testing.T, pr *pair, flags ...string) *proxy {
 	args := append([]string{"proxy",
 		"--mgc-codec", "compact", "--mgc-listen", c + "://127.0.0.1:0", "--mgc", c + "://" + pr.mgc.addr(),
 		"--mg-codec", "ber", "--mg-listen", g + "://127.0.0.1:0", "--mg", g + "://" + pr.mg.addr(),
-		"--http-addr", "127.0.0.1:0", "--drain-timeout", "3s"}, flags...)
+		"--http-addr", "127.0.0.1:0", "--drain-timeout", "3s",
+		// The fake MG answers the requests it knows byte for byte: the
+		// MGC's mId must reach it unchanged.
+		"--identity=off"}, flags...)
 	proc, a := testbin.Start(t, binary, args, listeningLine)
 	p := &proxy{Proc: proc, t: t, mgcAddr: a[0], mgAddr: a[1], httpAd: a[2]}
 	pr.mgc.proxyAddr = p.mgcAddr

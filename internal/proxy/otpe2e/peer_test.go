@@ -75,14 +75,33 @@ type proc struct {
 	log     bytes.Buffer
 	result  string
 	waitErr error
+
+	stdin io.WriteCloser // startInput's: the process's standard input
 }
 
 // start runs argv. Its output is read until it exits; t.Cleanup kills it
 // by PID if it still runs.
 func start(t *testing.T, name, readyPrefix string, argv ...string) *proc {
 	t.Helper()
+	return startProc(t, name, readyPrefix, false, argv)
+}
+
+// startInput is start with the process's standard input a pipe (p.stdin).
+func startInput(t *testing.T, name, readyPrefix string, argv ...string) *proc {
+	t.Helper()
+	return startProc(t, name, readyPrefix, true, argv)
+}
+
+func startProc(t *testing.T, name, readyPrefix string, input bool, argv []string) *proc {
+	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(argv[0], argv[1:]...),
 		ready: make(chan struct{}), done: make(chan struct{})}
+	if input {
+		var err error
+		if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +168,25 @@ func (p *proc) waitReady(d time.Duration) error {
 		return fmt.Errorf("%s exited before it was ready: %v", p.name, p.err())
 	case <-time.After(d):
 		return fmt.Errorf("%s not ready after %v", p.name, d)
+	}
+}
+
+// waitLine waits up to d for a line of output that starts with prefix.
+func (p *proc) waitLine(prefix string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		log, _ := p.output()
+		if strings.HasPrefix(log, prefix) || strings.Contains(log, "\n"+prefix) {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("%s exited before it printed %q: %v", p.name, prefix, p.err())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s did not print %q within %v", p.name, prefix, d)
+		}
 	}
 }
 
