@@ -9,7 +9,7 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/megaco
 
-# The service on its embedded defaults: gRPC on :9090, HTTP on :8080.
+# The service on its embedded defaults: gRPC on :50051, HTTP on :8080.
 run: build
 	./$(BIN) serve
 

@@ -107,7 +107,7 @@ func continues(line string) bool {
 }
 
 // blockKind tells how to run an example: offline, against the service
-// (curl or grpcurl on localhost:8080 and :9090), or not here (the proxy,
+// (curl or grpcurl on localhost:8080 and :50051 (or :9090)), or not here (the proxy,
 // the load generator, other programs: the e2e tests cover those).
 func blockKind(b []readmeCommand) string {
 	kind := "offline"
@@ -133,7 +133,7 @@ func blockKind(b []readmeCommand) string {
 // in order, with bash in a directory that has the repository's corpus,
 // bin/megaco freshly built (and megaco on PATH), and the capture.pcap(ng)
 // the pcap examples read; the curl and grpcurl ones against megaco serve
-// on free loopback ports, substituted for :8080 and :9090 (skipped when
+// on free loopback ports, substituted for :8080 and :50051 (and :9090) (skipped when
 // the tool is missing). Where the README shows output, the command's
 // (stdout and stderr) must be exactly that; elsewhere it must succeed.
 // make targets and tcpdump are left out.
@@ -205,12 +205,12 @@ func TestReadmeExamples(t *testing.T) {
 
 // startReadmeService runs bin/megaco serve on free loopback ports and
 // returns what puts them in place of the README's localhost:8080 and
-// localhost:9090.
+// localhost:50051 (and :9090).
 func startReadmeService(t *testing.T, dir string) *strings.Replacer {
 	t.Helper()
 	a := testbin.FreeAddrs(t, "tcp", 2)
 	testbin.Start(t, filepath.Join(dir, "bin", "megaco"), []string{"serve", "--grpc-addr", a[0], "--http-addr", a[1]}, regexp.MustCompile(`msg=serving()`))
-	return strings.NewReplacer("localhost:8080", a[1], "localhost:9090", a[0])
+	return strings.NewReplacer("localhost:8080", a[1], "localhost:9090", a[0], "localhost:50051", a[0])
 }
 
 // readmeDir is a directory set up for the examples: corpus/, bin/megaco

@@ -33,7 +33,7 @@ defaults without any flag. Every flag has an environment variable. SIGTERM
 drains and exits.
 
 Example:
-  megaco serve --grpc-addr 127.0.0.1:9090 --http-addr 127.0.0.1:8080
+  megaco serve --grpc-addr 127.0.0.1:50051 --http-addr 127.0.0.1:8080
 
 flags:
 `
@@ -41,7 +41,7 @@ flags:
 func serve(args []string, stderr io.Writer) error {
 	fs := newFlags("serve", serveUsage, stderr)
 	def := server.DefaultConfig()
-	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":9090"), "gRPC listen address (MEGACO_GRPC_ADDR)")
+	grpcAddr := fs.String("grpc-addr", env("MEGACO_GRPC_ADDR", ":50051"), "gRPC listen address (MEGACO_GRPC_ADDR)")
 	httpAddr := fs.String("http-addr", env("MEGACO_HTTP_ADDR", ":8080"), "HTTP listen address for /v1, /metrics, /healthz, /readyz (MEGACO_HTTP_ADDR)")
 	maxSize := fs.String("max-message-size", env("MEGACO_MAX_MESSAGE_SIZE", strconv.Itoa(def.MaxMessageSize)), "largest message accepted, in bytes (MEGACO_MAX_MESSAGE_SIZE)")
 	profile := fs.String("profile", env("MEGACO_PROFILE", "otp"), "default text<->binary profile, otp or rfc (MEGACO_PROFILE)")
