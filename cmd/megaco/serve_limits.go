@@ -43,6 +43,8 @@ func limitFlagsOf(l *server.Limits) []limitFlag {
 		{"max-header-bytes", "MEGACO_MAX_HEADER_BYTES", "largest HTTP headers or gRPC metadata of a request, bytes", &l.MaxHeaderBytes},
 		{"http-max-conns", "MEGACO_HTTP_MAX_CONNS", "most HTTP connections open at once; more are closed at once", &l.HTTPMaxConns},
 		{"http-max-concurrent", "MEGACO_HTTP_MAX_CONCURRENT", "most /v1 requests served at once; more get 503 with Retry-After", &l.HTTPMaxConcurrent},
+		{"http-body-grace", "MEGACO_HTTP_BODY_GRACE", "time a /v1 body may take before --http-body-min-rate applies; slower bodies get 408", &l.HTTPBodyGrace},
+		{"http-body-min-rate", "MEGACO_HTTP_BODY_MIN_RATE", "slowest a /v1 body may arrive after --http-body-grace, bytes a second", &l.HTTPBodyMinRate},
 		{"http-read-header-timeout", "MEGACO_HTTP_READ_HEADER_TIMEOUT", "time to read a request's headers", &l.HTTPReadHeaderTimeout},
 		{"http-read-timeout", "MEGACO_HTTP_READ_TIMEOUT", "time to read a whole request, body included", &l.HTTPReadTimeout},
 		{"http-write-timeout", "MEGACO_HTTP_WRITE_TIMEOUT", "time from the end of a request's headers to the end of its response", &l.HTTPWriteTimeout},
