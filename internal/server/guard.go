@@ -48,7 +48,7 @@ type guard struct {
 }
 
 func newGuard(l Limits, f *inFlight, m *serverMetrics, conns *limitListener) *guard {
-	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), methods: make(map[string]bool), codec: newLenientCodec()}
+	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), methods: make(map[string]bool), codec: newLenientCodec(f)}
 }
 
 // options are the gRPC server options that carry the limits gRPC
@@ -89,6 +89,7 @@ var bufferPool = func() mem.BufferPool {
 // its context, and whether it has a message in hand.
 type streamCtl struct {
 	cancel   context.CancelCauseFunc
+	status   statusWriter // nil: gRPC's stream does not offer it
 	stop     func() bool // stops the release of the call's slot at the context's end
 	mu       sync.Mutex
 	busy     bool
@@ -96,6 +97,14 @@ type streamCtl struct {
 }
 
 type ctlKey struct{}
+
+// statusWriter is gRPC's transport stream, which ends a stream with a
+// status of its own choosing. The drain uses it to end a stream waiting
+// for its next message with Unavailable: a cancelled context alone would
+// make gRPC answer Canceled, which clients do not retry.
+type statusWriter interface {
+	WriteStatus(*status.Status) error
+}
 
 // errDraining is the cause a stream's context is cancelled with by the
 // drain.
@@ -182,6 +191,11 @@ func (g *guard) malformed(m any) error {
 	return status.Error(codes.InvalidArgument, "malformed request: not a valid protobuf message: "+clip(err.Error()))
 }
 
+// busy is the refusal of work over the in-flight cap.
+func (g *guard) busy() error {
+	return status.Errorf(codes.ResourceExhausted, "server busy: %d bytes of requests and answers in flight (limit %d); retry later", g.inFlight.used.Load(), g.inFlight.max)
+}
+
 // acquire takes the request's size from the in-flight cap.
 func (g *guard) acquire(m any) (int64, error) {
 	pm, ok := m.(proto.Message)
@@ -191,7 +205,7 @@ func (g *guard) acquire(m any) (int64, error) {
 	n := int64(proto.Size(pm))
 	if !g.inFlight.acquire(n) {
 		g.metrics.reject("grpc", reasonInFlight)
-		return 0, status.Errorf(codes.ResourceExhausted, "server busy: %d bytes of requests in flight (limit %d); retry later", g.inFlight.used.Load(), g.inFlight.max)
+		return 0, g.busy()
 	}
 	return n, nil
 }
@@ -203,6 +217,7 @@ func (g *guard) stream(h grpc.StreamHandler) grpc.StreamHandler {
 			return h(srv, ss)
 		}
 		defer g.end(ctl)
+		ctl.status, _ = grpc.ServerTransportStreamFromContext(ss.Context()).(statusWriter)
 		if !g.add(ctl) {
 			g.metrics.reject("grpc", reasonDraining)
 			return status.Error(codes.Unavailable, "server draining")
@@ -244,6 +259,9 @@ func (g *guard) drain() {
 	for c := range g.streams {
 		c.mu.Lock()
 		if !c.busy {
+			if c.status != nil {
+				_ = c.status.WriteStatus(status.Convert(errDrained))
+			}
 			c.cancel(errDraining)
 		}
 		c.mu.Unlock()
@@ -265,6 +283,7 @@ type guardedStream struct {
 	timer *time.Timer
 }
 
+
 var errDrained = status.Error(codes.Unavailable, "server draining: the stream is ended; open a new one")
 
 func (s *guardedStream) RecvMsg(m any) error {
@@ -280,9 +299,9 @@ func (s *guardedStream) RecvMsg(m any) error {
 	}
 	err := s.ServerStream.RecvMsg(m)
 	if err != nil {
-		// A stream the drain ended while it waited: gRPC has already
-		// answered it Canceled (it writes the status of a failed Recv
-		// itself), so the status here only reaches the log.
+		// A stream the drain ended while it waited: the drain has
+		// already answered it Unavailable (gRPC writes the status of a
+		// failed Recv itself, Canceled, unless one was written first).
 		if errors.Is(context.Cause(s.Context()), errDraining) {
 			s.g.metrics.reject("grpc", reasonDraining)
 			return errDrained
@@ -306,6 +325,14 @@ func (s *guardedStream) RecvMsg(m any) error {
 // stay queued (behind it, even the stream's end) until the connection
 // ends.
 func (s *guardedStream) SendMsg(m any) error {
+	// An answer is sent only if its buffer fits the in-flight cap (the
+	// codec charges it: lenientCodec.Marshal): gRPC queues it whole, and
+	// for a client that does not read, it stays until the connection
+	// closes.
+	if pm, ok := m.(proto.Message); ok && !s.g.inFlight.fits(pooledSize(proto.Size(pm))) {
+		s.g.metrics.reject("grpc", reasonInFlight)
+		return s.g.busy()
+	}
 	if s.timer == nil {
 		s.timer = time.AfterFunc(s.g.limits.SendTimeout, s.stalled)
 	} else {

@@ -116,6 +116,22 @@ func (f *inFlight) acquire(n int64) bool {
 	return true
 }
 
+// force takes n bytes whether they fit or not: memory already taken,
+// which work to come must then fit beside.
+func (f *inFlight) force(n int64) {
+	f.used.Add(n)
+	f.set()
+}
+
+// fits tells whether n more bytes fit the cap now (or nothing is held).
+func (f *inFlight) fits(n int64) bool {
+	if f == nil || n <= 0 {
+		return true
+	}
+	used := f.used.Load()
+	return used == 0 || used+n <= f.max
+}
+
 func (f *inFlight) release(n int64) {
 	if f == nil || n <= 0 {
 		return
