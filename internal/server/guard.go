@@ -90,7 +90,7 @@ var bufferPool = func() mem.BufferPool {
 type streamCtl struct {
 	cancel   context.CancelCauseFunc
 	status   statusWriter // nil: gRPC's stream does not offer it
-	stop     func() bool // stops the release of the call's slot at the context's end
+	stop     func() bool  // stops the release of the call's slot at the context's end
 	mu       sync.Mutex
 	busy     bool
 	timedOut bool // Send blocked for SendTimeout
@@ -282,7 +282,6 @@ type guardedStream struct {
 	held  int64 // in-flight bytes of the message in hand
 	timer *time.Timer
 }
-
 
 var errDrained = status.Error(codes.Unavailable, "server draining: the stream is ended; open a new one")
 
