@@ -204,7 +204,7 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics,
 		grpc.MaxRecvMsgSize(max(o.Config.MaxMessageSize*2+4096, 4<<20)),
 		// Reuse handler goroutines: many small messages are the normal
 		// load of a transcoding sidecar.
-		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
+		grpc.NumStreamWorkers(streamWorkers(h.limits.MaxCalls)),
 		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(newFailureLog(log, 10)), recovery.UnaryServerInterceptor(panicked)),
 		grpc.ChainStreamInterceptor(grpcMetrics.StreamServerInterceptor(), recovery.StreamServerInterceptor(panicked)),
 	)
@@ -302,4 +302,15 @@ func logUnary(failures *failureLog) grpc.UnaryServerInterceptor {
 		}
 		return resp, err
 	}
+}
+
+// streamWorkers is how many long-lived goroutines gRPC runs calls on.
+// A call that finds none idle gets a goroutine of its own, whose stack
+// the codec grows (copying it, several times) and which is then thrown
+// away: with one worker a CPU, under load most calls did, and stack
+// growth was a fifth of the server's CPU. Enough workers for the calls
+// a busy server has under way at once keep their grown stacks instead
+// (about 16-32 KiB each, shrunk again by the collector when idle).
+func streamWorkers(maxCalls int) uint32 {
+	return uint32(min(max(64, 16*runtime.GOMAXPROCS(0)), maxCalls))
 }

@@ -1,0 +1,282 @@
+package cpubench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	pb "megaco/api/megaco/v1"
+	"megaco/internal/testbin"
+)
+
+var binary string
+
+// only, if set, runs only the kinds of calls it names (comma-separated),
+// e.g. to profile one: -kinds=transcode.
+var only = flag.String("kinds", "", "run only these kinds of calls (comma-separated: health,transcode,http,stream,batch)")
+
+func TestMain(m *testing.M) {
+	os.Exit(testbin.Main(m, "megaco/cmd/megaco", &binary))
+}
+
+// server is a `megaco serve` child process.
+type server struct {
+	cmd                *exec.Cmd
+	grpcAddr, httpAddr string
+}
+
+var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
+
+// startServer runs the binary on loopback ports, with the environment
+// given (GOMAXPROCS, as the user runs it, unless set), until cleanup.
+func startServer(tb testing.TB, env ...string) *server {
+	tb.Helper()
+	cmd := exec.Command(binary, "serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Kill() // ours, by PID
+		_ = cmd.Wait()
+	})
+	found := make(chan []string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1:]
+				break
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case a := <-found:
+		return &server{cmd: cmd, grpcAddr: a[0], httpAddr: a[1]}
+	case <-time.After(30 * time.Second):
+		tb.Fatal("megaco serve did not start in 30 s")
+	}
+	return nil
+}
+
+// cpu is the CPU time the process pid has used: the sum of its threads'
+// time on a CPU (/proc/PID/task/*/schedstat, nanoseconds).
+func cpu(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		tb.Skipf("no /proc/%d/task/*/schedstat: %v", pid, err)
+	}
+	var sum time.Duration
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // a thread gone meanwhile
+		}
+		ns, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		if err == nil {
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
+}
+
+// selfCPU is this process's CPU time (the clients').
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// workers is how many calls are open at once: enough to keep a
+// GOMAXPROCS=2 server busy over loopback.
+const workers = 16
+
+// kind is one kind of call: do makes one, of per messages, as worker w.
+type kind struct {
+	name string
+	per  int
+	do   func(w int) error
+	// server and client CPU and messages, summed over the rounds
+	server, client time.Duration
+	msgs           int64
+}
+
+// round makes about n messages' worth of k's calls over the workers and
+// adds the server's and the clients' CPU to k.
+func (k *kind) round(b *testing.B, pid int, n int) {
+	var left, done atomic.Int64
+	left.Store(int64(n))
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	s0, c0 := cpu(b, pid), selfCPU()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for left.Add(-int64(k.per)) > -int64(k.per) {
+				if err := k.do(w); err != nil {
+					failed.Store(err)
+					return
+				}
+				done.Add(int64(k.per))
+			}
+		}()
+	}
+	wg.Wait()
+	k.server += cpu(b, pid) - s0
+	k.client += selfCPU() - c0
+	k.msgs += done.Load()
+	if err := failed.Load(); err != nil {
+		b.Fatalf("%s: %v", k.name, err)
+	}
+}
+
+func (k *kind) report(b *testing.B) (server float64) {
+	n := float64(max(k.msgs, 1))
+	server = float64(k.server.Nanoseconds()) / 1e3 / n
+	b.ReportMetric(server, k.name+"-server-µs/msg")
+	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, k.name+"-client-µs/msg")
+	return server
+}
+
+// rounds is how many times each kind takes its turn: interleaving them
+// spreads what other processes do to the machine over all kinds alike.
+const rounds = 10
+
+// BenchmarkServerCPU measures the server's CPU per message of each kind
+// of call, side by side against one server, in interleaved rounds:
+// health is gRPC's empty call (grpc.health.v1.Health/Check), the floor
+// of any unary RPC; transcode a unary compact-text to BER Transcode of a
+// 280-byte message; http the same over /v1/transcode with keep-alive
+// clients; stream the same on TranscodeStream, one message a request;
+// batch 64 messages a request. b.N is the messages of each kind; run
+// with -benchtime=20000x or more. GOMAXPROCS in the benchmark's
+// environment applies to the server too. transcode-over-health is the
+// unary Transcode's server CPU less the empty call's.
+func BenchmarkServerCPU(b *testing.B) {
+	s := startServer(b)
+	data, err := os.ReadFile("../../../corpus/otp-time-test/msg78a06.compact.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	conns := make([]*grpc.ClientConn, 4)
+	for i := range conns {
+		if conns[i], err = grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
+			b.Fatal(err)
+		}
+		defer conns[i].Close()
+	}
+	ctx := context.Background()
+	req := &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_BER}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	defer hc.CloseIdleConnections()
+	url := "http://" + s.httpAddr + "/v1/transcode?to=ber"
+	single, batch := streams(b, conns, 1, req), streams(b, conns, 64, req)
+	kinds := []*kind{
+		{name: "health", per: 1, do: func(w int) error {
+			_, err := healthpb.NewHealthClient(conns[w%len(conns)]).Check(ctx, &healthpb.HealthCheckRequest{})
+			return err
+		}},
+		{name: "transcode", per: 1, do: func(w int) error {
+			_, err := pb.NewCodecServiceClient(conns[w%len(conns)]).Transcode(ctx, req)
+			return err
+		}},
+		{name: "http", per: 1, do: func(int) error {
+			resp, err := hc.Post(url, "text/plain", bytes.NewReader(data))
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				return fmt.Errorf("http: %s", resp.Status)
+			}
+			return nil
+		}},
+		{name: "stream", per: 1, do: single},
+		{name: "batch", per: 64, do: batch},
+	}
+	if *only != "" {
+		kinds = slices.DeleteFunc(kinds, func(k *kind) bool { return !slices.Contains(strings.Split(*only, ","), k.name) })
+	}
+	pid := s.cmd.Process.Pid
+	for _, k := range kinds { // connections, streams and stacks in place
+		k.round(b, pid, workers*k.per)
+		k.server, k.client, k.msgs = 0, 0, 0
+	}
+	b.ResetTimer()
+	for range rounds {
+		for _, k := range kinds {
+			k.round(b, pid, max(b.N/rounds, workers*k.per))
+		}
+	}
+	b.StopTimer()
+	byName := map[string]float64{}
+	for _, k := range kinds {
+		byName[k.name] = k.report(b)
+	}
+	if h, ok := byName["health"]; ok {
+		for _, name := range []string{"transcode", "http"} {
+			if v, ok := byName[name]; ok {
+				b.ReportMetric(v-h, name+"-over-health-µs")
+			}
+		}
+	}
+}
+
+// streams opens a TranscodeStream per worker and returns what sends one
+// request of per messages on worker w's and reads the answer.
+func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeRequest) func(w int) error {
+	msg := &pb.TranscodeStreamRequest{Request: req}
+	if per > 1 {
+		msg = &pb.TranscodeStreamRequest{Batch: make([]*pb.TranscodeRequest, per)}
+		for i := range msg.Batch {
+			msg.Batch[i] = req
+		}
+	}
+	sts := make([]pb.CodecService_TranscodeStreamClient, workers)
+	for w := range sts {
+		var err error
+		if sts[w], err = pb.NewCodecServiceClient(conns[w%len(conns)]).TranscodeStream(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Cleanup(func() {
+		for _, st := range sts {
+			_ = st.CloseSend()
+		}
+	})
+	return func(w int) error {
+		if err := sts[w].Send(msg); err != nil {
+			return err
+		}
+		_, err := sts[w].Recv()
+		return err
+	}
+}
