@@ -49,9 +49,9 @@ var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
 
 // startServer runs the binary on loopback ports, with the environment
 // given (GOMAXPROCS, as the user runs it, unless set), until cleanup.
-func startServer(tb testing.TB, env ...string) *server {
+func startServer(tb testing.TB, bin string, env ...string) *server {
 	tb.Helper()
-	cmd := exec.Command(binary, "serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, "serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -157,17 +157,22 @@ func (k *kind) round(b *testing.B, pid int, n int) {
 	}
 }
 
-func (k *kind) report(b *testing.B) (server float64) {
+func (k *kind) report(b *testing.B, prefix string) (server float64) {
 	n := float64(max(k.msgs, 1))
 	server = float64(k.server.Nanoseconds()) / 1e3 / n
-	b.ReportMetric(server, k.name+"-server-µs/msg")
-	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, k.name+"-client-µs/msg")
+	b.ReportMetric(server, prefix+k.name+"-server-µs/msg")
+	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, prefix+k.name+"-client-µs/msg")
 	return server
 }
 
 // rounds is how many times each kind takes its turn: interleaving them
 // spreads what other processes do to the machine over all kinds alike.
 const rounds = 10
+
+// against, if set, is another megaco binary (say, an earlier build)
+// run beside this one: every kind of call takes its turn on both, and
+// its figures are reported with the prefix "against-".
+var against = flag.String("against", "", "also measure this megaco binary, side by side")
 
 // BenchmarkServerCPU measures the server's CPU per message of each kind
 // of call, side by side against one server, in interleaved rounds:
@@ -178,24 +183,76 @@ const rounds = 10
 // batch 64 messages a request. b.N is the messages of each kind; run
 // with -benchtime=20000x or more. GOMAXPROCS in the benchmark's
 // environment applies to the server too. transcode-over-health is the
-// unary Transcode's server CPU less the empty call's.
+// unary Transcode's server CPU less the empty call's (http-over-health
+// the same for HTTP).
 func BenchmarkServerCPU(b *testing.B) {
-	s := startServer(b)
 	data, err := os.ReadFile("../../../corpus/otp-time-test/msg78a06.compact.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
+	type target struct {
+		prefix string
+		pid    int
+		kinds  []*kind
+	}
+	bins := []string{binary}
+	if *against != "" {
+		bins = append(bins, *against)
+	}
+	var targets []target
+	for i, bin := range bins {
+		s := startServer(b, bin)
+		t := target{pid: s.cmd.Process.Pid, kinds: kindsFor(b, s, data)}
+		if i > 0 {
+			t.prefix = "against-"
+		}
+		targets = append(targets, t)
+	}
+	for _, t := range targets { // connections, streams and stacks in place
+		for _, k := range t.kinds {
+			k.round(b, t.pid, workers*k.per)
+			k.server, k.client, k.msgs = 0, 0, 0
+		}
+	}
+	b.ResetTimer()
+	for range rounds {
+		for i := range targets[0].kinds {
+			for _, t := range targets {
+				k := t.kinds[i]
+				k.round(b, t.pid, max(b.N/rounds, workers*k.per))
+			}
+		}
+	}
+	b.StopTimer()
+	for _, t := range targets {
+		byName := map[string]float64{}
+		for _, k := range t.kinds {
+			byName[k.name] = k.report(b, t.prefix)
+		}
+		if h, ok := byName["health"]; ok {
+			for _, name := range []string{"transcode", "http"} {
+				if v, ok := byName[name]; ok {
+					b.ReportMetric(v-h, t.prefix+name+"-over-health-µs")
+				}
+			}
+		}
+	}
+}
+
+// kindsFor are the kinds of calls to s (those -kinds names, if set).
+func kindsFor(b *testing.B, s *server, data []byte) []*kind {
 	conns := make([]*grpc.ClientConn, 4)
 	for i := range conns {
+		var err error
 		if conns[i], err = grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
 			b.Fatal(err)
 		}
-		defer conns[i].Close()
+		b.Cleanup(func() { conns[i].Close() })
 	}
 	ctx := context.Background()
 	req := &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_BER}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
-	defer hc.CloseIdleConnections()
+	b.Cleanup(hc.CloseIdleConnections)
 	url := "http://" + s.httpAddr + "/v1/transcode?to=ber"
 	single, batch := streams(b, conns, 1, req), streams(b, conns, 64, req)
 	kinds := []*kind{
@@ -225,29 +282,7 @@ func BenchmarkServerCPU(b *testing.B) {
 	if *only != "" {
 		kinds = slices.DeleteFunc(kinds, func(k *kind) bool { return !slices.Contains(strings.Split(*only, ","), k.name) })
 	}
-	pid := s.cmd.Process.Pid
-	for _, k := range kinds { // connections, streams and stacks in place
-		k.round(b, pid, workers*k.per)
-		k.server, k.client, k.msgs = 0, 0, 0
-	}
-	b.ResetTimer()
-	for range rounds {
-		for _, k := range kinds {
-			k.round(b, pid, max(b.N/rounds, workers*k.per))
-		}
-	}
-	b.StopTimer()
-	byName := map[string]float64{}
-	for _, k := range kinds {
-		byName[k.name] = k.report(b)
-	}
-	if h, ok := byName["health"]; ok {
-		for _, name := range []string{"transcode", "http"} {
-			if v, ok := byName[name]; ok {
-				b.ReportMetric(v-h, name+"-over-health-µs")
-			}
-		}
-	}
+	return kinds
 }
 
 // streams opens a TranscodeStream per worker and returns what sends one
