@@ -112,12 +112,13 @@ var errDraining = errors.New("server draining")
 
 // tap runs on the connection's reader before a call gets a goroutine:
 // it refuses a call over MaxCalls (all connections together; a refusal
-// here costs no goroutine and reads no message), and gives the call a
+// here costs no goroutine and reads no message), and gives a stream a
 // context the guard can cancel: gRPC's own is cancelled only by the
 // client or the transport, and Recv returns only when a message comes or
 // the context ends. Methods the guard does not wrap (reflection) pass.
 func (g *guard) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if _, ok := g.methods[info.FullMethodName]; !ok {
+	isStream, ok := g.methods[info.FullMethodName]
+	if !ok {
 		return ctx, nil
 	}
 	if n := g.calls.Add(1); n > int64(g.limits.MaxCalls) {
@@ -125,8 +126,10 @@ func (g *guard) tap(ctx context.Context, info *tap.Info) (context.Context, error
 		g.metrics.reject("grpc", reasonCalls)
 		return nil, status.Errorf(codes.ResourceExhausted, "server busy: %d calls open (limit %d); retry later", n-1, g.limits.MaxCalls)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	ctl := &streamCtl{cancel: cancel}
+	ctl := &streamCtl{}
+	if isStream { // a unary call is never cancelled by the guard
+		ctx, ctl.cancel = context.WithCancelCause(ctx)
+	}
 	// The slot is given back when the handler ends (stop) or, for a call
 	// that never reaches it (an expired deadline), when its context ends.
 	ctl.stop = context.AfterFunc(ctx, g.releaseCall)
