@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 // v1Route serves a /v1 route: POST only (another method gets 405 with
 // Allow), with only the query parameters it knows (another gets 400
 // naming it: a misspelt option is an error, not a default).
-func v1Route(h http.HandlerFunc, params ...string) http.Handler {
+func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...string) http.Handler {
 	known := strings.Join(params, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -65,13 +66,14 @@ func v1Route(h http.HandlerFunc, params ...string) http.Handler {
 			writeStatus(w, http.StatusMethodNotAllowed, "method "+codecerr.Quote(r.Method)+" not allowed on "+r.URL.Path+": use POST")
 			return
 		}
-		for name := range r.URL.Query() {
+		q := r.URL.Query() // parsed once for the route
+		for name := range q {
 			if !slices.Contains(params, name) {
 				writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
 				return
 			}
 		}
-		h(w, r)
+		h(w, r, q)
 	})
 }
 
@@ -122,8 +124,7 @@ func bodySize(r *http.Request, rest io.Reader, read int) (size int, atLeast bool
 	return read + int(n), n == maxDrain
 }
 
-func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
-	q := r.URL.Query()
+func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
 	var version uint64
 	if v := q.Get("version"); v != "" {
 		var err error
@@ -134,13 +135,13 @@ func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
 }
 
-func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
-	opts, err := s.httpOptions(r)
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Values) {
+	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
 	}
-	to := r.URL.Query().Get("to")
+	to := q.Get("to")
 	if to == "" {
 		writeHTTPError(w, &RequestError{"the to= parameter (output codec) is required"})
 		return
@@ -150,7 +151,7 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	out, res, err := s.Do(nil, data, r.URL.Query().Get("from"), to, opts)
+	out, res, err := s.Do(nil, data, q.Get("from"), to, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -165,8 +166,8 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
-func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
-	opts, err := s.httpOptions(r)
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q url.Values) {
+	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -176,17 +177,17 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	want, err := codec.ParseForm(r.URL.Query().Get("form"), codec.InputForm)
+	want, err := codec.ParseForm(q.Get("form"), codec.InputForm)
 	if err != nil {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
-	view, err := protoconv.ParseDecodeView(r.URL.Query().Get("view"))
+	view, err := protoconv.ParseDecodeView(q.Get("view"))
 	if err != nil {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
-	m, from, err := s.decode(data, r.URL.Query().Get("from"), want, opts)
+	m, from, err := s.decode(data, q.Get("from"), want, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

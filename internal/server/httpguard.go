@@ -93,48 +93,38 @@ func (g *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var errNoRoom = errors.New("over the in-flight cap")
 
-// read reads up to maxMessage+1 bytes of r's body (one more tells an
-// overflow, which the service answers) under the rate deadline, and
-// returns them with the bytes it charged to the in-flight cap. A body
-// of known length gets one buffer of that size; one of unknown length
-// a buffer doubled as it fills.
+// read reads r's body, or up to maxMessage+1 bytes of it when its length
+// is not given (one more tells an overflow, which the service answers),
+// and returns it with the bytes it charged to the in-flight cap. The
+// buffer starts at 4 KiB and doubles as it fills, each size charged when
+// taken, so a body that trickles holds little. Each size has a deadline:
+// its bytes must have arrived within grace plus a second per minRate
+// bytes, and within the read timeout (so the deadline needs no resetting
+// after the body: one that passed would cancel the request). A body of a
+// few KiB, the usual, sets one deadline.
 func (g *httpGate) read(w http.ResponseWriter, r *http.Request) (*readBody, int64, error) {
 	rc := http.NewResponseController(w)
 	start := time.Now()
-	end := start.Add(g.readTimeout)
-	// After the body, the connection's deadline is the whole request's
-	// again (a deadline that passed would cancel the request).
-	defer func() { _ = rc.SetReadDeadline(end) }()
 	limit := g.maxMessage + 1
-	size := min(int64(4<<10), limit)
 	if r.ContentLength >= 0 {
-		size = r.ContentLength
+		limit = r.ContentLength // at most maxMessage: ServeHTTP checked
 	}
 	var held int64
-	grow := func(n int64) bool {
-		if !g.inFlight.acquire(n) {
+	var buf []byte
+	take := func(n int64) bool { // grow the buffer to n bytes
+		if !g.inFlight.acquire(n - int64(cap(buf))) {
 			return false
 		}
-		held += n
+		held += n - int64(cap(buf))
+		buf = append(make([]byte, 0, n), buf...)
+		allowed := g.grace + time.Duration(n*int64(time.Second)/max(g.minRate, 1))
+		_ = rc.SetReadDeadline(start.Add(min(allowed, g.readTimeout)))
 		return true
 	}
-	if !grow(size) {
-		return nil, held, errNoRoom
-	}
-	buf := make([]byte, 0, size)
-	for {
-		if len(buf) == cap(buf) {
-			if r.ContentLength >= 0 || int64(len(buf)) >= limit {
-				break
-			}
-			n := min(2*int64(cap(buf)), limit)
-			if !grow(n - int64(cap(buf))) {
-				return nil, held, errNoRoom
-			}
-			buf = append(make([]byte, 0, n), buf...)
+	for int64(len(buf)) < limit {
+		if len(buf) == cap(buf) && !take(min(max(2*int64(cap(buf)), 4<<10), limit)) {
+			return nil, held, errNoRoom
 		}
-		allowed := g.grace + time.Duration(int64(len(buf))*int64(time.Second)/max(g.minRate, 1))
-		_ = rc.SetReadDeadline(start.Add(min(allowed, g.readTimeout)))
 		n, err := r.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {

@@ -80,9 +80,10 @@ type Limits struct {
 	// under load.
 	HTTPMaxConcurrent int
 	// HTTPBodyGrace and HTTPBodyMinRate bound how slowly a /v1 body may
-	// arrive: within HTTPBodyGrace plus one second per HTTPBodyMinRate
-	// bytes read. A slower body is answered 408 and its connection
-	// closed.
+	// arrive: its first n bytes within HTTPBodyGrace plus one second per
+	// HTTPBodyMinRate bytes of n (n counted in steps of the read buffer,
+	// 4 KiB, then doubling). A slower body is answered 408 and its
+	// connection closed.
 	HTTPBodyGrace   time.Duration
 	HTTPBodyMinRate int64
 	// HTTPReadHeaderTimeout, HTTPReadTimeout (headers and body),

@@ -239,8 +239,11 @@ func TestSlowHTTP(t *testing.T) {
 
 // TestConcurrentLargePOSTs: 1,000 clients POST a 60 KB body each at once
 // (the measure: 2,000 were all accepted, RSS 375 -> 670 MB, 18 s
-// latency). Past the concurrency cap they are answered 503 with
-// Retry-After at once.
+// latency). The bodies are read before a concurrency place is taken (a
+// place is held only while the server works), each charged to the
+// in-flight cap as it arrives (1,000 x 64 KiB fits the default 64 MiB):
+// what does not fit either is answered 503 with Retry-After at once, and
+// the heap stays bounded.
 func TestConcurrentLargePOSTs(t *testing.T) {
 	s := start(t, "--http-max-concurrent", "32", "--max-message-size", "65536")
 	b := watch(t, s)
@@ -309,8 +312,8 @@ func TestConcurrentLargePOSTs(t *testing.T) {
 	if other.Load() > 0 {
 		t.Errorf("%d of %d requests timed out or got a 5xx other than 503", other.Load(), clients)
 	}
-	if busy.Load() == 0 || time.Duration(slowestBusy.Load()) > 10*time.Second {
-		t.Errorf("%d refusals, the slowest after %v: want some, at once", busy.Load(), time.Duration(slowestBusy.Load()))
+	if time.Duration(slowestBusy.Load()) > 10*time.Second {
+		t.Errorf("%d refusals, the slowest after %v: want them at once", busy.Load(), time.Duration(slowestBusy.Load()))
 	}
 	if p.heapMiB > before.heapMiB+300 {
 		t.Errorf("heap rose from %.1f to %.1f MiB", before.heapMiB, p.heapMiB)
