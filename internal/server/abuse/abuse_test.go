@@ -111,35 +111,9 @@ func TestNeverReadingStreams(t *testing.T) {
 	stop := make(chan struct{})
 	peak := s.peakFigures(stop)
 
-	batch := make([]*pb.TranscodeRequest, 200)
-	for i := range batch {
-		batch[i] = &pb.TranscodeRequest{Data: msg(t), To: pb.Codec_CODEC_PRETTY}
-	}
-	const conns, perConn = 10, 50
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var wg sync.WaitGroup
-	for range conns {
-		// Small windows, as a hostile client would choose: the server's
-		// answers fill them at once.
-		_, client := dial(t, s.grpcAddr, grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10))
-		for range perConn {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				st, err := client.TranscodeStream(ctx)
-				if err != nil {
-					return
-				}
-				for range 20 { // until the server stops reading or ends the stream
-					if st.Send(&pb.TranscodeStreamRequest{Batch: batch}) != nil {
-						break
-					}
-				}
-				// Never Recv: the client holds the stream open.
-			}()
-		}
-	}
+	_, wg := neverReading(ctx, t, s, 10, 50)
 	wg.Wait()
 	// The server ends the streams and closes their connections.
 	if !eventually(30*time.Second, func() bool { return s.figures().grpcConns <= 1 }) {

@@ -14,9 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-
-	pb "megaco/api/megaco/v1"
 	"megaco/internal/testbin"
 )
 
@@ -59,40 +56,9 @@ func TestNeverReadingStreamsHeap(t *testing.T) {
 	s := start(t, "--grpc-send-timeout", "60s", "--max-in-flight-bytes", strconv.Itoa(inFlightMiB<<20), "--pprof-addr", pprof)
 	b := watch(t, s)
 	before := liveHeap(t, pprof)
-	batch := make([]*pb.TranscodeRequest, 200)
-	for i := range batch {
-		batch[i] = &pb.TranscodeRequest{Data: msg(t), To: pb.Codec_CODEC_PRETTY}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var placed atomic.Int64 // streams that sent twice (so the server answered once) or were ended
-	var wg sync.WaitGroup
-	for range conns {
-		_, client := dial(t, s.grpcAddr, grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10))
-		for range perConn {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				st, err := client.TranscodeStream(ctx)
-				if err != nil {
-					placed.Add(1)
-					return
-				}
-				for i := range 20 {
-					if st.Send(&pb.TranscodeStreamRequest{Batch: batch}) != nil {
-						if i < 2 {
-							placed.Add(1)
-						}
-						return
-					}
-					if i == 1 {
-						placed.Add(1)
-					}
-				}
-				// Never Recv.
-			}()
-		}
-	}
+	placed, wg := neverReading(ctx, t, s, conns, perConn)
 	if !eventually(60*time.Second, func() bool { return placed.Load() == conns*perConn }) {
 		t.Logf("after 60 s only %d of %d streams have sent twice", placed.Load(), conns*perConn)
 	}

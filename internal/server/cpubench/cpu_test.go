@@ -1,7 +1,6 @@
 package cpubench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"flag"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,47 +39,17 @@ func TestMain(m *testing.M) {
 
 // server is a `megaco serve` child process.
 type server struct {
-	cmd                *exec.Cmd
+	*testbin.Proc
 	grpcAddr, httpAddr string
 }
 
 var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
 
-// startServer runs the binary on loopback ports, with the environment
-// given (GOMAXPROCS, as the user runs it, unless set), until cleanup.
-func startServer(tb testing.TB, bin string, env ...string) *server {
+// startServer runs the binary bin on loopback ports until cleanup.
+func startServer(tb testing.TB, bin string) *server {
 	tb.Helper()
-	cmd := exec.Command(bin, "serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Kill() // ours, by PID
-		_ = cmd.Wait()
-	})
-	found := make(chan []string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1:]
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case a := <-found:
-		return &server{cmd: cmd, grpcAddr: a[0], httpAddr: a[1]}
-	case <-time.After(30 * time.Second):
-		tb.Fatal("megaco serve did not start in 30 s")
-	}
-	return nil
+	p, a := testbin.Start(tb, bin, []string{"serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"}, servingLine)
+	return &server{Proc: p, grpcAddr: a[0], httpAddr: a[1]}
 }
 
 // cpu is the CPU time the process pid has used: the sum of its threads'
@@ -175,16 +143,17 @@ const rounds = 10
 var against = flag.String("against", "", "also measure this megaco binary, side by side")
 
 // BenchmarkServerCPU measures the server's CPU per message of each kind
-// of call, side by side against one server, in interleaved rounds:
-// health is gRPC's empty call (grpc.health.v1.Health/Check), the floor
-// of any unary RPC; transcode a unary compact-text to BER Transcode of a
-// 280-byte message; http the same over /v1/transcode with keep-alive
-// clients; stream the same on TranscodeStream, one message a request;
-// batch 64 messages a request. b.N is the messages of each kind; run
-// with -benchtime=20000x or more. GOMAXPROCS in the benchmark's
-// environment applies to the server too. transcode-over-health is the
-// unary Transcode's server CPU less the empty call's, http-over-healthz
-// the same over HTTP.
+// of call, side by side against one server (GOMAXPROCS=2), in
+// interleaved rounds: health is gRPC's empty call
+// (grpc.health.v1.Health/Check), the floor of any unary RPC; transcode a
+// unary compact-text to BER Transcode of a 280-byte message; healthz an
+// HTTP GET /healthz, the floor of any HTTP request; http the Transcode
+// over /v1/transcode, both with keep-alive clients; stream the
+// Transcode on TranscodeStream, one message a request; batch 64 messages
+// a request. b.N is the messages of each kind; run with
+// -benchtime=20000x or more. transcode-over-health is the unary
+// Transcode's server CPU less the empty call's, http-over-healthz the
+// same over HTTP.
 func BenchmarkServerCPU(b *testing.B) {
 	data, err := os.ReadFile("../../../corpus/otp-time-test/msg78a06.compact.txt")
 	if err != nil {
@@ -202,7 +171,7 @@ func BenchmarkServerCPU(b *testing.B) {
 	var targets []target
 	for i, bin := range bins {
 		s := startServer(b, bin)
-		t := target{pid: s.cmd.Process.Pid, kinds: kindsFor(b, s, data)}
+		t := target{pid: s.PID(), kinds: kindsFor(b, s, data)}
 		if i > 0 {
 			t.prefix = "against-"
 		}
