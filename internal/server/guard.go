@@ -330,8 +330,9 @@ func (s *guardedStream) SendMsg(m any) error {
 	// An answer is sent only if its buffer fits the in-flight cap (the
 	// codec charges it: lenientCodec.Marshal): gRPC queues it whole, and
 	// for a client that does not read, it stays until the connection
-	// closes.
-	if pm, ok := m.(proto.Message); ok && !s.g.inFlight.fits(pooledSize(proto.Size(pm))) {
+	// closes. Answers may fill only answerShare of the cap, so that
+	// streams whose clients do not read leave room for new requests.
+	if pm, ok := m.(proto.Message); ok && !s.g.inFlight.fits(pooledSize(proto.Size(pm)), answerShare) {
 		s.g.metrics.reject("grpc", reasonInFlight)
 		return s.g.busy()
 	}

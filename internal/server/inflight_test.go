@@ -29,7 +29,7 @@ func TestAnswerBufCharge(t *testing.T) {
 		t.Errorf("a dropped buffer still charged after 10 s: %d", f.used.Load())
 	}
 	f.force(1)
-	if !f.fits(1<<20-1) || f.fits(1<<20) {
-		t.Error("fits: with 1 byte held, want room for the cap less 1 and no more")
+	if !f.fits(1<<20-1, 1) || f.fits(1<<20, 1) || !f.fits(1<<19-1, 0.5) || f.fits(1<<19, 0.5) {
+		t.Error("fits: with 1 byte held, want room for the share of the cap less 1 and no more")
 	}
 }

@@ -123,14 +123,19 @@ func (f *inFlight) force(n int64) {
 	f.set()
 }
 
-// fits tells whether n more bytes fit the cap now (or nothing is held).
-func (f *inFlight) fits(n int64) bool {
+// fits tells whether n more bytes fit share of the cap now (or nothing
+// is held).
+func (f *inFlight) fits(n int64, share float64) bool {
 	if f == nil || n <= 0 {
 		return true
 	}
 	used := f.used.Load()
-	return used == 0 || used+n <= f.max
+	return used == 0 || used+n <= int64(float64(f.max)*share)
 }
+
+// answerShare is the part of the in-flight cap that answers queued for
+// clients may fill.
+const answerShare = 0.75
 
 func (f *inFlight) release(n int64) {
 	if f == nil || n <= 0 {
