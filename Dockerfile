@@ -35,6 +35,6 @@ COPY --from=build /out/megaco /megaco
 USER 65532:65532
 # gRPC, HTTP (/v1, /metrics, /healthz, /readyz); the proxy's Megaco ports
 # (2944 text, 2945 binary, each on UDP and TCP).
-EXPOSE 9090/tcp 8080/tcp 2944/udp 2944/tcp 2945/udp 2945/tcp
+EXPOSE 50051/tcp 8080/tcp 2944/udp 2944/tcp 2945/udp 2945/tcp
 ENTRYPOINT ["/megaco"]
 CMD ["serve"]

@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	github.com/gopacket/gopacket v1.7.7
-	github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus v1.1.1
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4
 	github.com/klauspost/compress v1.20.3
 	github.com/prometheus/client_golang v1.25.0

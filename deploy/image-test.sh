@@ -49,7 +49,7 @@ make --no-print-directory image IMAGE="$image" IMAGE_BUILD_FLAGS=--layers=false 
 user=$(podman image inspect --format '{{.Config.User}}' "$image")
 [ "$user" = "65532:65532" ] || fail "image user is '$user', want 65532:65532"
 ports=$(podman image inspect --format '{{range $p, $_ := .Config.ExposedPorts}}{{$p}} {{end}}' "$image")
-for p in 9090/tcp 8080/tcp 2944/udp 2944/tcp 2945/udp 2945/tcp; do
+for p in 50051/tcp 8080/tcp 2944/udp 2944/tcp 2945/udp 2945/tcp; do
   [[ " $ports " == *" $p "* ]] || fail "port $p not exposed (have: $ports)"
 done
 for l in version revision source licenses; do

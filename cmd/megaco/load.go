@@ -123,7 +123,7 @@ func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 		MGCTarget: "127.0.0.1:2944", MGTarget: "127.0.0.1:2945", MGCListen: "127.0.0.1:3944", MGListen: "127.0.0.1:3945",
 		RetransmitInitial: 250 * time.Millisecond, RetransmitMax: 4 * time.Second,
 	}, cfg: load.Config{
-		Targets: []string{"127.0.0.1:9090"}, Mode: "unary", Streams: 4,
+		Targets: []string{"127.0.0.1:50051"}, Mode: "unary", Streams: 4,
 		Ramp:    load.Ramp{Rate: 10, Period: time.Second, Interval: 5 * time.Second},
 		Timeout: 2 * time.Second, StatPeriod: 10 * time.Second, Codecs: load.DefaultCodecs,
 	}}

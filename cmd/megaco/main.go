@@ -3,7 +3,7 @@
 //
 //	megaco transcode --from ber --to ber [--version N] [--profile otp|rfc] [FILE|-]
 //	megaco decode --from ber [--version N] [FILE|-]
-//	megaco serve [--grpc-addr :9090] [--http-addr :8080] ...
+//	megaco serve [--grpc-addr :50051] [--http-addr :8080] ...
 package main
 
 import (

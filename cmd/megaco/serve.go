@@ -22,14 +22,14 @@ defaults without any flag. Every flag has an environment variable. SIGTERM
 drains and exits.
 
 Example:
-  megaco serve --grpc-addr 127.0.0.1:9090 --http-addr 127.0.0.1:8080
+  megaco serve --grpc-addr 127.0.0.1:50051 --http-addr 127.0.0.1:8080
 
 flags:
 `
 
 func serve(args []string, stderr io.Writer) error {
 	fs := newFlags("serve", serveUsage, stderr)
-	o := server.Options{GRPCAddr: ":9090", HTTPAddr: ":8080", Config: server.DefaultConfig(),
+	o := server.Options{GRPCAddr: ":50051", HTTPAddr: ":8080", Config: server.DefaultConfig(),
 		DrainTimeout: 10 * time.Second, GCPercent: server.DefaultGCPercent, Limits: server.DefaultLimits()}
 	m, lg, reflection := newMappingArgs(), logArgs{level: "info", format: "text"}, true
 	var tlsCert, tlsKey, tlsClientCA string

@@ -27,6 +27,8 @@ func addLimitFlags(fs *flagSet, l *server.Limits) {
 	fs.Var(sizeOf(&l.MaxHeaderBytes, 1), "max-header-bytes", "MEGACO_MAX_HEADER_BYTES", "largest HTTP headers or gRPC metadata of a request")
 	fs.Var(countOf(&l.HTTPMaxConns, 1, many), "http-max-conns", "MEGACO_HTTP_MAX_CONNS", "most HTTP connections open at once; more are closed at once")
 	fs.Var(countOf(&l.HTTPMaxConcurrent, 1, many), "http-max-concurrent", "MEGACO_HTTP_MAX_CONCURRENT", "most /v1 requests served at once; more get 503 with Retry-After")
+	fs.Var(durationOf(&l.HTTPBodyGrace, ms), "http-body-grace", "MEGACO_HTTP_BODY_GRACE", "time a /v1 body may take before --http-body-min-rate applies; slower bodies get 408")
+	fs.Var(sizeOf(&l.HTTPBodyMinRate, 1), "http-body-min-rate", "MEGACO_HTTP_BODY_MIN_RATE", "slowest a /v1 body may arrive after --http-body-grace, a size a second")
 	fs.Var(durationOf(&l.HTTPReadHeaderTimeout, ms), "http-read-header-timeout", "MEGACO_HTTP_READ_HEADER_TIMEOUT", "time to read a request's headers")
 	fs.Var(durationOf(&l.HTTPReadTimeout, ms), "http-read-timeout", "MEGACO_HTTP_READ_TIMEOUT", "time to read a whole request, body included")
 	fs.Var(durationOf(&l.HTTPWriteTimeout, ms), "http-write-timeout", "MEGACO_HTTP_WRITE_TIMEOUT", "time from the end of a request's headers to the end of its response")

@@ -48,7 +48,7 @@ type guard struct {
 }
 
 func newGuard(l Limits, f *inFlight, m *serverMetrics, conns *limitListener) *guard {
-	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), methods: make(map[string]bool), codec: newLenientCodec()}
+	return &guard{limits: l, inFlight: f, metrics: m, conns: conns, streams: make(map[*streamCtl]struct{}), methods: make(map[string]bool), codec: newLenientCodec(f)}
 }
 
 // options are the gRPC server options that carry the limits gRPC
@@ -89,7 +89,8 @@ var bufferPool = func() mem.BufferPool {
 // its context, and whether it has a message in hand.
 type streamCtl struct {
 	cancel   context.CancelCauseFunc
-	stop     func() bool // stops the release of the call's slot at the context's end
+	status   statusWriter // nil: gRPC's stream does not offer it
+	stop     func() bool  // stops the release of the call's slot at the context's end
 	mu       sync.Mutex
 	busy     bool
 	timedOut bool // Send blocked for SendTimeout
@@ -97,18 +98,27 @@ type streamCtl struct {
 
 type ctlKey struct{}
 
+// statusWriter is gRPC's transport stream, which ends a stream with a
+// status of its own choosing. The drain uses it to end a stream waiting
+// for its next message with Unavailable: a cancelled context alone would
+// make gRPC answer Canceled, which clients do not retry.
+type statusWriter interface {
+	WriteStatus(*status.Status) error
+}
+
 // errDraining is the cause a stream's context is cancelled with by the
 // drain.
 var errDraining = errors.New("server draining")
 
 // tap runs on the connection's reader before a call gets a goroutine:
 // it refuses a call over MaxCalls (all connections together; a refusal
-// here costs no goroutine and reads no message), and gives the call a
+// here costs no goroutine and reads no message), and gives a stream a
 // context the guard can cancel: gRPC's own is cancelled only by the
 // client or the transport, and Recv returns only when a message comes or
 // the context ends. Methods the guard does not wrap (reflection) pass.
 func (g *guard) tap(ctx context.Context, info *tap.Info) (context.Context, error) {
-	if _, ok := g.methods[info.FullMethodName]; !ok {
+	isStream, ok := g.methods[info.FullMethodName]
+	if !ok {
 		return ctx, nil
 	}
 	if n := g.calls.Add(1); n > int64(g.limits.MaxCalls) {
@@ -116,8 +126,10 @@ func (g *guard) tap(ctx context.Context, info *tap.Info) (context.Context, error
 		g.metrics.reject("grpc", reasonCalls)
 		return nil, status.Errorf(codes.ResourceExhausted, "server busy: %d calls open (limit %d); retry later", n-1, g.limits.MaxCalls)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	ctl := &streamCtl{cancel: cancel}
+	ctl := &streamCtl{}
+	if isStream { // a unary call is never cancelled by the guard
+		ctx, ctl.cancel = context.WithCancelCause(ctx)
+	}
 	// The slot is given back when the handler ends (stop) or, for a call
 	// that never reaches it (an expired deadline), when its context ends.
 	ctl.stop = context.AfterFunc(ctx, g.releaseCall)
@@ -182,6 +194,11 @@ func (g *guard) malformed(m any) error {
 	return status.Error(codes.InvalidArgument, "malformed request: not a valid protobuf message: "+clip(err.Error()))
 }
 
+// busy is the refusal of work over the in-flight cap.
+func (g *guard) busy() error {
+	return status.Errorf(codes.ResourceExhausted, "server busy: %d bytes of requests and answers in flight (limit %d); retry later", g.inFlight.used.Load(), g.inFlight.max)
+}
+
 // acquire takes the request's size from the in-flight cap.
 func (g *guard) acquire(m any) (int64, error) {
 	pm, ok := m.(proto.Message)
@@ -191,7 +208,7 @@ func (g *guard) acquire(m any) (int64, error) {
 	n := int64(proto.Size(pm))
 	if !g.inFlight.acquire(n) {
 		g.metrics.reject("grpc", reasonInFlight)
-		return 0, status.Errorf(codes.ResourceExhausted, "server busy: %d bytes of requests in flight (limit %d); retry later", g.inFlight.used.Load(), g.inFlight.max)
+		return 0, g.busy()
 	}
 	return n, nil
 }
@@ -203,6 +220,7 @@ func (g *guard) stream(h grpc.StreamHandler) grpc.StreamHandler {
 			return h(srv, ss)
 		}
 		defer g.end(ctl)
+		ctl.status, _ = grpc.ServerTransportStreamFromContext(ss.Context()).(statusWriter)
 		if !g.add(ctl) {
 			g.metrics.reject("grpc", reasonDraining)
 			return status.Error(codes.Unavailable, "server draining")
@@ -244,6 +262,9 @@ func (g *guard) drain() {
 	for c := range g.streams {
 		c.mu.Lock()
 		if !c.busy {
+			if c.status != nil {
+				_ = c.status.WriteStatus(status.Convert(errDrained))
+			}
 			c.cancel(errDraining)
 		}
 		c.mu.Unlock()
@@ -280,9 +301,9 @@ func (s *guardedStream) RecvMsg(m any) error {
 	}
 	err := s.ServerStream.RecvMsg(m)
 	if err != nil {
-		// A stream the drain ended while it waited: gRPC has already
-		// answered it Canceled (it writes the status of a failed Recv
-		// itself), so the status here only reaches the log.
+		// A stream the drain ended while it waited: the drain has
+		// already answered it Unavailable (gRPC writes the status of a
+		// failed Recv itself, Canceled, unless one was written first).
 		if errors.Is(context.Cause(s.Context()), errDraining) {
 			s.g.metrics.reject("grpc", reasonDraining)
 			return errDrained
@@ -306,6 +327,15 @@ func (s *guardedStream) RecvMsg(m any) error {
 // stay queued (behind it, even the stream's end) until the connection
 // ends.
 func (s *guardedStream) SendMsg(m any) error {
+	// An answer is sent only if its buffer fits the in-flight cap (the
+	// codec charges it: lenientCodec.Marshal): gRPC queues it whole, and
+	// for a client that does not read, it stays until the connection
+	// closes. Answers may fill only answerShare of the cap, so that
+	// streams whose clients do not read leave room for new requests.
+	if pm, ok := m.(proto.Message); ok && !s.g.inFlight.fits(pooledSize(proto.Size(pm)), answerShare) {
+		s.g.metrics.reject("grpc", reasonInFlight)
+		return s.g.busy()
+	}
 	if s.timer == nil {
 		s.timer = time.AfterFunc(s.g.limits.SendTimeout, s.stalled)
 	} else {

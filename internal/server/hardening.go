@@ -29,7 +29,7 @@ func newHardening(o Options, reg prometheus.Registerer, gl, hl net.Listener) *ha
 }
 
 func (h *hardening) httpHandler(next http.Handler, maxMessage int) http.Handler {
-	return httpGuard(next, h.limits.HTTPMaxConcurrent, int64(maxMessage), h.inFlight, h.metrics)
+	return newHTTPGate(next, h.limits, int64(maxMessage), h.inFlight, h.metrics)
 }
 
 func (h *hardening) logLimits(log *slog.Logger) {
@@ -38,7 +38,7 @@ func (h *hardening) logLimits(log *slog.Logger) {
 		"grpc_max_conns", l.MaxConns, "grpc_max_streams", l.MaxStreams, "grpc_max_conn_idle", l.MaxConnIdle, "grpc_max_conn_age", l.MaxConnAge,
 		"grpc_window", l.WindowSize, "grpc_conn_window", l.ConnWindowSize, "grpc_send_timeout", l.SendTimeout,
 		"max_in_flight_bytes", l.MaxInFlightBytes, "max_header_bytes", l.MaxHeaderBytes,
-		"http_max_conns", l.HTTPMaxConns, "http_max_concurrent", l.HTTPMaxConcurrent,
+		"http_max_conns", l.HTTPMaxConns, "http_max_concurrent", l.HTTPMaxConcurrent, "http_body_grace", l.HTTPBodyGrace, "http_body_min_rate", l.HTTPBodyMinRate,
 		"http_read_header_timeout", l.HTTPReadHeaderTimeout, "http_read_timeout", l.HTTPReadTimeout,
 		"http_write_timeout", l.HTTPWriteTimeout, "http_idle_timeout", l.HTTPIdleTimeout)
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -30,8 +33,11 @@ import (
 // from may be left out (or "auto") to detect the input codec.
 func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/transcode", s.httpTranscode)
-	mux.HandleFunc("POST /v1/decode", s.httpDecode)
+	mux.Handle("/v1/transcode", v1Route(s.httpTranscode, "from", "to", "version", "profile", "layout"))
+	mux.Handle("/v1/decode", v1Route(s.httpDecode, "from", "form", "view", "version", "profile", "layout"))
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		writeStatus(w, http.StatusNotFound, "no such route "+codecerr.Quote(r.URL.Path)+" (the routes are POST /v1/transcode and POST /v1/decode)")
+	})
 	probe := func(w http.ResponseWriter, r *http.Request) {
 		if healthy != nil && !healthy() {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
@@ -49,20 +55,59 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 	return mux
 }
 
-// readBody reads at most the configured maximum (plus one byte, to tell
-// an exact fit from an overflow).
+// v1Route serves a /v1 route: POST only (another method gets 405 with
+// Allow), with only the query parameters it knows (another gets 400
+// naming it: a misspelt option is an error, not a default).
+func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...string) http.Handler {
+	known := strings.Join(params, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeStatus(w, http.StatusMethodNotAllowed, "method "+codecerr.Quote(r.Method)+" not allowed on "+r.URL.Path+": use POST")
+			return
+		}
+		q := r.URL.Query() // parsed once for the route
+		for name := range q {
+			if !slices.Contains(params, name) {
+				writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
+				return
+			}
+		}
+		h(w, r, q)
+	})
+}
+
+// readBody is the request's body: refused from its Content-Length alone
+// when that is over the configured maximum, taken as the HTTP gate read
+// it (readBody), or read here (at most the maximum plus one byte, to
+// tell an exact fit from an overflow).
 func (s *Service) readBody(r *http.Request) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, int64(s.cfg.MaxMessageSize)+1))
-	if err != nil {
-		return nil, &RequestError{"reading the body: " + err.Error()}
+	max := s.cfg.MaxMessageSize
+	if r.ContentLength > int64(max) {
+		return nil, s.tooLarge(r, &TooLargeError{Size: int(min(r.ContentLength, 1<<62)), Max: max})
 	}
-	if len(data) > s.cfg.MaxMessageSize {
-		err := &TooLargeError{Size: len(data), Max: s.cfg.MaxMessageSize}
-		err.Size, err.AtLeast = bodySize(r, len(data))
-		s.metrics.failed(nameOr(r.URL.Query().Get("from")), opDecode, err)
-		return nil, err
+	var data []byte
+	rest := r.Body
+	if b, ok := r.Body.(*readBody); ok && b.off == 0 {
+		data, rest = b.data, b.rest
+	} else {
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(r.Body, int64(max)+1)); err != nil {
+			return nil, &RequestError{"reading the body: " + err.Error()}
+		}
+	}
+	if len(data) > max {
+		err := &TooLargeError{Size: len(data), Max: max}
+		err.Size, err.AtLeast = bodySize(r, rest, len(data))
+		return nil, s.tooLarge(r, err)
 	}
 	return data, nil
+}
+
+// tooLarge counts an oversized body and returns its error.
+func (s *Service) tooLarge(r *http.Request, err *TooLargeError) error {
+	s.metrics.failed(nameOr(r.URL.Query().Get("from")), opDecode, err)
+	return err
 }
 
 // maxDrain bounds the rest of an oversized body read to tell its size.
@@ -71,16 +116,15 @@ const maxDrain = 64 << 20
 // bodySize is the size of a body of which read bytes were read: its
 // Content-Length, or else read and the rest counted up to maxDrain
 // (atLeast: there was more).
-func bodySize(r *http.Request, read int) (size int, atLeast bool) {
+func bodySize(r *http.Request, rest io.Reader, read int) (size int, atLeast bool) {
 	if r.ContentLength >= int64(read) {
 		return int(r.ContentLength), false
 	}
-	n, _ := io.Copy(io.Discard, io.LimitReader(r.Body, maxDrain))
+	n, _ := io.Copy(io.Discard, io.LimitReader(rest, maxDrain))
 	return read + int(n), n == maxDrain
 }
 
-func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
-	q := r.URL.Query()
+func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
 	var version uint64
 	if v := q.Get("version"); v != "" {
 		var err error
@@ -91,13 +135,13 @@ func (s *Service) httpOptions(r *http.Request) (codec.Options, error) {
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
 }
 
-func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
-	opts, err := s.httpOptions(r)
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Values) {
+	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
 	}
-	to := r.URL.Query().Get("to")
+	to := q.Get("to")
 	if to == "" {
 		writeHTTPError(w, &RequestError{"the to= parameter (output codec) is required"})
 		return
@@ -107,7 +151,7 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	out, res, err := s.Do(nil, data, r.URL.Query().Get("from"), to, opts)
+	out, res, err := s.Do(nil, data, q.Get("from"), to, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -122,8 +166,8 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
-func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
-	opts, err := s.httpOptions(r)
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q url.Values) {
+	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -133,17 +177,17 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, err)
 		return
 	}
-	want, err := codec.ParseForm(r.URL.Query().Get("form"), codec.InputForm)
+	want, err := codec.ParseForm(q.Get("form"), codec.InputForm)
 	if err != nil {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
-	view, err := protoconv.ParseDecodeView(r.URL.Query().Get("view"))
+	view, err := protoconv.ParseDecodeView(q.Get("view"))
 	if err != nil {
 		writeHTTPError(w, &RequestError{err.Error()})
 		return
 	}
-	m, from, err := s.decode(data, r.URL.Query().Get("from"), want, opts)
+	m, from, err := s.decode(data, q.Get("from"), want, opts)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

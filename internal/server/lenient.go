@@ -1,6 +1,8 @@
 package server
 
 import (
+	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -24,16 +26,18 @@ type lenientCodec struct {
 	encoding.CodecV2
 	pending  atomic.Int64 // failures kept: the success path looks only when some are
 	failures sync.Map     // message -> error
+	inFlight *inFlight    // charged with the answers' buffers (nil: none)
 }
 
-func newLenientCodec() *lenientCodec {
-	return &lenientCodec{CodecV2: encoding.GetCodecV2("proto")}
+func newLenientCodec(f *inFlight) *lenientCodec {
+	return &lenientCodec{CodecV2: encoding.GetCodecV2("proto"), inFlight: f}
 }
 
 // Marshal is the proto codec's, with buffers from bufferPool rather than
 // gRPC's default pool: an answer queued for a client that reads slowly
 // holds its buffer, and the default pool's size classes jump from 32 KiB
-// to 1 MiB.
+// to 1 MiB. Each pooled buffer is charged to the in-flight cap until
+// gRPC has written it (answerBuf).
 func (c *lenientCodec) Marshal(v any) (mem.BufferSlice, error) {
 	m, ok := v.(proto.Message)
 	if !ok {
@@ -50,7 +54,51 @@ func (c *lenientCodec) Marshal(v any) (mem.BufferSlice, error) {
 		bufferPool.Put(buf)
 		return nil, err
 	}
-	return mem.BufferSlice{mem.NewBuffer(buf, bufferPool)}, nil
+	return mem.BufferSlice{mem.NewBuffer(buf, newAnswerBuf(c.inFlight, cap(*buf)))}, nil
+}
+
+// pooledSize is the size of the buffer Marshal takes for a message of
+// size bytes (0: none, it is below gRPC's pooling threshold).
+func pooledSize(size int) int64 {
+	if mem.IsBelowBufferPoolingThreshold(size) {
+		return 0
+	}
+	return int64(1) << bits.Len(uint(size-1))
+}
+
+// answerBuf is the pool one answer's buffer goes back to: it gives the
+// buffer's bytes back to the in-flight cap, then the buffer to
+// bufferPool. gRPC gives a buffer back once written, or when its stream
+// is cleaned up; one it drops instead (a connection torn down with
+// answers queued) is given back to the cap when the collector frees
+// the answerBuf.
+type answerBuf struct {
+	cleanup runtime.Cleanup
+	f       *inFlight
+	n       int64
+}
+
+func newAnswerBuf(f *inFlight, n int) mem.BufferPool {
+	if f == nil {
+		return bufferPool
+	}
+	a := &answerBuf{f: f, n: int64(n)}
+	f.force(a.n)
+	a.cleanup = runtime.AddCleanup(a, func(r release) { r.f.release(r.n) }, release{f, a.n})
+	return a
+}
+
+type release struct {
+	f *inFlight
+	n int64
+}
+
+func (a *answerBuf) Get(n int) *[]byte { return bufferPool.Get(n) }
+
+func (a *answerBuf) Put(b *[]byte) {
+	a.cleanup.Stop()
+	a.f.release(a.n)
+	bufferPool.Put(b)
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {

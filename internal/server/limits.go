@@ -74,9 +74,18 @@ type Limits struct {
 	// HTTPMaxConns is the most HTTP connections open at once.
 	HTTPMaxConns int
 	// HTTPMaxConcurrent is the most /v1 requests served at once; one
-	// more is answered 503 with Retry-After. /metrics, /healthz and
-	// /readyz are not counted, so probes work under load.
+	// more is answered 503 with Retry-After. A request takes its place
+	// only once its body is read, so slow senders do not hold places.
+	// /metrics, /healthz and /readyz are not counted, so probes work
+	// under load.
 	HTTPMaxConcurrent int
+	// HTTPBodyGrace and HTTPBodyMinRate bound how slowly a /v1 body may
+	// arrive: its first n bytes within HTTPBodyGrace plus one second per
+	// HTTPBodyMinRate bytes of n (n counted in steps of the read buffer,
+	// 4 KiB, then doubling). A slower body is answered 408 and its
+	// connection closed.
+	HTTPBodyGrace   time.Duration
+	HTTPBodyMinRate int64
 	// HTTPReadHeaderTimeout, HTTPReadTimeout (headers and body),
 	// HTTPWriteTimeout (from the end of the headers to the end of the
 	// response) and HTTPIdleTimeout (between requests of a keep-alive
@@ -104,6 +113,8 @@ func DefaultLimits() Limits {
 		MaxHeaderBytes:        64 << 10,
 		HTTPMaxConns:          1000,
 		HTTPMaxConcurrent:     256,
+		HTTPBodyGrace:         5 * time.Second,
+		HTTPBodyMinRate:       4 << 10,
 		HTTPReadHeaderTimeout: 5 * time.Second,
 		HTTPReadTimeout:       30 * time.Second,
 		HTTPWriteTimeout:      30 * time.Second,
@@ -130,6 +141,8 @@ func (l Limits) withDefaults() Limits {
 	fill(&l.MaxHeaderBytes, d.MaxHeaderBytes)
 	fill(&l.HTTPMaxConns, d.HTTPMaxConns)
 	fill(&l.HTTPMaxConcurrent, d.HTTPMaxConcurrent)
+	fill(&l.HTTPBodyGrace, d.HTTPBodyGrace)
+	fill(&l.HTTPBodyMinRate, d.HTTPBodyMinRate)
 	fill(&l.HTTPReadHeaderTimeout, d.HTTPReadHeaderTimeout)
 	fill(&l.HTTPReadTimeout, d.HTTPReadTimeout)
 	fill(&l.HTTPWriteTimeout, d.HTTPWriteTimeout)

@@ -116,6 +116,27 @@ func (f *inFlight) acquire(n int64) bool {
 	return true
 }
 
+// force takes n bytes whether they fit or not: memory already taken,
+// which work to come must then fit beside.
+func (f *inFlight) force(n int64) {
+	f.used.Add(n)
+	f.set()
+}
+
+// fits tells whether n more bytes fit share of the cap now (or nothing
+// is held).
+func (f *inFlight) fits(n int64, share float64) bool {
+	if f == nil || n <= 0 {
+		return true
+	}
+	used := f.used.Load()
+	return used == 0 || used+n <= int64(float64(f.max)*share)
+}
+
+// answerShare is the part of the in-flight cap that answers queued for
+// clients may fill.
+const answerShare = 0.75
+
 func (f *inFlight) release(n int64) {
 	if f == nil || n <= 0 {
 		return

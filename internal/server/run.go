@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -140,14 +139,12 @@ func setGCPercent(percent int) (int, func()) {
 // newRegistry is the registry /metrics serves: Go's and the process's
 // collectors, the service's metrics and the gRPC server's, with buckets
 // fine enough for calls of tens of microseconds.
-func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
+func newRegistry() (*prometheus.Registry, *Metrics, *callMetrics) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := NewMetrics(reg)
-	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
-		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
-	))
-	reg.MustRegister(grpcMetrics, newBuildInfo())
+	grpcMetrics := newCallMetrics(reg)
+	reg.MustRegister(newBuildInfo())
 	return reg, metrics, grpcMetrics
 }
 
@@ -161,7 +158,7 @@ type servers struct {
 	guard   *guard
 }
 
-func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger, h *hardening) *servers {
+func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *callMetrics, log *slog.Logger, h *hardening) *servers {
 	s := &servers{tls: o.TLS != nil, guard: h.guard}
 	s.serving.Store(true)
 	s.grpc, s.health = newGRPCServer(o, svc, grpcMetrics, log, h)
@@ -187,7 +184,7 @@ func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *
 // newGRPCServer is the gRPC server with the codec service, health checks
 // (serving) and reflection, its metrics, call logs, and panics turned
 // into Internal errors.
-func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics, log *slog.Logger, h *hardening) (*grpc.Server, *health.Server) {
+func newGRPCServer(o Options, svc *Service, grpcMetrics *callMetrics, log *slog.Logger, h *hardening) (*grpc.Server, *health.Server) {
 	panicked := recovery.WithRecoveryHandler(func(p any) error {
 		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
 		return status.Error(codes.Internal, "internal error")
@@ -204,9 +201,9 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics,
 		grpc.MaxRecvMsgSize(max(o.Config.MaxMessageSize*2+4096, 4<<20)),
 		// Reuse handler goroutines: many small messages are the normal
 		// load of a transcoding sidecar.
-		grpc.NumStreamWorkers(uint32(runtime.GOMAXPROCS(0))),
-		grpc.ChainUnaryInterceptor(grpcMetrics.UnaryServerInterceptor(), logUnary(newFailureLog(log, 10)), recovery.UnaryServerInterceptor(panicked)),
-		grpc.ChainStreamInterceptor(grpcMetrics.StreamServerInterceptor(), recovery.StreamServerInterceptor(panicked)),
+		grpc.NumStreamWorkers(streamWorkers(h.limits.MaxCalls)),
+		grpc.ChainUnaryInterceptor(grpcMetrics.unary(), logUnary(newFailureLog(log, 10)), recovery.UnaryServerInterceptor(panicked)),
+		grpc.ChainStreamInterceptor(grpcMetrics.stream(), recovery.StreamServerInterceptor(panicked)),
 	)
 	gs := grpc.NewServer(opts...)
 	// The guard wraps each handler (see guard): RegisterCodecServiceServer
@@ -219,7 +216,7 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *grpcprom.ServerMetrics,
 	if !o.NoReflection {
 		reflection.Register(gs)
 	}
-	grpcMetrics.InitializeMetrics(gs)
+	grpcMetrics.init(gs)
 	return gs, hs
 }
 
@@ -302,4 +299,15 @@ func logUnary(failures *failureLog) grpc.UnaryServerInterceptor {
 		}
 		return resp, err
 	}
+}
+
+// streamWorkers is how many long-lived goroutines gRPC runs calls on.
+// A call that finds none idle gets a goroutine of its own, whose stack
+// the codec grows (copying it, several times) and which is then thrown
+// away: with one worker a CPU, under load most calls did, and stack
+// growth was a fifth of the server's CPU. Enough workers for the calls
+// a busy server has under way at once keep their grown stacks instead
+// (about 16-32 KiB each, shrunk again by the collector when idle).
+func streamWorkers(maxCalls int) uint32 {
+	return uint32(min(max(64, 16*runtime.GOMAXPROCS(0)), maxCalls))
 }

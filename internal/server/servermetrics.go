@@ -14,6 +14,7 @@ const (
 	reasonMalformed   = "malformed_request" // a request that is not valid protobuf
 	reasonCalls       = "calls"             // over MaxCalls
 	reasonDraining    = "draining"          // a stream ended by the drain
+	reasonSlowBody    = "slow_body"         // an HTTP body slower than HTTPBodyMinRate
 )
 
 // serverMetrics are the network layer's series: what the limits refused
@@ -50,6 +51,7 @@ func newServerMetrics(reg prometheus.Registerer) *serverMetrics {
 		m.rejected.WithLabelValues("grpc", r)
 	}
 	m.rejected.WithLabelValues("http", reasonConcurrency)
+	m.rejected.WithLabelValues("http", reasonSlowBody)
 	return m
 }
 

@@ -48,7 +48,7 @@ func Main(m *testing.M, pkg string, binary *string) int {
 
 // Proc is a running binary.
 type Proc struct {
-	t       *testing.T
+	t       testing.TB
 	cmd     *exec.Cmd
 	Log     *Buffer // its stderr, line by line
 	exited  chan struct{}
@@ -83,7 +83,7 @@ func (b *Buffer) Len() int {
 // the test ends (SIGKILL then, by its PID, if it has not exited), and
 // waits up to 30 s for a line of its stderr that matches ready, whose
 // submatches it returns.
-func Start(t *testing.T, binary string, args []string, ready *regexp.Regexp) (*Proc, []string) {
+func Start(t testing.TB, binary string, args []string, ready *regexp.Regexp) (*Proc, []string) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
@@ -136,6 +136,9 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// PID is the process's ID.
+func (p *Proc) PID() int { return p.cmd.Process.Pid }
 
 // Terminate sends SIGTERM.
 func (p *Proc) Terminate() {

@@ -188,3 +188,45 @@ func (b *bystander) check(t *testing.T) {
 }
 
 var eventually = testbin.Eventually
+
+// neverReading opens conns x perConn TranscodeStreams (conns connections
+// with small windows, as a hostile client would choose: the server's
+// answers fill them at once) that send up to 20 batches of 200 messages
+// with large answers and never read. placed counts the streams that
+// have sent twice (so the server has answered once) or were refused;
+// wg is done when every sender has stopped (ctx ended, or the server
+// stopped reading or ended the stream).
+func neverReading(ctx context.Context, t *testing.T, s *server, conns, perConn int) (placed *atomic.Int64, wg *sync.WaitGroup) {
+	batch := make([]*pb.TranscodeRequest, 200)
+	for i := range batch {
+		batch[i] = &pb.TranscodeRequest{Data: msg(t), To: pb.Codec_CODEC_PRETTY}
+	}
+	placed, wg = &atomic.Int64{}, &sync.WaitGroup{}
+	for range conns {
+		_, client := dial(t, s.grpcAddr, grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10))
+		for range perConn {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st, err := client.TranscodeStream(ctx)
+				if err != nil {
+					placed.Add(1)
+					return
+				}
+				for i := range 20 {
+					if st.Send(&pb.TranscodeStreamRequest{Batch: batch}) != nil {
+						if i < 2 {
+							placed.Add(1)
+						}
+						return
+					}
+					if i == 1 {
+						placed.Add(1)
+					}
+				}
+				// Never Recv: the client holds the stream open.
+			}()
+		}
+	}
+	return placed, wg
+}

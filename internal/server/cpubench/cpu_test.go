@@ -1,0 +1,293 @@
+package cpubench
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	pb "megaco/api/megaco/v1"
+	"megaco/internal/testbin"
+)
+
+var binary string
+
+// only, if set, runs only the kinds of calls it names (comma-separated),
+// e.g. to profile one: -kinds=transcode.
+var only = flag.String("kinds", "", "run only these kinds of calls (comma-separated: health,transcode,healthz,http,stream,batch)")
+
+func TestMain(m *testing.M) {
+	os.Exit(testbin.Main(m, "megaco/cmd/megaco", &binary))
+}
+
+// server is a `megaco serve` child process.
+type server struct {
+	*testbin.Proc
+	grpcAddr, httpAddr string
+}
+
+var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
+
+// startServer runs the binary bin on loopback ports until cleanup.
+func startServer(tb testing.TB, bin string) *server {
+	tb.Helper()
+	p, a := testbin.Start(tb, bin, []string{"serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"}, servingLine)
+	return &server{Proc: p, grpcAddr: a[0], httpAddr: a[1]}
+}
+
+// cpu is the CPU time the process pid has used: the sum of its threads'
+// time on a CPU (/proc/PID/task/*/schedstat, nanoseconds).
+func cpu(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		tb.Skipf("no /proc/%d/task/*/schedstat: %v", pid, err)
+	}
+	var sum time.Duration
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // a thread gone meanwhile
+		}
+		ns, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		if err == nil {
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
+}
+
+// selfCPU is this process's CPU time (the clients').
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// workers is how many calls are open at once: enough to keep a
+// GOMAXPROCS=2 server busy over loopback.
+const workers = 16
+
+// kind is one kind of call: do makes one, of per messages, as worker w.
+type kind struct {
+	name string
+	per  int
+	do   func(w int) error
+	// server and client CPU and messages, summed over the rounds
+	server, client time.Duration
+	msgs           int64
+}
+
+// round makes about n messages' worth of k's calls over the workers and
+// adds the server's and the clients' CPU to k.
+func (k *kind) round(b *testing.B, pid int, n int) {
+	var left, done atomic.Int64
+	left.Store(int64(n))
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	s0, c0 := cpu(b, pid), selfCPU()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for left.Add(-int64(k.per)) > -int64(k.per) {
+				if err := k.do(w); err != nil {
+					failed.Store(err)
+					return
+				}
+				done.Add(int64(k.per))
+			}
+		}()
+	}
+	wg.Wait()
+	k.server += cpu(b, pid) - s0
+	k.client += selfCPU() - c0
+	k.msgs += done.Load()
+	if err := failed.Load(); err != nil {
+		b.Fatalf("%s: %v", k.name, err)
+	}
+}
+
+func (k *kind) report(b *testing.B, prefix string) (server float64) {
+	n := float64(max(k.msgs, 1))
+	server = float64(k.server.Nanoseconds()) / 1e3 / n
+	b.ReportMetric(server, prefix+k.name+"-server-µs/msg")
+	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, prefix+k.name+"-client-µs/msg")
+	return server
+}
+
+// rounds is how many times each kind takes its turn: interleaving them
+// spreads what other processes do to the machine over all kinds alike.
+const rounds = 10
+
+// against, if set, is another megaco binary (say, an earlier build)
+// run beside this one: every kind of call takes its turn on both, and
+// its figures are reported with the prefix "against-".
+var against = flag.String("against", "", "also measure this megaco binary, side by side")
+
+// BenchmarkServerCPU measures the server's CPU per message of each kind
+// of call, side by side against one server (GOMAXPROCS=2), in
+// interleaved rounds: health is gRPC's empty call
+// (grpc.health.v1.Health/Check), the floor of any unary RPC; transcode a
+// unary compact-text to BER Transcode of a 280-byte message; healthz an
+// HTTP GET /healthz, the floor of any HTTP request; http the Transcode
+// over /v1/transcode, both with keep-alive clients; stream the
+// Transcode on TranscodeStream, one message a request; batch 64 messages
+// a request. b.N is the messages of each kind; run with
+// -benchtime=20000x or more. transcode-over-health is the unary
+// Transcode's server CPU less the empty call's, http-over-healthz the
+// same over HTTP.
+func BenchmarkServerCPU(b *testing.B) {
+	data, err := os.ReadFile("../../../corpus/otp-time-test/msg78a06.compact.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type target struct {
+		prefix string
+		pid    int
+		kinds  []*kind
+	}
+	bins := []string{binary}
+	if *against != "" {
+		bins = append(bins, *against)
+	}
+	var targets []target
+	for i, bin := range bins {
+		s := startServer(b, bin)
+		t := target{pid: s.PID(), kinds: kindsFor(b, s, data)}
+		if i > 0 {
+			t.prefix = "against-"
+		}
+		targets = append(targets, t)
+	}
+	for _, t := range targets { // connections, streams and stacks in place
+		for _, k := range t.kinds {
+			k.round(b, t.pid, workers*k.per)
+			k.server, k.client, k.msgs = 0, 0, 0
+		}
+	}
+	b.ResetTimer()
+	for range rounds {
+		for i := range targets[0].kinds {
+			for _, t := range targets {
+				k := t.kinds[i]
+				k.round(b, t.pid, max(b.N/rounds, workers*k.per))
+			}
+		}
+	}
+	b.StopTimer()
+	for _, t := range targets {
+		byName := map[string]float64{}
+		for _, k := range t.kinds {
+			byName[k.name] = k.report(b, t.prefix)
+		}
+		for _, d := range [][2]string{{"transcode", "health"}, {"http", "healthz"}} {
+			v, ok1 := byName[d[0]]
+			floor, ok2 := byName[d[1]]
+			if ok1 && ok2 {
+				b.ReportMetric(v-floor, t.prefix+d[0]+"-over-"+d[1]+"-µs")
+			}
+		}
+	}
+}
+
+// kindsFor are the kinds of calls to s (those -kinds names, if set).
+func kindsFor(b *testing.B, s *server, data []byte) []*kind {
+	conns := make([]*grpc.ClientConn, 4)
+	for i := range conns {
+		var err error
+		if conns[i], err = grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conns[i].Close() })
+	}
+	ctx := context.Background()
+	req := &pb.TranscodeRequest{Data: data, To: pb.Codec_CODEC_BER}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+	b.Cleanup(hc.CloseIdleConnections)
+	url := "http://" + s.httpAddr + "/v1/transcode?to=ber"
+	single, batch := streams(b, conns, 1, req), streams(b, conns, 64, req)
+	kinds := []*kind{
+		{name: "health", per: 1, do: func(w int) error {
+			_, err := healthpb.NewHealthClient(conns[w%len(conns)]).Check(ctx, &healthpb.HealthCheckRequest{})
+			return err
+		}},
+		{name: "transcode", per: 1, do: func(w int) error {
+			_, err := pb.NewCodecServiceClient(conns[w%len(conns)]).Transcode(ctx, req)
+			return err
+		}},
+		{name: "healthz", per: 1, do: func(int) error {
+			return httpOK(hc.Get("http://" + s.httpAddr + "/healthz"))
+		}},
+		{name: "http", per: 1, do: func(int) error {
+			return httpOK(hc.Post(url, "text/plain", bytes.NewReader(data)))
+		}},
+		{name: "stream", per: 1, do: single},
+		{name: "batch", per: 64, do: batch},
+	}
+	if *only != "" {
+		kinds = slices.DeleteFunc(kinds, func(k *kind) bool { return !slices.Contains(strings.Split(*only, ","), k.name) })
+	}
+	return kinds
+}
+
+// httpOK reads and closes an answer, which must be 200.
+func httpOK(resp *http.Response, err error) error {
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("http: %s", resp.Status)
+	}
+	return nil
+}
+
+// streams opens a TranscodeStream per worker and returns what sends one
+// request of per messages on worker w's and reads the answer.
+func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeRequest) func(w int) error {
+	msg := &pb.TranscodeStreamRequest{Request: req}
+	if per > 1 {
+		msg = &pb.TranscodeStreamRequest{Batch: make([]*pb.TranscodeRequest, per)}
+		for i := range msg.Batch {
+			msg.Batch[i] = req
+		}
+	}
+	sts := make([]pb.CodecService_TranscodeStreamClient, workers)
+	for w := range sts {
+		var err error
+		if sts[w], err = pb.NewCodecServiceClient(conns[w%len(conns)]).TranscodeStream(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Cleanup(func() {
+		for _, st := range sts {
+			_ = st.CloseSend()
+		}
+	})
+	return func(w int) error {
+		if err := sts[w].Send(msg); err != nil {
+			return err
+		}
+		_, err := sts[w].Recv()
+		return err
+	}
+}
