@@ -158,7 +158,7 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 		c = &noConfig
 	}
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
-		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
+		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0], tmp3: t.tmp3[:0]}
 	if version < 1 || version > 3 {
 		return mapErr("", ErrConfig, nil, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
@@ -204,6 +204,7 @@ type transformer struct {
 	wilds  []model.Octets // the wildcard lists of termination IDs, carved likewise
 	tmp    []byte         // scratch
 	tmp2   []byte         // scratch
+	tmp3   []byte         // scratch
 }
 
 // alloc returns n fresh bytes.
@@ -351,8 +352,9 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 			return t.fail("", nil, "termination ID is not in text form: it has %d wildcard octets", len(x.Wildcard))
 		}
 		text := view(x.Id) // errors below copy it
-		if alias, ok := t.c.TermIDNames.binaryOf(text); ok {
-			text = alias
+		if alias, ok := t.c.TermIDNames.appendBinary(t.tmp3[:0], text); ok {
+			t.tmp3 = alias
+			text = view(alias)
 		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
@@ -384,8 +386,8 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 	if err != nil {
 		return t.fail("", err, "termination ID {wildcard %X, id %X} has no text form with layout [%s]: %s", wild, []byte(x.Id), t.layout, termidDetail(err))
 	}
-	if name, ok := t.c.TermIDNames.nameOf(string(out)); ok {
-		out = append(out[:0], name...)
+	if name, ok := t.c.TermIDNames.appendName(out); ok {
+		out = name
 	}
 	x.Id = t.octets(out)
 	x.Wildcard = nil
@@ -756,82 +758,4 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	}
 	*x = t.text(strings.ToUpper(hex.EncodeToString(*x)))
 	return nil
-}
-
-// TermIDNames is a provisioned table of textual termination IDs.
-type TermIDNames struct {
-	toBin  map[string]string // lower-case name -> layout text
-	toName map[string]string // layout text -> name as provisioned
-}
-
-// NewTermIDNames checks each name's binary ID against layout (nil: the
-// default) and returns the table. A name must not itself be valid layout
-// text, and two names may not share an ID.
-func NewTermIDNames(names map[string]string, layout termid.Layout) (*TermIDNames, error) {
-	t := newTermIDNames()
-	for name, bin := range names {
-		if err := t.add(name, bin, layout); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
-}
-
-func newTermIDNames() *TermIDNames {
-	return &TermIDNames{toBin: map[string]string{}, toName: map[string]string{}}
-}
-
-// add checks one entry (see NewTermIDNames) and adds it.
-func (t *TermIDNames) add(name, bin string, layout termid.Layout) error {
-	if layout == nil {
-		layout = defaultLayout
-	}
-	if _, _, err := layout.Encode(name); err == nil || termid.IsRoot(name) {
-		return fmt.Errorf("termination ID name %q is itself an ID of layout [%s]", name, layout)
-	}
-	wild, id, err := layout.Encode(bin)
-	if err != nil {
-		return fmt.Errorf("termination ID name %q: %q: %w", name, bin, err)
-	}
-	if len(wild) != 0 {
-		return fmt.Errorf("termination ID name %q: %q is a wildcard", name, bin)
-	}
-	canon, err := layout.Decode(wild, id)
-	if err != nil {
-		return err
-	}
-	if other, dup := t.toName[canon]; dup {
-		return fmt.Errorf("termination ID names %q and %q both map to %s", other, name, canon)
-	}
-	key := strings.ToLower(name)
-	if _, dup := t.toBin[key]; dup {
-		return fmt.Errorf("termination ID name %q is given twice (names ignore case)", name)
-	}
-	t.toBin[key] = canon
-	t.toName[canon] = name
-	return nil
-}
-
-// Len is the number of names.
-func (t *TermIDNames) Len() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.toBin)
-}
-
-func (t *TermIDNames) binaryOf(name string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	b, ok := t.toBin[strings.ToLower(name)]
-	return b, ok
-}
-
-func (t *TermIDNames) nameOf(layoutText string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	n, ok := t.toName[layoutText]
-	return n, ok
 }
