@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"megaco/internal/capture/pcapng"
 	"os/signal"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/codec/limits"
+	"megaco/internal/logging"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/proxy"
 )
@@ -108,7 +108,7 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	if cfg.Options.Registry, err = readPackages(*packagesFile); err != nil {
 		return fmt.Errorf("proxy: %w", err)
 	}
-	if cfg.Log, err = newLogger(*logLevel, *logFormat, stderr); err != nil {
+	if cfg.Log, err = logging.New(*logLevel, *logFormat, stderr); err != nil {
 		return fmt.Errorf("proxy: %w", err)
 	}
 	if *captureFile != "" {
@@ -161,20 +161,4 @@ func proxyConfig(f proxyFlags) (proxy.Config, error) {
 		}
 	}
 	return cfg, nil
-}
-
-// newLogger is a slog logger at a level, in text or JSON.
-func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("bad log level %q", level)
-	}
-	opts := &slog.HandlerOptions{Level: l}
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	}
-	return nil, fmt.Errorf("bad log format %q (text or json)", format)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"megaco/internal/codec"
+	"megaco/internal/logging"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/server"
 	"megaco/internal/tlsconfig"
@@ -93,25 +93,15 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("serve: bad drain timeout: %w", err)
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("serve: bad log level %q", *logLevel)
-	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var handler slog.Handler
-	switch *logFormat {
-	case "text":
-		handler = slog.NewTextHandler(stderr, hopts)
-	case "json":
-		handler = slog.NewJSONHandler(stderr, hopts)
-	default:
-		return fmt.Errorf("serve: bad log format %q (text or json)", *logFormat)
+	log, err := logging.New(*logLevel, *logFormat, stderr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	opts := server.Options{
 		GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Config: cfg,
-		DrainTimeout: drainTimeout, Log: slog.New(handler), GCPercent: gc, TLS: tlsCfg,
+		DrainTimeout: drainTimeout, Log: log, GCPercent: gc, TLS: tlsCfg,
 		PprofAddr: *pprofAddr,
 	}
 	if err := hardening.apply(&opts); err != nil {

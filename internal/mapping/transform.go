@@ -21,16 +21,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"megaco/internal/codec/codecerr"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
+	"megaco/internal/quote"
 )
 
 // Config is the provisioning the mapping needs. The zero value (or a nil
@@ -160,7 +161,7 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
 		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0], tmp3: t.tmp3[:0]}
 	if version < 1 || version > 3 {
-		return mapErr("", ErrConfig, nil, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
+		return mapErr("", ErrConfig, codecerr.ErrVersion, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
 	if c.Profile != pkgs.OTP && c.Profile != pkgs.RFC {
 		return mapErr("", ErrConfig, nil, fmt.Sprintf("unknown value profile %s", c.Profile))
@@ -253,7 +254,7 @@ func (t *transformer) failName(suffix string, err error) error {
 		if !t.toBin && !strings.HasSuffix(what, " ID") {
 			what += " ID"
 		}
-		msg := fmt.Sprintf("unknown %s %s in version %d", what, codecerr.Quote(ue.Name), ue.Version)
+		msg := fmt.Sprintf("unknown %s %s in version %d", what, quote.Clip(ue.Name), ue.Version)
 		if ue.Note != "" {
 			msg += " (" + ue.Note + ")"
 		}
@@ -358,7 +359,7 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
-			return t.fail("", err, "termination ID %s is not a provisioned name and has no binary form with layout [%s]: %s", codecerr.Quote(text), t.layout, termidDetail(err))
+			return t.fail("", err, "termination ID %s is not a provisioned name and has no binary form with layout [%s]: %s", quote.Clip(text), t.layout, termidDetail(err))
 		}
 		t.tmp, t.tmp2 = wild, id
 		if len(wild) == 0 {
@@ -497,7 +498,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 			}
 		}
 		if len(s) <= len(dialplan) || len(s) > len(dialplan)+2 || !strings.EqualFold(s[:len(dialplan)], dialplan) {
-			return t.fail("", nil, "digit map name %s has no binary form: it is not provisioned and not dialplanX or dialplanXY", codecerr.Quote(s))
+			return t.fail("", nil, "digit map name %s has no binary form: it is not provisioned and not dialplanX or dialplanXY", quote.Clip(s))
 		}
 		var out [2]byte
 		suffix := s[len(dialplan):]
@@ -507,7 +508,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 				c += 'a' - 'A'
 			}
 			if !nameChar(c) {
-				return t.fail("", nil, "digit map name %s has no binary form: %q after dialplan", codecerr.Quote(s), c)
+				return t.fail("", nil, "digit map name %s has no binary form: %q after dialplan", quote.Clip(s), c)
 			}
 			out[2-len(suffix)+i] = c - '0'
 		}
@@ -625,7 +626,7 @@ func (t *transformer) valueErr(suffix string, val []byte, err error) error {
 	}
 	msg := strings.TrimPrefix(err.Error(), "pkgs: ")
 	if t.toBin {
-		return t.fail(suffix, err, "value %s has no binary form: %s", codecerr.Quote(string(val)), msg)
+		return t.fail(suffix, err, "value %s has no binary form: %s", quote.Clip(string(val)), msg)
 	}
 	return t.fail(suffix, err, "value %X has no text form: %s", val, msg)
 }
@@ -662,7 +663,7 @@ func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 	if len(name) == 1 {
 		tag, ok := sdp.Tag(name[0])
 		if !ok {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %s has no binary form: not an SDP line type", codecerr.Quote(name+"="))
+			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %s has no binary form: not an SDP line type", quote.Clip(name+"="))
 		}
 		pn = pkgs.NewPkgdName(0, tag)
 	} else {
@@ -703,7 +704,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 			return t.failName(groupAt(g, i)+".name", err)
 		}
 		if len(name) < 2 || strings.ContainsAny(name, "= \t\r\n") {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%s) cannot be a Local/Remote line name", pn, codecerr.Quote(name))
+			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%s) cannot be a Local/Remote line name", pn, quote.Clip(name))
 		}
 	}
 	switch {
@@ -725,7 +726,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 		val = []byte(s)
 	}
 	if strings.ContainsAny(string(val), "\r\n") {
-		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %s has no text form: it contains a line end", codecerr.Quote(name), codecerr.Quote(string(val)))
+		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %s has no text form: it contains a line end", quote.Clip(name), quote.Clip(string(val)))
 	}
 	p.Name = t.text(name)
 	p.Value[0] = t.octets(val)
@@ -741,14 +742,14 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	if t.toBin {
 		s := string(*x)
 		if len(s) < 4 || len(s) > 8 {
-			return t.fail("", nil, "MTP address %s has no binary form: want 4 to 8 hex digits", codecerr.Quote(s))
+			return t.fail("", nil, "MTP address %s has no binary form: want 4 to 8 hex digits", quote.Clip(s))
 		}
 		if len(s)%2 == 1 {
 			s = "0" + s
 		}
 		b, err := hex.DecodeString(s)
 		if err != nil {
-			return t.fail("", err, "MTP address %s has no binary form: not hex digits", codecerr.Quote(string(*x)))
+			return t.fail("", err, "MTP address %s has no binary form: not hex digits", quote.Clip(string(*x)))
 		}
 		*x = t.octets(b)
 		return nil

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"megaco/internal/errclass"
 )
 
 // httpGuard caps the /v1 requests served at once and the bytes they
@@ -53,6 +55,9 @@ func busy(w http.ResponseWriter, why string) {
 type busyError struct{ why string }
 
 func (e *busyError) Error() string { return "server busy: " + e.why + "; retry later" }
+
+// ErrorClass implements errclass.Classed.
+func (e *busyError) ErrorClass() errclass.Class { return errclass.Busy }
 
 // clip bounds a message made from a client's input (an error, a status,
 // a log line) to a few hundred bytes plus its length: errors quote input

@@ -26,6 +26,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/buildinfo"
+	"megaco/internal/pprofhttp"
 )
 
 // Options configure a running server.
@@ -58,7 +60,7 @@ type Options struct {
 	// for a load balancer's probe to see it (0: none).
 	DrainDelay time.Duration
 	// PprofAddr, if set, serves net/http/pprof on a listener of its own
-	// (see StartPprof); empty, the default, serves no profiles at all.
+	// (see pprofhttp.Start); empty, the default, serves no profiles at all.
 	PprofAddr string
 }
 
@@ -93,7 +95,7 @@ func Run(ctx context.Context, o Options) error {
 	h := newHardening(o, reg, gl, hl)
 	gl, hl = h.grpcConns, h.httpConns
 	srv := newServers(o, svc, reg, grpcMetrics, log, h)
-	_, stopPprof, err := StartPprof(o.PprofAddr, log)
+	_, stopPprof, err := pprofhttp.Start(o.PprofAddr, log)
 	if err != nil {
 		gl.Close()
 		hl.Close()
@@ -147,7 +149,7 @@ func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
 	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
 	))
-	reg.MustRegister(grpcMetrics, newBuildInfo())
+	reg.MustRegister(grpcMetrics, buildinfo.Collector())
 	return reg, metrics, grpcMetrics
 }
 
