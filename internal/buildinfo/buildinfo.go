@@ -98,4 +98,3 @@ func Collector() prometheus.Collector {
 		},
 	}, func() float64 { return 1 })
 }
-
