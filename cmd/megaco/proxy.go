@@ -15,6 +15,7 @@ import (
 	"megaco/internal/capture/pcapng"
 	"megaco/internal/codec"
 	"megaco/internal/codec/limits"
+	"megaco/internal/logging"
 	"megaco/internal/proxy"
 )
 
@@ -107,7 +108,9 @@ func proxyCmd(args []string, stderr io.Writer) error {
 	if cfg.Options.Profile, cfg.Options.Layout, cfg.Options.Names, cfg.Options.Registry, err = m.read(); err != nil {
 		return fmt.Errorf("proxy: %w", err)
 	}
-	cfg.Log = lg.logger(stderr)
+	if cfg.Log, err = lg.logger(stderr); err != nil {
+		return fmt.Errorf("proxy: %w", err)
+	}
 	if capture.file != "" {
 		w, err := pcapng.Create(capture.file, pcapng.Options{MaxBytes: capture.maxBytes, Keep: capture.keep})
 		if err != nil {
@@ -221,14 +224,8 @@ func (l *logArgs) define(fs *flagSet, levelHelp string) {
 }
 
 // logger is a slog logger at the level, in the format, the flags chose.
-func (l *logArgs) logger(w io.Writer) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(l.level)) // one of the choices
-	opts := &slog.HandlerOptions{Level: level}
-	if l.format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
+func (l *logArgs) logger(w io.Writer) (*slog.Logger, error) {
+	return logging.New(l.level, l.format, w)
 }
 
 // checkAllow checks one --mgc-allow or --mg-allow entry: a CIDR or an IP.

@@ -63,7 +63,9 @@ func serve(args []string, stderr io.Writer) error {
 	if o.TLS, err = tlsconfig.Server(tlsCert, tlsKey, tlsClientCA); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	o.Log = lg.logger(stderr)
+	if o.Log, err = lg.logger(stderr); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return server.Run(ctx, o)

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Info describes a build. Fields the toolchain did not record are empty
@@ -80,4 +82,19 @@ func (i Info) String() string {
 	}
 	fmt.Fprintf(&b, ") %s %s", i.GoVersion, i.Platform)
 	return b.String()
+}
+
+// Collector is the megaco_build_info gauge: always 1, with what the
+// binary was built from as labels, so that dashboards and alerts can tell
+// which version each instance runs (join on instance). The service and
+// the proxy both register it.
+func Collector() prometheus.Collector {
+	i := Read()
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "megaco_build_info",
+		Help: "Always 1; the labels say what the binary was built from (module version, VCS revision, Go version).",
+		ConstLabels: prometheus.Labels{
+			"version": i.Version, "revision": i.ShortRevision(), "goversion": i.GoVersion,
+		},
+	}, func() float64 { return 1 })
 }

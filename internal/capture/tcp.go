@@ -9,15 +9,13 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/reassembly"
+
+	"megaco/internal/tpkt"
 )
 
-// TPKT (RFC 1006, used by H.248.1 Annex H.2 for every encoding on TCP):
-// version 3, a reserved octet, and a 16-bit length that counts the 4-octet
-// header too.
-const (
-	tpktHeader  = 4
-	tpktVersion = 3
-)
+// Messages on TCP are TPKT-framed (RFC 1006, used by H.248.1 Annex H.2 for
+// every encoding); package tpkt reads the headers.
+const tpktHeader = tpkt.HeaderLen
 
 type streamFactory struct{ r *Reader }
 
@@ -71,7 +69,8 @@ const waitForHeader = 8
 
 // tpktStart reports whether b begins with what reads as a TPKT header.
 func tpktStart(b []byte) bool {
-	return len(b) >= tpktHeader && b[0] == tpktVersion && b[1] == 0 && tpktLen(b) > tpktHeader
+	_, ok := tpkt.PacketLen(b)
+	return ok
 }
 
 func dirIndex(dir reassembly.TCPFlowDirection) int {
@@ -141,7 +140,7 @@ func (s *stream) split(h *half, frame int, ci gopacket.CaptureInfo) {
 			h.lost = true
 			continue
 		}
-		size := tpktLen(b)
+		size, _ := tpkt.PacketLen(b) // tpktStart(b) holds
 		if len(b) < size {
 			break
 		}
@@ -157,8 +156,6 @@ func (s *stream) split(h *half, frame int, ci gopacket.CaptureInfo) {
 		h.buf = append(h.buf[:0], b...)
 	}
 }
-
-func tpktLen(b []byte) int { return int(binary.BigEndian.Uint16(b[2:4])) }
 
 // resync finds the first place in b that reads as a TPKT header followed
 // by the start of a Megaco message: text ("MEGACO/", "!/", maybe after

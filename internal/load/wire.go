@@ -13,7 +13,7 @@ import (
 	"megaco/internal/codec"
 	"megaco/internal/codec/ber"
 	"megaco/internal/model"
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 	"megaco/internal/udpbatch"
 )
 

@@ -25,21 +25,24 @@ const maxNames = 1 << 20
 // space, "#" starting a comment.
 //
 //	termination  A4444       00000001/00000000/00000001   # name, ID in layout text
+//	termination  AL{1-2048}  00000001/{n}                 # a range, layout [8,16]
 //	digitmap     mydialplan  0x0102                       # name, 16-bit ID
 //
 // Termination IDs are checked against layout (nil: [8,8,8]) as
-// NewTermIDNames does; names ignore case and may not repeat. Errors give
-// the line.
+// NewTermIDNames does; names ignore case, and no two entries (single or
+// range) may share a name or an ID. Errors give the line, and the column
+// where a pattern is wrong; an overlap names both lines.
+// docs/text-binary-mapping.md describes the patterns.
 func ReadNames(r io.Reader, layout termid.Layout) (*Names, error) {
 	n := &Names{}
-	terms := newTermIDNames()
+	terms := newTermIDNames(layout)
 	digitMaps := map[string]int{} // lower-case name -> line
 	sc := bufio.NewScanner(r)
 	line, count := 0, 0
 	for sc.Scan() {
 		line++
 		text, _, _ := strings.Cut(sc.Text(), "#")
-		f := strings.Fields(text)
+		f, cols := fields(text)
 		if len(f) == 0 {
 			continue
 		}
@@ -52,8 +55,8 @@ func ReadNames(r io.Reader, layout termid.Layout) (*Names, error) {
 		kind, name, id := f[0], f[1], f[2]
 		switch strings.ToLower(kind) {
 		case "termination":
-			if err := terms.add(name, id, layout); err != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
+			if err := terms.add(name, id, line, cols[1], cols[2]); err != nil {
+				return nil, err
 			}
 			n.TermIDs = terms
 		case "digitmap":
@@ -80,8 +83,33 @@ func ReadNames(r io.Reader, layout termid.Layout) (*Names, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("line %d: %w", line+1, err)
 	}
+	if err := terms.finish(); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
+
+// fields splits a line at white space, as strings.Fields does, and gives
+// each field's 1-based column for errors.
+func fields(line string) ([]string, []int) {
+	var f []string
+	var cols []int
+	for i := 0; i < len(line); {
+		if isSpace(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) {
+			j++
+		}
+		f, cols = append(f, line[i:j]), append(cols, i+1)
+		i = j
+	}
+	return f, cols
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
 
 // TermIDCount is the number of termination ID names (n may be nil).
 func (n *Names) TermIDCount() int {

@@ -19,10 +19,10 @@ digitmap    dialplan5 0x0005    # the convention's own ID: allowed
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, ok := n.TermIDs.binaryOf("a4444"); !ok || b != "00000001/00000000/00000001" {
+	if b, ok := n.TermIDs.appendBinary(nil, "a4444"); !ok || string(b) != "00000001/00000000/00000001" {
 		t.Errorf("A4444 -> %q %v", b, ok)
 	}
-	if name, ok := n.TermIDs.nameOf("00000001/00000000/00000010"); !ok || name != "a5555" {
+	if name, ok := n.TermIDs.appendName([]byte("00000001/00000000/00000010")); !ok || string(name) != "a5555" {
 		t.Errorf("... -> %q %v", name, ok)
 	}
 	if n.DigitMaps["mydialplan"] != 0x0102 || n.DigitMaps["other"] != 7 || len(n.DigitMaps) != 3 {

@@ -21,16 +21,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"megaco/internal/codec/codecerr"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
+	"megaco/internal/quote"
 )
 
 // Config is the provisioning the mapping needs. The zero value (or a nil
@@ -158,9 +159,9 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 		c = &noConfig
 	}
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
-		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0]}
+		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0], tmp3: t.tmp3[:0]}
 	if version < 1 || version > 3 {
-		return mapErr("", ErrConfig, nil, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
+		return mapErr("", ErrConfig, codecerr.ErrVersion, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
 	if c.Profile != pkgs.OTP && c.Profile != pkgs.RFC {
 		return mapErr("", ErrConfig, nil, fmt.Sprintf("unknown value profile %s", c.Profile))
@@ -204,6 +205,7 @@ type transformer struct {
 	wilds  []model.Octets // the wildcard lists of termination IDs, carved likewise
 	tmp    []byte         // scratch
 	tmp2   []byte         // scratch
+	tmp3   []byte         // scratch
 }
 
 // alloc returns n fresh bytes.
@@ -252,7 +254,7 @@ func (t *transformer) failName(suffix string, err error) error {
 		if !t.toBin && !strings.HasSuffix(what, " ID") {
 			what += " ID"
 		}
-		msg := fmt.Sprintf("unknown %s %s in version %d", what, codecerr.Quote(ue.Name), ue.Version)
+		msg := fmt.Sprintf("unknown %s %s in version %d", what, quote.Clip(ue.Name), ue.Version)
 		if ue.Note != "" {
 			msg += " (" + ue.Note + ")"
 		}
@@ -351,12 +353,13 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 			return t.fail("", nil, "termination ID is not in text form: it has %d wildcard octets", len(x.Wildcard))
 		}
 		text := view(x.Id) // errors below copy it
-		if alias, ok := t.c.TermIDNames.binaryOf(text); ok {
-			text = alias
+		if alias, ok := t.c.TermIDNames.appendBinary(t.tmp3[:0], text); ok {
+			t.tmp3 = alias
+			text = view(alias)
 		}
 		wild, id, err := t.layout.AppendBinary(t.tmp[:0], t.tmp2[:0], text)
 		if err != nil {
-			return t.fail("", err, "termination ID %s is not a provisioned name and has no binary form with layout [%s]: %s", codecerr.Quote(text), t.layout, termidDetail(err))
+			return t.fail("", err, "termination ID %s is not a provisioned name and has no binary form with layout [%s]: %s", quote.Clip(text), t.layout, termidDetail(err))
 		}
 		t.tmp, t.tmp2 = wild, id
 		if len(wild) == 0 {
@@ -384,8 +387,8 @@ func (t *transformer) VisitTerminationID(w *model.Walker, x *model.TerminationID
 	if err != nil {
 		return t.fail("", err, "termination ID {wildcard %X, id %X} has no text form with layout [%s]: %s", wild, []byte(x.Id), t.layout, termidDetail(err))
 	}
-	if name, ok := t.c.TermIDNames.nameOf(string(out)); ok {
-		out = append(out[:0], name...)
+	if name, ok := t.c.TermIDNames.appendName(out); ok {
+		out = name
 	}
 	x.Id = t.octets(out)
 	x.Wildcard = nil
@@ -495,7 +498,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 			}
 		}
 		if len(s) <= len(dialplan) || len(s) > len(dialplan)+2 || !strings.EqualFold(s[:len(dialplan)], dialplan) {
-			return t.fail("", nil, "digit map name %s has no binary form: it is not provisioned and not dialplanX or dialplanXY", codecerr.Quote(s))
+			return t.fail("", nil, "digit map name %s has no binary form: it is not provisioned and not dialplanX or dialplanXY", quote.Clip(s))
 		}
 		var out [2]byte
 		suffix := s[len(dialplan):]
@@ -505,7 +508,7 @@ func (t *transformer) VisitDigitMapName(w *model.Walker, x *model.Octets) error 
 				c += 'a' - 'A'
 			}
 			if !nameChar(c) {
-				return t.fail("", nil, "digit map name %s has no binary form: %q after dialplan", codecerr.Quote(s), c)
+				return t.fail("", nil, "digit map name %s has no binary form: %q after dialplan", quote.Clip(s), c)
 			}
 			out[2-len(suffix)+i] = c - '0'
 		}
@@ -623,7 +626,7 @@ func (t *transformer) valueErr(suffix string, val []byte, err error) error {
 	}
 	msg := strings.TrimPrefix(err.Error(), "pkgs: ")
 	if t.toBin {
-		return t.fail(suffix, err, "value %s has no binary form: %s", codecerr.Quote(string(val)), msg)
+		return t.fail(suffix, err, "value %s has no binary form: %s", quote.Clip(string(val)), msg)
 	}
 	return t.fail(suffix, err, "value %X has no text form: %s", val, msg)
 }
@@ -660,7 +663,7 @@ func (t *transformer) sdpToBinary(g, i int, p *model.PropertyParm) error {
 	if len(name) == 1 {
 		tag, ok := sdp.Tag(name[0])
 		if !ok {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %s has no binary form: not an SDP line type", codecerr.Quote(name+"="))
+			return t.fail(groupAt(g, i)+".name", sdp.ErrName, "SDP line %s has no binary form: not an SDP line type", quote.Clip(name+"="))
 		}
 		pn = pkgs.NewPkgdName(0, tag)
 	} else {
@@ -701,7 +704,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 			return t.failName(groupAt(g, i)+".name", err)
 		}
 		if len(name) < 2 || strings.ContainsAny(name, "= \t\r\n") {
-			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%s) cannot be a Local/Remote line name", pn, codecerr.Quote(name))
+			return t.fail(groupAt(g, i)+".name", sdp.ErrNoText, "property %s (%s) cannot be a Local/Remote line name", pn, quote.Clip(name))
 		}
 	}
 	switch {
@@ -723,7 +726,7 @@ func (t *transformer) sdpToText(g, i int, p *model.PropertyParm) error {
 		val = []byte(s)
 	}
 	if strings.ContainsAny(string(val), "\r\n") {
-		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %s has no text form: it contains a line end", codecerr.Quote(name), codecerr.Quote(string(val)))
+		return t.fail(groupAt(g, i)+".value[0]", sdp.ErrNoText, "%s= value %s has no text form: it contains a line end", quote.Clip(name), quote.Clip(string(val)))
 	}
 	p.Name = t.text(name)
 	p.Value[0] = t.octets(val)
@@ -739,14 +742,14 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	if t.toBin {
 		s := string(*x)
 		if len(s) < 4 || len(s) > 8 {
-			return t.fail("", nil, "MTP address %s has no binary form: want 4 to 8 hex digits", codecerr.Quote(s))
+			return t.fail("", nil, "MTP address %s has no binary form: want 4 to 8 hex digits", quote.Clip(s))
 		}
 		if len(s)%2 == 1 {
 			s = "0" + s
 		}
 		b, err := hex.DecodeString(s)
 		if err != nil {
-			return t.fail("", err, "MTP address %s has no binary form: not hex digits", codecerr.Quote(string(*x)))
+			return t.fail("", err, "MTP address %s has no binary form: not hex digits", quote.Clip(string(*x)))
 		}
 		*x = t.octets(b)
 		return nil
@@ -756,82 +759,4 @@ func (t *transformer) VisitMtpAddress(w *model.Walker, x *model.Octets) error {
 	}
 	*x = t.text(strings.ToUpper(hex.EncodeToString(*x)))
 	return nil
-}
-
-// TermIDNames is a provisioned table of textual termination IDs.
-type TermIDNames struct {
-	toBin  map[string]string // lower-case name -> layout text
-	toName map[string]string // layout text -> name as provisioned
-}
-
-// NewTermIDNames checks each name's binary ID against layout (nil: the
-// default) and returns the table. A name must not itself be valid layout
-// text, and two names may not share an ID.
-func NewTermIDNames(names map[string]string, layout termid.Layout) (*TermIDNames, error) {
-	t := newTermIDNames()
-	for name, bin := range names {
-		if err := t.add(name, bin, layout); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
-}
-
-func newTermIDNames() *TermIDNames {
-	return &TermIDNames{toBin: map[string]string{}, toName: map[string]string{}}
-}
-
-// add checks one entry (see NewTermIDNames) and adds it.
-func (t *TermIDNames) add(name, bin string, layout termid.Layout) error {
-	if layout == nil {
-		layout = defaultLayout
-	}
-	if _, _, err := layout.Encode(name); err == nil || termid.IsRoot(name) {
-		return fmt.Errorf("termination ID name %q is itself an ID of layout [%s]", name, layout)
-	}
-	wild, id, err := layout.Encode(bin)
-	if err != nil {
-		return fmt.Errorf("termination ID name %q: %q: %w", name, bin, err)
-	}
-	if len(wild) != 0 {
-		return fmt.Errorf("termination ID name %q: %q is a wildcard", name, bin)
-	}
-	canon, err := layout.Decode(wild, id)
-	if err != nil {
-		return err
-	}
-	if other, dup := t.toName[canon]; dup {
-		return fmt.Errorf("termination ID names %q and %q both map to %s", other, name, canon)
-	}
-	key := strings.ToLower(name)
-	if _, dup := t.toBin[key]; dup {
-		return fmt.Errorf("termination ID name %q is given twice (names ignore case)", name)
-	}
-	t.toBin[key] = canon
-	t.toName[canon] = name
-	return nil
-}
-
-// Len is the number of names.
-func (t *TermIDNames) Len() int {
-	if t == nil {
-		return 0
-	}
-	return len(t.toBin)
-}
-
-func (t *TermIDNames) binaryOf(name string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	b, ok := t.toBin[strings.ToLower(name)]
-	return b, ok
-}
-
-func (t *TermIDNames) nameOf(layoutText string) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	n, ok := t.toName[layoutText]
-	return n, ok
 }

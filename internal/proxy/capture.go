@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"time"
 
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 )
 
 // Capturer records what the proxy relays as packets (a pcapng file: see

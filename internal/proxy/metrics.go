@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"megaco/internal/hist"
 )
 
 // Label values. Every label of the proxy's series has a small fixed set.
@@ -53,8 +55,8 @@ const (
 // no label hashing on the per-message path.
 type metrics struct {
 	messages   [2][numKinds][numOutcomes]prometheus.Counter
-	duration   *histVec
-	durations  [2][]*histSeries // by direction, index in commands
+	duration   *hist.Vec
+	durations  [2][]*hist.Series // by direction, index in commands
 	inflight   [2]prometheus.Gauge
 	remembered prometheus.Gauge
 	conns      [2]prometheus.Gauge
@@ -66,7 +68,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Name: "megaco_proxy_messages_total",
 		Help: "Transactions (and message-level errors) through the proxy, by direction, kind and outcome.",
 	}, []string{"direction", "kind", "outcome"})
-	duration := newHistVec(prometheus.HistogramOpts{
+	duration := hist.NewVec(prometheus.HistogramOpts{
 		Name: "megaco_proxy_transaction_duration_seconds",
 		Help: "Time from a request forwarded to its final reply, by the request's direction and first command: the answering peer's response time.",
 		// Classic buckets from 1 ms to about 16 s for scrapers without
@@ -100,7 +102,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			}
 		}
 		for _, c := range commands {
-			m.durations[d] = append(m.durations[d], duration.with(directions[d], c))
+			m.durations[d] = append(m.durations[d], duration.With(directions[d], c))
 		}
 		m.inflight[d] = inflight.WithLabelValues(directions[d])
 		m.conns[d] = conns.WithLabelValues(sideNames[d])
@@ -113,5 +115,5 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 
 // observeDuration counts a transaction's duration, in shard.
 func (m *metrics) observeDuration(shard int, d side, command uint8, took time.Duration) {
-	m.duration.observe(m.durations[d][command], shard, took.Seconds())
+	m.duration.Observe(m.durations[d][command], shard, took.Seconds())
 }

@@ -16,7 +16,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/model"
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 )
 
 // waitFor bounds every wait of these tests: generous, for a busy machine.

@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"megaco/internal/server"
+	"megaco/internal/pprofhttp"
 )
 
 // RunOptions are Run's: the proxy's configuration (its Registry is
@@ -42,7 +42,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	_, stopPprof, err := server.StartPprof(o.PprofAddr, p.log)
+	_, stopPprof, err := pprofhttp.Start(o.PprofAddr, p.log)
 	if err != nil {
 		hl.Close()
 		return err

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/errclass"
 	"megaco/internal/protoconv"
 )
 
@@ -219,22 +219,11 @@ type httpErrorBody struct {
 }
 
 func writeHTTPError(w http.ResponseWriter, err error) {
-	code := http.StatusBadRequest
-	var tooLarge *TooLargeError
-	var busy *busyError
-	switch {
-	case errors.As(err, &tooLarge):
-		code = http.StatusRequestEntityTooLarge
-	case errors.As(err, &busy):
-		code = http.StatusServiceUnavailable
-	}
 	body := httpErrorBody{Error: clip(err.Error())}
 	if e, ok := codecerr.As(err); ok {
 		body.Codec, body.Field, body.Position = e.Codec, e.Path(), e.Where()
-	} else if _, isReq := err.(*RequestError); !isReq && code == http.StatusBadRequest && !errors.Is(err, codec.ErrUndetected) {
-		code = http.StatusInternalServerError
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
+	w.WriteHeader(errclass.HTTPStatus(err))
 	_ = json.NewEncoder(w).Encode(body)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"megaco/internal/errclass"
 )
 
 // httpGate caps what the /v1 requests can make the server hold. In
@@ -176,6 +178,9 @@ func writeStatus(w http.ResponseWriter, code int, msg string) {
 type busyError struct{ why string }
 
 func (e *busyError) Error() string { return "server busy: " + e.why + "; retry later" }
+
+// ErrorClass implements errclass.Classed.
+func (e *busyError) ErrorClass() errclass.Class { return errclass.Busy }
 
 // clip bounds a message made from a client's input (an error, a status,
 // a log line) to a few hundred bytes plus its length: errors quote input

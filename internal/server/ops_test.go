@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"megaco/internal/pprofhttp"
 )
 
 func get(t *testing.T, url string) (int, string) {
@@ -40,7 +42,7 @@ func TestBuildInfoMetric(t *testing.T) {
 
 func TestPprofListener(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	addr, stop, err := StartPprof("127.0.0.1:0", log)
+	addr, stop, err := pprofhttp.Start("127.0.0.1:0", log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +57,8 @@ func TestPprofListener(t *testing.T) {
 		t.Error("pprof listener still accepts after stop")
 	}
 	// Off by default, and never on the public port.
-	if a, stop, err := StartPprof("", log); a != nil || err != nil {
-		t.Errorf("StartPprof(\"\") = %v, %v", a, err)
+	if a, stop, err := pprofhttp.Start("", log); a != nil || err != nil {
+		t.Errorf("pprofhttp.Start(\"\") = %v, %v", a, err)
 	} else {
 		stop()
 	}

@@ -25,6 +25,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/buildinfo"
+	"megaco/internal/pprofhttp"
 )
 
 // Options configure a running server.
@@ -57,7 +59,7 @@ type Options struct {
 	// for a load balancer's probe to see it (0: none).
 	DrainDelay time.Duration
 	// PprofAddr, if set, serves net/http/pprof on a listener of its own
-	// (see StartPprof); empty, the default, serves no profiles at all.
+	// (see pprofhttp.Start); empty, the default, serves no profiles at all.
 	PprofAddr string
 }
 
@@ -92,7 +94,7 @@ func Run(ctx context.Context, o Options) error {
 	h := newHardening(o, reg, gl, hl)
 	gl, hl = h.grpcConns, h.httpConns
 	srv := newServers(o, svc, reg, grpcMetrics, log, h)
-	_, stopPprof, err := StartPprof(o.PprofAddr, log)
+	_, stopPprof, err := pprofhttp.Start(o.PprofAddr, log)
 	if err != nil {
 		gl.Close()
 		hl.Close()
@@ -144,7 +146,7 @@ func newRegistry() (*prometheus.Registry, *Metrics, *callMetrics) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := NewMetrics(reg)
 	grpcMetrics := newCallMetrics(reg)
-	reg.MustRegister(newBuildInfo())
+	reg.MustRegister(buildinfo.Collector())
 	return reg, metrics, grpcMetrics
 }
 

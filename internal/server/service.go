@@ -12,13 +12,13 @@ import (
 	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
+	"megaco/internal/errclass"
 	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
@@ -77,6 +77,9 @@ type TooLargeError struct {
 	AtLeast   bool   // Size is a lower bound: the rest was not read
 }
 
+// ErrorClass implements errclass.Classed: a limit of the service.
+func (e *TooLargeError) ErrorClass() errclass.Class { return errclass.Limit }
+
 func (e *TooLargeError) Error() string {
 	if e.What == "" {
 		more := ""
@@ -93,6 +96,9 @@ func (e *TooLargeError) Error() string {
 type RequestError struct{ Msg string }
 
 func (e *RequestError) Error() string { return e.Msg }
+
+// ErrorClass implements errclass.Classed.
+func (e *RequestError) ErrorClass() errclass.Class { return errclass.Request }
 
 // options turns request options into codec options.
 func (s *Service) options(version uint32, profile, layout string) (codec.Options, error) {
@@ -398,19 +404,12 @@ func (s *Service) Encode(ctx context.Context, req *pb.EncodeRequest) (*pb.Encode
 // grpcError maps an error to a status with google.rpc.BadRequest details
 // naming the field and where in the input it went wrong.
 func grpcError(err error) error {
-	var tooLarge *TooLargeError
-	var reqErr *RequestError
 	// Messages are clipped: a codec that echoes its input must not make
 	// a status as large as the request.
 	msg := clip(err.Error())
-	switch {
-	case errors.As(err, &tooLarge):
-		return status.Error(codes.ResourceExhausted, msg)
-	case errors.As(err, &reqErr):
-		return status.Error(codes.InvalidArgument, msg)
-	}
-	if e, ok := codecerr.As(err); ok {
-		st := status.New(codes.InvalidArgument, msg)
+	class := errclass.Of(err)
+	st := status.New(class.Row().GRPC, msg)
+	if e, ok := codecerr.As(err); ok && class.IsCodec() {
 		field := e.Path()
 		if field == "" {
 			field = "data"
@@ -420,10 +419,6 @@ func grpcError(err error) error {
 		}}); derr == nil {
 			st = d
 		}
-		return st.Err()
 	}
-	if errors.Is(err, codec.ErrUndetected) {
-		return status.Error(codes.InvalidArgument, msg)
-	}
-	return status.Error(codes.Internal, msg)
+	return st.Err()
 }

@@ -113,38 +113,37 @@ func (d *reader) missing(h *header, name string) error {
 }
 
 // next reads the identifier and length octets at off into h; the element
-// must end by end. The common cases (low tag number, definite length of
-// up to two octets) take the short path; the rest goes to headerSlow.
-// Filling *h rather than returning a header keeps the hot path out of
-// memory: it is the decoder's most frequent call.
+// must end by end. The forms an encoder writes (low tag number, minimal
+// definite length of up to three octets) are read by tlv and tlvLong, the
+// package's one header reader; the rest goes to headerSlow. Filling *h
+// rather than returning a header keeps the hot path out of memory: it is
+// the decoder's most frequent call.
 func (d *reader) next(h *header, off, end int) error {
 	if uint(off) < uint(end) && uint(end) <= uint(len(d.data)) && d.elems < d.lim.MaxElements {
-		b := d.data[off:end]
-		if len(b) >= 2 && b[0]&0x1f != 0x1f {
-			l, p := int(b[1]), 2
-			if l >= 0x80 {
-				switch {
-				case l == 0x81 && len(b) >= 3:
-					l, p = int(b[2]), 3
-					d.odd = d.odd || l < 0x80
-				case l == 0x82 && len(b) >= 4:
-					l, p = int(b[2])<<8|int(b[3]), 4
-					d.odd = d.odd || b[2] == 0
-				default:
-					return d.nextSlow(h, off, end)
-				}
-			}
-			if p+l <= len(b) {
-				d.elems++
-				s := off + p
-				h.tag = uint32(b[0]>>6)<<30 | uint32(b[0]&0x1f)
-				h.cons = b[0]&0x20 != 0
-				h.off, h.start, h.end, h.next = off, s, s+l, s+l
-				return nil
-			}
+		if id, s, e, ok := tlv(d.data, off, end); ok {
+			d.elems++
+			h.tag = uint32(id>>6)<<30 | uint32(id&0x1f)
+			h.cons = id&0x20 != 0
+			h.off, h.start, h.end, h.next = off, s, e, e
+			return nil
 		}
+		return d.nextLong(h, off, end)
 	}
 	return d.nextSlow(h, off, end)
+}
+
+// nextLong is next for a header tlv refuses: tlvLong's longer lengths,
+// else headerSlow.
+func (d *reader) nextLong(h *header, off, end int) error {
+	id, s, e, ok := tlvLong(d.data, off, end)
+	if !ok {
+		return d.nextSlow(h, off, end)
+	}
+	d.elems++
+	h.tag = uint32(id>>6)<<30 | uint32(id&0x1f)
+	h.cons = id&0x20 != 0
+	h.off, h.start, h.end, h.next = off, s, e, e
+	return nil
 }
 
 func (d *reader) nextSlow(h *header, off, end int) error {

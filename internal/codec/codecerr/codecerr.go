@@ -17,9 +17,18 @@
 package codecerr
 
 import (
+	"errors"
 	"strconv"
 	"strings"
+
+	"megaco/internal/quote"
 )
+
+// ErrVersion is the cause (Error.Err) of every error about a protocol
+// version without a schema or grammar, for errors.Is: an outward
+// classifier tells it from other Unsupported errors by it, not by the
+// message.
+var ErrVersion = errors.New("unsupported protocol version")
 
 // Op is the operation that failed.
 type Op uint8
@@ -251,18 +260,8 @@ func As(err error) (*Error, bool) {
 }
 
 // QuoteMax is the longest input Quote shows whole, in bytes.
-const QuoteMax = 64
+const QuoteMax = quote.Max
 
-// Quote is strconv.Quote for input echoed into an error, a status or a
-// log line: input longer than QuoteMax bytes is cut to its first
-// QuoteMax bytes followed by its length, so a client cannot make an
-// error as large as its request:
-//
-//	"dialplan12"
-//	"xxxxxxxx...xxxx"... (60000 bytes)
-func Quote(s string) string {
-	if len(s) <= QuoteMax {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:QuoteMax]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
+// Quote is quote.Clip: strconv.Quote for input echoed into an error, cut
+// after QuoteMax bytes and followed by the input's length.
+func Quote(s string) string { return quote.Clip(s) }

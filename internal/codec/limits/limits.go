@@ -49,8 +49,10 @@ func CheckOption(codec string, v int) error {
 	if v == 0 || ValidVersion(v) {
 		return nil
 	}
-	return codecerr.New(codec, codecerr.Decode, codecerr.Unsupported,
+	e := codecerr.New(codec, codecerr.Decode, codecerr.Unsupported,
 		"unsupported protocol version "+strconv.Itoa(v)+" (want 1, 2 or 3)")
+	e.Err = codecerr.ErrVersion
+	return e
 }
 
 // VersionError reports a message whose mess.version field holds v, not a
@@ -58,7 +60,7 @@ func CheckOption(codec string, v int) error {
 // the error). pos is where a decoder read the field; an encoder has none.
 func VersionError(codec string, op codecerr.Op, pos codecerr.Pos, v int) *codecerr.Error {
 	e := codecerr.New(codec, op, codecerr.Unsupported, "unsupported protocol version "+strconv.Itoa(v)+" (1..3)")
-	e.Pos = pos
+	e.Pos, e.Err = pos, codecerr.ErrVersion
 	return e.SetPath("mess.version")
 }
 

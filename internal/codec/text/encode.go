@@ -61,7 +61,7 @@ func Append(b []byte, m *model.MegacoMessage, style Style, opts Options) ([]byte
 		v = int(m.Mess.Version)
 	}
 	if !limits.ValidVersion(v) {
-		err := encErr(ErrNoTextForm, encSprintf("unsupported protocol version %d (1..3)", v))
+		err := encErr(errors.Join(ErrNoTextForm, codecerr.ErrVersion), encSprintf("unsupported protocol version %d (1..3)", v))
 		err.Kind = codecerr.Unsupported
 		return b, codecerr.At(codecerr.At(err, "version"), "mess")
 	}

@@ -39,7 +39,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"megaco/internal/codec/codecerr"
+	"megaco/internal/quote"
 )
 
 // Version is the protocol version of the message (1, 2 or 3). The name
@@ -181,7 +181,7 @@ type UnknownError struct {
 }
 
 func (e *UnknownError) Error() string {
-	s := fmt.Sprintf("megaco v%d: unknown %s %s", e.Version, e.What, codecerr.Quote(e.Name))
+	s := fmt.Sprintf("megaco v%d: unknown %s %s", e.Version, e.What, quote.Clip(e.Name))
 	if e.Note != "" {
 		s += " (" + e.Note + ")"
 	}
@@ -526,7 +526,7 @@ func (t *tables) unknownItem(v Version, k Kind, text string) error {
 	p, ok := lookup(t.byName, pkgName)
 	if !ok || pkgName == "" && !native {
 		if !native {
-			e.Note = "no package " + codecerr.Quote(pkgName)
+			e.Note = "no package " + quote.Clip(pkgName)
 		}
 		return e
 	}
@@ -571,7 +571,7 @@ func (r *Registry) EncodePkgdName(v Version, k Kind, text string) (PkgdName, err
 		}
 		p, err := t.pkg(v, pkgName)
 		if err != nil {
-			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: strings.Clone(text), Note: "no package " + codecerr.Quote(pkgName)}
+			return PkgdName{}, &UnknownError{Version: v, What: k.String(), Name: strings.Clone(text), Note: "no package " + quote.Clip(pkgName)}
 		}
 		return NewPkgdName(p.id, wildID), nil
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"megaco/internal/codec/codecerr"
+	"megaco/internal/quote"
 )
 
 // Profile chooses how property, parameter and statistic values (and the
@@ -269,7 +269,7 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 		return dst, fmt.Errorf("%w: package type %q", ErrNoType, vt.desc)
 	case tString:
 		if !utf8.ValidString(text) {
-			return dst, fmt.Errorf("%w: %s is not UTF-8", ErrBadValue, codecerr.Quote(text))
+			return dst, fmt.Errorf("%w: %s is not UTF-8", ErrBadValue, quote.Clip(text))
 		}
 		tag := byte(tagIA5String)
 		for i := 0; i < len(text); i++ {
@@ -292,11 +292,11 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 			}
 		}
 		if vt.base == tEnum {
-			return dst, fmt.Errorf("%w: %s is not one of %s", ErrBadValue, codecerr.Quote(text), vt.nameList())
+			return dst, fmt.Errorf("%w: %s is not one of %s", ErrBadValue, quote.Clip(text), vt.nameList())
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return dst, fmt.Errorf("%w: %s is not an integer", ErrBadValue, codecerr.Quote(text))
+			return dst, fmt.Errorf("%w: %s is not an integer", ErrBadValue, quote.Clip(text))
 		}
 		if vt.hasRange && (v < vt.min || v > vt.max) {
 			return dst, fmt.Errorf("%w: %d is outside %d..%d", ErrBadValue, v, vt.min, vt.max)
@@ -305,7 +305,7 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 	case tFixed:
 		v, err := parseFixed(text)
 		if err != nil {
-			return dst, fmt.Errorf("%w: %s: %v", ErrBadValue, codecerr.Quote(text), err)
+			return dst, fmt.Errorf("%w: %s: %v", ErrBadValue, quote.Clip(text), err)
 		}
 		return appendInt(dst, tagInteger, v), nil
 	case tBoolean:
@@ -315,11 +315,11 @@ func (vt *valueType) appendRFC(dst []byte, text string, r *Registry, v Version) 
 		case "off", "false":
 			return append(dst, tagBoolean, 1, 0), nil
 		}
-		return dst, fmt.Errorf("%w: %s is not on/off or true/false", ErrBadValue, codecerr.Quote(text))
+		return dst, fmt.Errorf("%w: %s is not on/off or true/false", ErrBadValue, quote.Clip(text))
 	case tIPv4, tIPv6:
 		a, err := netip.ParseAddr(text)
 		if err != nil || vt.base == tIPv4 && !a.Is4() || vt.base == tIPv6 && !a.Is6() {
-			return dst, fmt.Errorf("%w: %s is not an address of type %q", ErrBadValue, codecerr.Quote(text), vt.desc)
+			return dst, fmt.Errorf("%w: %s is not an address of type %q", ErrBadValue, quote.Clip(text), vt.desc)
 		}
 		dst = append(dst, tagOctets)
 		dst = appendLen(dst, a.BitLen()/8)

@@ -44,7 +44,7 @@ import (
 	"strconv"
 	"strings"
 
-	"megaco/internal/codec/codecerr"
+	"megaco/internal/quote"
 )
 
 // Prop is one PropertyParm of a PropertyGroup.
@@ -208,12 +208,12 @@ func Parse(text string, o *Options) ([][]Prop, error) {
 		start := i
 		for i < len(text) && text[i] != '=' {
 			if !safeChar(text[i]) {
-				return nil, &Error{Line: line, Kind: ErrSyntax, Detail: fmt.Sprintf("name %s: bad character %q (a line is name=value)", codecerr.Quote(text[start:i]), text[i])}
+				return nil, &Error{Line: line, Kind: ErrSyntax, Detail: fmt.Sprintf("name %s: bad character %q (a line is name=value)", quote.Clip(text[start:i]), text[i])}
 			}
 			i++
 		}
 		if i == len(text) {
-			return nil, &Error{Line: line, Kind: ErrSyntax, Detail: fmt.Sprintf("%s has no '='", codecerr.Quote(text[start:]))}
+			return nil, &Error{Line: line, Kind: ErrSyntax, Detail: fmt.Sprintf("%s has no '='", quote.Clip(text[start:]))}
 		}
 		name := text[start:i]
 		if name == "" {
@@ -230,7 +230,7 @@ func Parse(text string, o *Options) ([][]Prop, error) {
 		if len(name) == 1 {
 			tag, ok := Tag(name[0])
 			if !ok {
-				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("%s is not an SDP line type (want one of %s)", codecerr.Quote(name), letters)}
+				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("%s is not an SDP line type (want one of %s)", quote.Clip(name), letters)}
 			}
 			pn = nameOf(tag)
 			if name == "v" && len(props) > 0 && (len(starts) == 0 || starts[len(starts)-1] < len(props)) {
@@ -238,11 +238,11 @@ func Parse(text string, o *Options) ([][]Prop, error) {
 			}
 		} else {
 			if o.Resolve == nil {
-				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("%s is not an SDP line type", codecerr.Quote(name))}
+				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("%s is not an SDP line type", quote.Clip(name))}
 			}
 			var err error
 			if pn, err = o.Resolve(name); err != nil {
-				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("name %s", codecerr.Quote(name)), Err: err}
+				return nil, &Error{Line: line, Kind: ErrName, Detail: fmt.Sprintf("name %s", quote.Clip(name)), Err: err}
 			}
 		}
 

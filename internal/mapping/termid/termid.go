@@ -38,7 +38,7 @@ import (
 	"strconv"
 	"strings"
 
-	"megaco/internal/codec/codecerr"
+	"megaco/internal/quote"
 )
 
 // Root is the text this package produces for the ROOT termination. OTP's text
@@ -111,7 +111,7 @@ func ParseLayout(s string) (Layout, error) {
 	for _, p := range parts {
 		w, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, &Error{Input: codecerr.Quote(s), Kind: ErrLayout, Detail: "layout: " + codecerr.Quote(strings.TrimSpace(p)) + " is not a level width"}
+			return nil, &Error{Input: quote.Clip(s), Kind: ErrLayout, Detail: "layout: " + quote.Clip(strings.TrimSpace(p)) + " is not a level width"}
 		}
 		l = append(l, w)
 	}
@@ -294,7 +294,7 @@ func octetDigitsOf(s string) (uint64, bool) {
 }
 
 func encErr(text string, level int, kind error, detail string) error {
-	return &Error{Input: codecerr.Quote(text), Level: level, Kind: kind, Detail: detail}
+	return &Error{Input: quote.Clip(text), Level: level, Kind: kind, Detail: detail}
 }
 
 func decErr(wild, id []byte, level int, kind error, detail string) error {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"megaco/internal/codec"
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 )
 
 // The bounds the tests assert: generous, for a busy 2-core machine; the

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"megaco/internal/codec"
-	"megaco/internal/proxy/tpkt"
 	"megaco/internal/testbin"
+	"megaco/internal/tpkt"
 )
 
 // binary is the megaco binary TestMain builds.

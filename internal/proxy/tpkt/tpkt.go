@@ -1,81 +1,27 @@
-// Package tpkt frames messages on a byte stream as RFC 1006 section 6
-// does, which RFC 3525 Annex D.2 prescribes for Megaco over TCP: each
-// message is preceded by a 4-octet header, version 3, a reserved octet 0
-// and the packet's length in octets, header included, big-endian.
+// Package tpkt is internal/tpkt under its former path, kept only until
+// the proxy's transport.go imports "megaco/internal/tpkt" itself; it adds
+// nothing.
+//
+// Deprecated: use megaco/internal/tpkt.
 package tpkt
 
 import (
-	"bufio"
-	"errors"
-	"fmt"
 	"io"
+
+	"megaco/internal/tpkt"
 )
 
-const (
-	// HeaderLen is the size of a TPKT header.
-	HeaderLen = 4
-	// MaxPayload is the largest message one packet carries: the 16-bit
-	// length counts the header too.
-	MaxPayload = 65535 - HeaderLen
-	version    = 3
-)
+// HeaderLen is tpkt.HeaderLen.
+const HeaderLen = tpkt.HeaderLen
 
-// ErrHeader is the class of errors for a header that is not TPKT: a
-// stream in which one header is broken cannot be resynchronised.
-var ErrHeader = errors.New("tpkt: bad header")
+// ErrHeader is tpkt.ErrHeader.
+var ErrHeader = tpkt.ErrHeader
 
-// ErrTooLarge is AppendFrame's error for a payload over MaxPayload.
-var ErrTooLarge = errors.New("tpkt: message too large for one packet")
+// Reader is tpkt.Reader.
+type Reader = tpkt.Reader
 
-// AppendFrame appends the header and payload of one packet to dst.
-func AppendFrame(dst, payload []byte) ([]byte, error) {
-	if len(payload) > MaxPayload {
-		return dst, ErrTooLarge
-	}
-	n := len(payload) + HeaderLen
-	dst = append(dst, version, 0, byte(n>>8), byte(n))
-	return append(dst, payload...), nil
-}
+// NewReader is tpkt.NewReader.
+func NewReader(r io.Reader) *Reader { return tpkt.NewReader(r) }
 
-// Reader reads packets from a stream. It handles a packet split across
-// reads and several packets in one read; its memory is bounded by the
-// largest packet.
-type Reader struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-// NewReader reads packets from r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 16<<10)}
-}
-
-// Next returns the payload of the next packet, valid until the next call.
-// At a clean end of stream (between packets) it returns io.EOF; a stream
-// that ends inside a packet is io.ErrUnexpectedEOF; a header that is not
-// TPKT, or an empty packet, is an error matching ErrHeader.
-func (t *Reader) Next() ([]byte, error) {
-	var h [HeaderLen]byte
-	if _, err := io.ReadFull(t.r, h[:]); err != nil {
-		return nil, err
-	}
-	if h[0] != version || h[1] != 0 {
-		return nil, fmt.Errorf("%w: version %d, reserved %d (want 3 and 0)", ErrHeader, h[0], h[1])
-	}
-	n := int(h[2])<<8 | int(h[3])
-	if n <= HeaderLen {
-		return nil, fmt.Errorf("%w: length %d leaves no message", ErrHeader, n)
-	}
-	n -= HeaderLen
-	if cap(t.buf) < n {
-		t.buf = make([]byte, n)
-	}
-	t.buf = t.buf[:n]
-	if _, err := io.ReadFull(t.r, t.buf); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	return t.buf, nil
-}
+// AppendFrame is tpkt.AppendFrame.
+func AppendFrame(dst, payload []byte) ([]byte, error) { return tpkt.AppendFrame(dst, payload) }

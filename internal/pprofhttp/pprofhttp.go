@@ -1,4 +1,6 @@
-package server
+// Package pprofhttp serves net/http/pprof for megaco serve and megaco
+// proxy, on a listener of its own.
+package pprofhttp
 
 import (
 	"errors"
@@ -8,25 +10,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-
-	"megaco/internal/buildinfo"
 )
-
-// newBuildInfo is the megaco_build_info gauge: always 1, with what the
-// binary was built from as labels, so that dashboards and alerts can tell
-// which version each instance runs (join on instance).
-func newBuildInfo() prometheus.Collector {
-	i := buildinfo.Read()
-	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "megaco_build_info",
-		Help: "Always 1; the labels say what the binary was built from (module version, VCS revision, Go version).",
-		ConstLabels: prometheus.Labels{
-			"version": i.Version, "revision": i.ShortRevision(), "goversion": i.GoVersion,
-		},
-	}, func() float64 { return 1 })
-}
 
 // Timeouts of the pprof listener. A CPU profile or trace streams for as
 // long as asked (?seconds=N), so the write timeout is generous; pprof
@@ -36,12 +20,12 @@ const (
 	pprofIdleTimeout  = time.Minute
 )
 
-// StartPprof (megaco serve and megaco proxy) serves net/http/pprof on its own listener at addr, never on
+// Start serves net/http/pprof on its own listener at addr, never on
 // the public HTTP port: profiles show internals and cost CPU, so the
 // listener is opt-in (an empty addr starts nothing) and best bound to
 // loopback (kubectl port-forward reaches it there). It returns the bound
 // address and what stops the listener.
-func StartPprof(addr string, log *slog.Logger) (net.Addr, func(), error) {
+func Start(addr string, log *slog.Logger) (net.Addr, func(), error) {
 	if addr == "" {
 		return nil, func() {}, nil
 	}

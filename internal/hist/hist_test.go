@@ -1,4 +1,4 @@
-package proxy
+package hist
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// TestHistVecAsClient: a histVec scrapes as the client library's
+// TestHistVecAsClient: a Vec scrapes as the client library's
 // histogram with the same buckets and observations: count, sum, classic
 // and native buckets alike, also once the native buckets outnumber the
 // bound and are made coarser.
@@ -35,14 +35,14 @@ func TestHistVecAsClient(t *testing.T) {
 				NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160,
 				NativeHistogramMinResetDuration: time.Hour,
 			}
-			mine := newHistVec(opts, []string{"l"}, true)
+			mine := NewVec(opts, []string{"l"}, true)
 			theirs := prometheus.NewHistogramVec(opts, []string{"l"})
-			s := mine.with("x")
+			s := mine.With("x")
 			r := rand.New(rand.NewPCG(1, 2))
 			theirs.WithLabelValues("x")
 			for i := range tc.n {
 				v := tc.values(r)
-				mine.observe(s, i, v)
+				mine.Observe(s, i, v)
 				theirs.WithLabelValues("x").Observe(v)
 			}
 			got, want := scrape(t, mine), scrape(t, theirs)
@@ -53,7 +53,7 @@ func TestHistVecAsClient(t *testing.T) {
 			}
 			got.SampleSum = want.SampleSum
 			if !proto.Equal(got, want) {
-				t.Errorf("histVec scraped\n%v\nthe client's histogram\n%v", got, want)
+				t.Errorf("Vec scraped\n%v\nthe client's histogram\n%v", got, want)
 			}
 		})
 	}
@@ -63,8 +63,8 @@ func TestHistVecAsClient(t *testing.T) {
 // the vector is eager.
 func TestHistVecLazy(t *testing.T) {
 	for _, eager := range []bool{false, true} {
-		v := newHistVec(testOpts, []string{"l"}, eager)
-		v.with("x")
+		v := NewVec(testOpts, []string{"l"}, eager)
+		v.With("x")
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(v)
 		mfs, err := reg.Gather()
@@ -97,8 +97,8 @@ func scrape(t *testing.T, c prometheus.Collector) *dto.Histogram {
 // TestHistVecConcurrent: read loops observing while a scrape runs lose
 // nothing (run with -race to check the shards' locking).
 func TestHistVecConcurrent(t *testing.T) {
-	v := newHistVec(testOpts, []string{"l"}, false)
-	s := v.with("x")
+	v := NewVec(testOpts, []string{"l"}, false)
+	s := v.With("x")
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(v)
 	done := make(chan struct{})
@@ -106,7 +106,7 @@ func TestHistVecConcurrent(t *testing.T) {
 		go func() {
 			defer func() { done <- struct{}{} }()
 			for i := range 1000 {
-				v.observe(s, g, float64(i%3))
+				v.Observe(s, g, float64(i%3))
 			}
 		}()
 	}

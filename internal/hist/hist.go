@@ -1,4 +1,7 @@
-package proxy
+// Package hist is a sharded Prometheus histogram vector for per-message
+// paths (see Vec): the codec series of the service and the proxy, and the
+// proxy's transaction durations.
+package hist
 
 import (
 	"math"
@@ -10,7 +13,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 )
 
-// histVec is a histogram vector, classic buckets and native ones, for the
+// Vec is a histogram vector, classic buckets and native ones, for the
 // per-message path. The client library's histogram costs several atomic
 // operations and a sync.Map look-up per observation, about 6 % of the
 // proxy's CPU when it counted every decode and encode; here each read
@@ -19,7 +22,7 @@ import (
 // histogram: the same classic buckets, and native buckets of the schema
 // the bucket factor picks, made coarser while there are more than
 // maxBuckets of them. Unlike the client's, it never resets.
-type histVec struct {
+type Vec struct {
 	desc       *prometheus.Desc
 	bounds     []float64 // classic buckets' upper bounds
 	schema     int32
@@ -29,15 +32,15 @@ type histVec struct {
 	// first observation, as the client's vectors do.
 	eager  bool
 	mu     sync.Mutex // guards series, not their counts
-	series []*histSeries
+	series []*Series
 }
 
 // histShards is how many shards each series has: read loops take them in
 // turn, so a few busy loops rarely share one.
 const histShards = 8
 
-// histSeries is one series: its label values and a shard per worker group.
-type histSeries struct {
+// Series is one series: its label values and a shard per worker group.
+type Series struct {
 	labels  []string
 	created time.Time
 	shards  [histShards]histCounts
@@ -56,12 +59,12 @@ type histCounts struct {
 	_       [64]byte
 }
 
-// newHistVec makes a histVec of the client library's options: its name,
+// NewVec makes a Vec of the client library's options: its name,
 // help, classic buckets, and native bucket factor and bucket bound (it
 // never resets, whatever the options' reset duration). Eager: see
-// histVec.
-func newHistVec(o prometheus.HistogramOpts, labels []string, eager bool) *histVec {
-	return &histVec{
+// Vec.
+func NewVec(o prometheus.HistogramOpts, labels []string, eager bool) *Vec {
+	return &Vec{
 		desc:       prometheus.NewDesc(o.Name, o.Help, labels, nil),
 		bounds:     o.Buckets,
 		schema:     schemaFor(o.NativeHistogramBucketFactor),
@@ -78,7 +81,7 @@ func schemaFor(factor float64) int32 {
 
 // with returns the series of these label values, made on first use
 // (resolve series once, outside the per-message path).
-func (v *histVec) with(labels ...string) *histSeries {
+func (v *Vec) With(labels ...string) *Series {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for _, s := range v.series {
@@ -86,7 +89,7 @@ func (v *histVec) with(labels ...string) *histSeries {
 			return s
 		}
 	}
-	s := &histSeries{labels: slices.Clone(labels), created: time.Now()}
+	s := &Series{labels: slices.Clone(labels), created: time.Now()}
 	for i := range s.shards {
 		s.shards[i].classic = make([]uint64, len(v.bounds)+1)
 	}
@@ -96,7 +99,7 @@ func (v *histVec) with(labels ...string) *histSeries {
 
 // observe counts x in the series' shard (any int; taken modulo the
 // shards).
-func (v *histVec) observe(s *histSeries, shard int, x float64) {
+func (v *Vec) Observe(s *Series, shard int, x float64) {
 	if math.IsNaN(x) {
 		return
 	}
@@ -185,10 +188,10 @@ func (c *histCounts) add(key int) {
 }
 
 // Describe implements prometheus.Collector.
-func (v *histVec) Describe(ch chan<- *prometheus.Desc) { ch <- v.desc }
+func (v *Vec) Describe(ch chan<- *prometheus.Desc) { ch <- v.desc }
 
 // Collect implements prometheus.Collector: each series' shards added up.
-func (v *histVec) Collect(ch chan<- prometheus.Metric) {
+func (v *Vec) Collect(ch chan<- prometheus.Metric) {
 	v.mu.Lock()
 	series := slices.Clone(v.series)
 	v.mu.Unlock()
@@ -209,7 +212,7 @@ type histSnap struct {
 	schema  int32
 }
 
-func (v *histVec) merge(s *histSeries) histSnap {
+func (v *Vec) merge(s *Series) histSnap {
 	m := histSnap{classic: make([]uint64, len(v.bounds)+1), native: map[int]int64{}, schema: v.schema}
 	for i := range s.shards {
 		c := &s.shards[i]
@@ -246,8 +249,8 @@ func widen(b map[int]int64) map[int]int64 {
 
 // histMetric is a series as one scrape reads it.
 type histMetric struct {
-	v    *histVec
-	s    *histSeries
+	v    *Vec
+	s    *Series
 	snap histSnap
 }
 
