@@ -213,6 +213,7 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.Var(msDuration{&a.wire.RetransmitInitial}, "retransmit-initial", "with --transport udp: first retransmission timer of a request (doubles each time)")
 	fs.Var(msDuration{&a.wire.RetransmitMax}, "retransmit-max", "with --transport udp: largest retransmission timer")
 	fs.Var(msDuration{&a.wire.AnswerDelay}, "answer-delay", "with --transport udp|tcp: how long the receiving side waits before it answers a request (a slow peer)")
+	fs.IntVar(&a.cfg.WatchPID, "watch-pid", 0, "report this process's (the proxy's) CPU time, context switches and system calls per message, from /proc and perf stat (Linux)")
 	a.replay.define(fs)
 	return fs, a
 }
