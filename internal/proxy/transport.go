@@ -55,23 +55,26 @@ func (s *sideState) udpLoop() {
 	}
 }
 
-// udpBatchLoop is udpLoop taking several datagrams per system call.
+// udpBatchLoop is udpLoop taking several datagrams per system call. It
+// waits for the socket only once a read has emptied it (Reader.Each),
+// and sends what a batch forwards with one call when the batch ends.
 func (s *sideState) udpBatchLoop(r *udpbatch.Reader) {
 	w := &worker{batched: writeBatch}
-	for {
-		k, err := r.Read()
-		if err != nil {
-			if s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
-				return
-			}
-			s.p.met.errors[s.id][reasonIO].Inc()
-			continue
-		}
+	o := s.id.other()
+	batch := func(k int) bool {
 		for i := range k {
 			b, from := r.Datagram(i)
 			s.p.handle(w, s.id, dest{addr: from}, b)
 		}
-		s.p.flush(&w.sends[s.id.other()], s.id.other()) // a lone datagram waits for nothing
+		s.p.flush(&w.sends[o], o) // a lone datagram waits for nothing
+		return !s.p.closing.Load()
+	}
+	for {
+		err := r.Each(batch)
+		if err == nil || s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
+			return
+		}
+		s.p.met.errors[s.id][reasonIO].Inc()
 	}
 }
 
