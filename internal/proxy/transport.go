@@ -89,6 +89,7 @@ type tcpConn struct {
 	accepted bool
 	closed   atomic.Bool
 	lastRead atomic.Int64 // unix nanoseconds
+	raw      *rawIO       // nil: the net package's calls
 
 	wmu  sync.Mutex
 	wbuf []byte
@@ -143,7 +144,7 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 		s.p.limiter.warn("connection refused: too many", "side", sideNames[s.id], "max", s.p.cfg.MaxConns)
 		return nil, false
 	}
-	c := &tcpConn{s: s, c: nc, accepted: accepted}
+	c := &tcpConn{s: s, c: nc, accepted: accepted, raw: newRawIO(nc, s.p.cfg.WriteTimeout)}
 	c.lastRead.Store(time.Now().UnixNano())
 	s.conns[c] = struct{}{}
 	if !accepted {
@@ -188,24 +189,31 @@ func (s *sideState) dial() (*tcpConn, error) {
 func (c *tcpConn) readLoop() {
 	defer c.close()
 	p := c.s.p
-	r := tpkt.NewReader(c.c)
+	var src io.Reader = c.c
+	if c.raw != nil {
+		src = c.raw
+	}
+	r := tpkt.NewReader(src)
 	w := new(worker)
 	timeout := p.cfg.IdleTimeout
 	if c.accepted {
 		timeout = p.cfg.HandshakeTimeout
 	}
+	now := time.Now()
 	for {
-		c.c.SetReadDeadline(time.Now().Add(timeout))
+		c.c.SetReadDeadline(now.Add(timeout))
 		msg, err := r.Next()
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
+				now = time.Now()
 				continue
 			}
 			c.readError(err)
 			return
 		}
 		timeout = p.cfg.IdleTimeout
-		c.lastRead.Store(time.Now().UnixNano())
+		now = time.Now() // one clock read a message: the read time and the next deadline
+		c.lastRead.Store(now.UnixNano())
 		c.s.mu.Lock()
 		if _, ok := c.s.conns[c]; ok {
 			c.s.last = c
@@ -258,8 +266,13 @@ func (c *tcpConn) write(b []byte) error {
 		return err
 	}
 	c.wbuf = buf
-	c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
-	if _, err = c.c.Write(buf); err != nil {
+	if c.raw != nil {
+		_, err = c.raw.Write(buf) // sets the deadline only if it must wait
+	} else {
+		c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
+		_, err = c.c.Write(buf)
+	}
+	if err != nil {
 		c.close()
 	}
 	return err
