@@ -93,6 +93,7 @@ type tcpConn struct {
 
 	wmu  sync.Mutex
 	wbuf []byte
+	held bool // wbuf holds packets not yet written (tcphold.go)
 }
 
 func (s *sideState) acceptLoop() {
@@ -188,13 +189,14 @@ func (s *sideState) dial() (*tcpConn, error) {
 // sends a broken header, stays silent too long, or the proxy closes.
 func (c *tcpConn) readLoop() {
 	defer c.close()
+	w := new(worker)
+	defer w.flushHeld()
 	p := c.s.p
 	var src io.Reader = c.c
 	if c.raw != nil {
 		src = c.raw
 	}
 	r := tpkt.NewReader(src)
-	w := new(worker)
 	timeout := p.cfg.IdleTimeout
 	if c.accepted {
 		timeout = p.cfg.HandshakeTimeout
@@ -219,7 +221,11 @@ func (c *tcpConn) readLoop() {
 			c.s.last = c
 		}
 		c.s.mu.Unlock()
+		w.hold = r.HasPacket() // more to handle before the loop waits: hold the writes
 		p.handle(w, c.s.id, dest{conn: c}, msg)
+		if !w.hold {
+			w.flushHeld()
+		}
 		if c.closed.Load() {
 			// Closed meanwhile, e.g. by a write to a peer that stopped
 			// reading: the messages still buffered would each be
@@ -253,19 +259,26 @@ func (c *tcpConn) readError(err error) {
 	}
 }
 
-// write sends one message in a TPKT packet; a peer that does not take it
-// within the write timeout is disconnected.
+// write sends one message in a TPKT packet, after any the connection
+// holds; a peer that does not take it within the write timeout is
+// disconnected.
 func (c *tcpConn) write(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.closed.Load() {
 		return net.ErrClosed
 	}
-	buf, err := tpkt.AppendFrame(c.wbuf[:0], b)
+	buf, err := tpkt.AppendFrame(c.pending(), b)
 	if err != nil {
 		return err
 	}
 	c.wbuf = buf
+	return c.writeLocked(buf)
+}
+
+// writeLocked writes buf; c.wmu is held.
+func (c *tcpConn) writeLocked(buf []byte) error {
+	var err error
 	if c.raw != nil {
 		_, err = c.raw.Write(buf) // sets the deadline only if it must wait
 	} else {
