@@ -171,10 +171,16 @@ relay_tcp(Mgc, Mg, MgcC, MgC) ->
     receive
         {tcp, Mgc, Pkt} -> gen_tcp:send(Mg, tpkt(transcode(untpkt(Pkt), MgcC, MgC)));
         {tcp, Mg, Pkt} -> gen_tcp:send(Mgc, tpkt(transcode(untpkt(Pkt), MgC, MgcC)));
-        {tcp_closed, _} -> halt(0)
+        {tcp_closed, _} -> linger()
     after 60000 -> halt(0)
     end,
     relay_tcp(Mgc, Mg, MgcC, MgC).
+
+%% linger keeps the relay's process a while after its peers leave, so
+%% that its CPU time can still be read.
+linger() ->
+    timer:sleep(10000),
+    halt(0).
 
 transcode(Bin, From, To) -> encode(To, decode(From, Bin)).
 
