@@ -152,6 +152,7 @@ func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 	fs.Var(boolOf(&a.findMax), "find-max", "", "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
 	fs.Var(durationOf(&a.p99, one), "find-max-p99", "", "with --find-max: the p99 response-time bound")
 	fs.Var(boolOf(&a.quiet), "q", "", "no line every second")
+	fs.Var(countOf(&a.cfg.WatchPID, 0, math.MaxInt32), "watch-pid", "", "report this process's (the proxy's) CPU time, context switches and system calls per message, from /proc and perf stat (Linux)")
 	fs.Var(textOf(&a.tlsCA, "file"), "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
 	fs.Var(textOf(&a.tlsCert, "file"), "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
 	fs.Var(textOf(&a.tlsKey, "file"), "tls-key", "", "with --tls-cert: its PEM private key")

@@ -77,6 +77,10 @@ type Config struct {
 	// MaxFailed is the largest failed-call ratio (failed / (ok + failed))
 	// that Result.Failed accepts.
 	MaxFailed float64
+	// WatchPID, if set, is a process (the proxy under test) whose CPU
+	// time, context switches and system calls the summary reports per
+	// message (ProcCost).
+	WatchPID int
 	// Wire, if set, plays both peers over UDP or TCP through a megaco
 	// proxy instead of calling the service (Targets, Mode, TLS and
 	// Failover are then unused).
@@ -127,6 +131,8 @@ type Result struct {
 	// transaction already given up, and those for none (a duplicate, or
 	// one that does not decode).
 	Late, Unmatched int64
+	// Proc is the watched process's cost (Config.WatchPID), nil without.
+	Proc *ProcCost
 }
 
 // FailedRatio is failed / (ok + failed) calls.
@@ -206,11 +212,22 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	for _, n := range res.Notes {
 		fmt.Fprintln(e.log, "note:", n)
 	}
+	var watch *procWatch
+	if cfg.WatchPID > 0 {
+		if watch, err = watchProc(cfg.WatchPID); err != nil {
+			return nil, err
+		}
+	}
 	if e.replay != nil {
 		e.runReplay(ctx, res)
-		return res, nil
+	} else {
+		e.run(ctx, res)
 	}
-	e.run(ctx, res)
+	if watch != nil {
+		if res.Proc, err = watch.stop(); err != nil {
+			fmt.Fprintln(e.log, "warning:", err)
+		}
+	}
 	return res, nil
 }
 
@@ -745,6 +762,9 @@ func (r *Result) WriteSummary(w io.Writer) {
 	}
 	if r.CPU > 0 {
 		fmt.Fprintf(w, "generator CPU: %.2f s (%.2f of its %d cores on average)\n", r.CPU.Seconds(), r.CPU.Seconds()/r.Elapsed.Seconds(), runtime.GOMAXPROCS(0))
+	}
+	if r.Proc != nil {
+		r.Proc.write(w, c.Msgs)
 	}
 	if r.FindMax != nil {
 		r.FindMax.write(w)

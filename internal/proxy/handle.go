@@ -27,6 +27,10 @@ type worker struct {
 	// send wait in sends (by the socket's side) until the batch ends.
 	batched bool
 	sends   [2]sendQueue
+	// hold is set in a TCP read loop with more packets buffered: what it
+	// sends on TCP connections waits in held until they are handled.
+	hold bool
+	held []*tcpConn
 	// opts are the proxy's, with an observer that counts into the
 	// worker's shard of the metrics (set on the worker's first message).
 	opts  codec.Options
@@ -281,7 +285,14 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 		w.sends[o].queue(w, s, d, b, in)
 		return
 	}
-	err := p.sides[o].send(d, b)
+	var err error
+	if w.hold && d.conn != nil {
+		if err = d.conn.hold(w, b); err == nil {
+			p.sides[o].captureOut(d, b)
+		}
+	} else {
+		err = p.sides[o].send(d, b)
+	}
 	out := forwarded
 	if err != nil {
 		out = dropped

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -750,4 +751,29 @@ func TestPeerDown(t *testing.T) {
 	if n := r.p.table.inFlight(time.Now()); n != 0 {
 		t.Errorf("%d dropped requests still in flight", n)
 	}
+}
+
+// TestTCPHeldWrites: packets that arrive together on a TCP connection
+// (here twenty in one write) are handled with their writes to the pair
+// held and written together: every one arrives, whole and in order, and
+// each is counted once.
+func TestTCPHeldWrites(t *testing.T) {
+	r := setup(t, "compact", "tcp", "ber", "tcp", nil)
+	in, want := corpusFile(t, "msg01a.compact.txt"), corpusFile(t, "msg01a.ber")
+	pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber") // connects the pair
+	const n = 20
+	var burst []byte
+	for range n {
+		burst, _ = tpkt.AppendFrame(burst, in)
+	}
+	r.mgc.mu.Lock()
+	c := r.mgc.conn
+	r.mgc.mu.Unlock()
+	if _, err := c.Write(burst); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		expect(t, "message "+strconv.Itoa(i)+" of the burst", r.mg.recv(), want)
+	}
+	r.wantCount(t, "mgc_to_mg", "request", "forwarded", n+1)
 }

@@ -2,15 +2,11 @@ package proxy
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 
 	"megaco/internal/codec"
-	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/per"
-	"megaco/internal/mapping/pkgs"
-	"megaco/internal/mapping/sdp"
-	"megaco/internal/mapping/termid"
+	"megaco/internal/errclass"
 	"megaco/internal/model"
 )
 
@@ -38,28 +34,7 @@ var codeTexts = map[uint32]string{
 // not decode or transcode: the code that names the cause when there is
 // one (RFC 3525 section 8.2.2 for syntax errors), else a syntax error
 // in the transaction.
-func errorCode(err error) uint32 {
-	e, ok := codecerr.As(err)
-	if !ok {
-		if errors.Is(err, codec.ErrUndetected) {
-			return codeBadTransaction
-		}
-		return codeInternal
-	}
-	switch {
-	case e.Kind == codecerr.Unsupported && strings.Contains(e.Msg, "protocol version"):
-		return codeVersion
-	case errors.Is(err, termid.ErrSyntax), errors.Is(err, termid.ErrWidth), errors.Is(err, termid.ErrLevels),
-		errors.Is(err, termid.ErrIDLength), errors.Is(err, termid.ErrWildcard), errors.Is(err, termid.ErrReserved):
-		return codeTermID
-	case errors.Is(err, pkgs.ErrUnknown):
-		return codePackage
-	case errors.Is(err, pkgs.ErrNoType), errors.Is(err, pkgs.ErrBadValue),
-		errors.Is(err, sdp.ErrSyntax), errors.Is(err, sdp.ErrName), errors.Is(err, sdp.ErrValue):
-		return codeValue
-	}
-	return codeBadTransaction
-}
+func errorCode(err error) uint32 { return errclass.MegacoCode(err) }
 
 // errorText is the code's text with the proxy's diagnosis appended
 // (section 7.3 encourages it), kept to characters every encoding's

@@ -28,8 +28,10 @@ type RunOptions struct {
 	Ready func(mgc, mg, http net.Addr)
 }
 
-// Run proxies until ctx is done, then drains (Drain) and returns.
+// Run proxies until ctx is done, then drains (Drain) and returns. It is
+// the process's proxy: it sizes the process's parallelism (sizeProcs).
 func Run(ctx context.Context, o RunOptions) error {
+	procs := sizeProcs(o.Config)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	cfg := o.Config
@@ -68,7 +70,8 @@ func Run(ctx context.Context, o RunOptions) error {
 	go func() { herr <- hs.Serve(hl) }()
 	log := p.log
 	log.Info("proxy listening", "mgc_listen", p.ListenAddr(true).String(), "mgc", cfg.MGC.Peer.String(), "mgc_codec", cfg.MGC.Codec,
-		"mg_listen", p.ListenAddr(false).String(), "mg", cfg.MG.Peer.String(), "mg_codec", cfg.MG.Codec, "http", hl.Addr().String())
+		"mg_listen", p.ListenAddr(false).String(), "mg", cfg.MG.Peer.String(), "mg_codec", cfg.MG.Codec, "http", hl.Addr().String(),
+		"gomaxprocs", procs)
 	if o.Ready != nil {
 		o.Ready(p.ListenAddr(true), p.ListenAddr(false), hl.Addr())
 	}

@@ -65,3 +65,19 @@ func TestRunPprof(t *testing.T) {
 		t.Fatal("Run did not return")
 	}
 }
+
+func TestProcsFor(t *testing.T) {
+	udp, tcp := Addr{Network: "udp"}, Addr{Network: "tcp"}
+	side := func(a Addr) SideConfig { return SideConfig{Listen: a, Peer: a} }
+	for _, c := range []struct {
+		mgc, mg   Addr
+		cpus, out int
+	}{
+		{udp, udp, 8, 1}, {udp, udp, 1, 1},
+		{tcp, udp, 4, 4}, {udp, tcp, 2, 2}, {tcp, tcp, 1, 1}, {tcp, tcp, 0, 1},
+	} {
+		if got := procsFor(Config{MGC: side(c.mgc), MG: side(c.mg)}, c.cpus); got != c.out {
+			t.Errorf("%s/%s on %d CPUs: %d, want %d", c.mgc.Network, c.mg.Network, c.cpus, got, c.out)
+		}
+	}
+}

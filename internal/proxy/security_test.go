@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 )
 
 func dropCount(t testing.TB, r *rig, side, reason string) float64 {

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 	"megaco/internal/udpbatch"
 )
 
@@ -55,23 +55,26 @@ func (s *sideState) udpLoop() {
 	}
 }
 
-// udpBatchLoop is udpLoop taking several datagrams per system call.
+// udpBatchLoop is udpLoop taking several datagrams per system call. It
+// waits for the socket only once a read has emptied it (Reader.Each),
+// and sends what a batch forwards with one call when the batch ends.
 func (s *sideState) udpBatchLoop(r *udpbatch.Reader) {
 	w := &worker{batched: writeBatch}
-	for {
-		k, err := r.Read()
-		if err != nil {
-			if s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
-				return
-			}
-			s.p.met.errors[s.id][reasonIO].Inc()
-			continue
-		}
+	o := s.id.other()
+	batch := func(k int) bool {
 		for i := range k {
 			b, from := r.Datagram(i)
 			s.p.handle(w, s.id, dest{addr: from}, b)
 		}
-		s.p.flush(&w.sends[s.id.other()], s.id.other()) // a lone datagram waits for nothing
+		s.p.flush(&w.sends[o], o) // a lone datagram waits for nothing
+		return !s.p.closing.Load()
+	}
+	for {
+		err := r.Each(batch)
+		if err == nil || s.p.closing.Load() || errors.Is(err, net.ErrClosed) {
+			return
+		}
+		s.p.met.errors[s.id][reasonIO].Inc()
 	}
 }
 
@@ -88,6 +91,7 @@ type tcpConn struct {
 	gone     atomic.Bool // the peer closed or reset it
 	closed   atomic.Bool
 	lastRead atomic.Int64 // unix nanoseconds
+	raw      *rawIO       // nil: the net package's calls
 
 	// txs heads the list of the routing table's entries whose requester
 	// this connection is (slot+1, 0: none); the table's lock guards it.
@@ -102,6 +106,7 @@ type tcpConn struct {
 
 	wmu  sync.Mutex
 	wbuf []byte
+	held bool // wbuf holds packets not yet written (tcphold.go)
 }
 
 // owe counts a reply owed to c (a UDP requester, nil, owes nothing).
@@ -201,7 +206,8 @@ func (s *sideState) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 		s.p.limiter.warn("connection refused: too many", "side", sideNames[s.id], "max", s.p.cfg.MaxConns)
 		return nil, false
 	}
-	c := &tcpConn{s: s, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &tcpConn{s: s, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{}),
+		raw: newRawIO(nc, s.p.cfg.WriteTimeout)}
 	c.lastRead.Store(time.Now().UnixNano())
 	s.conns[c] = struct{}{}
 	if !accepted {
@@ -262,18 +268,25 @@ func (s *sideState) dial() (*tcpConn, error) {
 // sends a broken header, stays silent too long, or the proxy closes.
 func (c *tcpConn) readLoop() {
 	defer c.close()
-	p := c.s.p
-	r := tpkt.NewReader(c.c)
 	w := new(worker)
+	defer w.flushHeld()
+	p := c.s.p
+	var src io.Reader = c.c
+	if c.raw != nil {
+		src = c.raw
+	}
+	r := tpkt.NewReader(src)
 	timeout := p.cfg.IdleTimeout
 	if c.accepted {
 		timeout = p.cfg.HandshakeTimeout
 	}
+	now := time.Now()
 	for {
-		c.c.SetReadDeadline(time.Now().Add(timeout))
+		c.c.SetReadDeadline(now.Add(timeout))
 		msg, err := r.Next()
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
+				now = time.Now()
 				continue
 			}
 			c.noteGone(err)
@@ -284,13 +297,18 @@ func (c *tcpConn) readLoop() {
 			return
 		}
 		timeout = p.cfg.IdleTimeout
-		c.lastRead.Store(time.Now().UnixNano())
+		now = time.Now() // one clock read a message: the read time and the next deadline
+		c.lastRead.Store(now.UnixNano())
 		c.s.mu.Lock()
 		if _, ok := c.s.conns[c]; ok {
 			c.s.last = c
 		}
 		c.s.mu.Unlock()
+		w.hold = r.HasPacket() // more to handle before the loop waits: hold the writes
 		p.handle(w, c.s.id, dest{conn: c}, msg)
+		if !w.hold {
+			w.flushHeld()
+		}
 		if c.closed.Load() {
 			// Closed meanwhile, e.g. by a write to a peer that stopped
 			// reading: the messages still buffered would each be
@@ -324,21 +342,33 @@ func (c *tcpConn) readError(err error) {
 	}
 }
 
-// write sends one message in a TPKT packet; a peer that does not take it
-// within the write timeout is disconnected.
+// write sends one message in a TPKT packet, after any the connection
+// holds; a peer that does not take it within the write timeout is
+// disconnected.
 func (c *tcpConn) write(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.closed.Load() {
 		return net.ErrClosed
 	}
-	buf, err := tpkt.AppendFrame(c.wbuf[:0], b)
+	buf, err := tpkt.AppendFrame(c.pending(), b)
 	if err != nil {
 		return err
 	}
 	c.wbuf = buf
-	c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
-	if _, err = c.c.Write(buf); err != nil {
+	return c.writeLocked(buf)
+}
+
+// writeLocked writes buf; c.wmu is held.
+func (c *tcpConn) writeLocked(buf []byte) error {
+	var err error
+	if c.raw != nil {
+		_, err = c.raw.Write(buf) // sets the deadline only if it must wait
+	} else {
+		c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
+		_, err = c.c.Write(buf)
+	}
+	if err != nil {
 		c.close()
 	}
 	return err

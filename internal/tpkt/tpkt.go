@@ -76,6 +76,18 @@ func NewReader(r io.Reader) *Reader {
 	return &Reader{r: bufio.NewReaderSize(r, 16<<10)}
 }
 
+// HasPacket reports whether a whole packet is already buffered, so that
+// Next returns it without reading: a caller may hold what it writes back
+// until the packets read at once are all handled.
+func (t *Reader) HasPacket() bool {
+	n := t.r.Buffered()
+	if n < HeaderLen {
+		return false
+	}
+	h, _ := t.r.Peek(HeaderLen) // buffered: Peek does not read
+	return n >= int(h[2])<<8|int(h[3])
+}
+
 // Next returns the payload of the next packet, valid until the next call.
 // At a clean end of stream (between packets) it returns io.EOF; a stream
 // that ends inside a packet is io.ErrUnexpectedEOF; a header that is not

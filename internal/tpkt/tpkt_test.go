@@ -73,3 +73,29 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+func TestHasPacket(t *testing.T) {
+	stream, _ := AppendFrame(nil, []byte("abc"))
+	stream, _ = AppendFrame(stream, []byte("defgh"))
+	// The reader gets the first packet and part of the second.
+	pr, pw := io.Pipe()
+	go func() { pw.Write(stream[:len(stream)-2]); pw.Write(stream[len(stream)-2:]); pw.Close() }()
+	r := NewReader(pr)
+	if r.HasPacket() {
+		t.Fatal("a packet before anything was read")
+	}
+	if got, err := r.Next(); err != nil || string(got) != "abc" {
+		t.Fatalf("%q, %v", got, err)
+	}
+	if r.HasPacket() {
+		t.Fatal("the second packet counted whole while its last bytes are missing")
+	}
+	if got, err := r.Next(); err != nil || string(got) != "defgh" {
+		t.Fatalf("%q, %v", got, err)
+	}
+	r = NewReader(bytes.NewReader(stream))
+	r.Next()
+	if !r.HasPacket() {
+		t.Error("the second packet, buffered whole, not seen")
+	}
+}

@@ -132,6 +132,53 @@ func (r *Reader) Read() (int, error) {
 	return r.run(len(r.hdrs))
 }
 
+// Each reads batches and hands each to fn (its size; Datagram(i) gives
+// each datagram until fn returns) until a read fails, and returns that
+// error, or until fn returns false, and returns nil. It saves the read that would find the socket empty: after a
+// batch shorter than the reader's size (the read emptied the socket's
+// queue) it waits for the runtime's poller to report the socket readable
+// instead of reading again and getting EAGAIN. The loop runs inside one
+// wait of the poller's (syscall.RawConn.Read), so an edge that comes
+// while fn runs is kept, not reset by the next wait: the poller watches
+// the socket edge-triggered, and a datagram queued after the read that
+// emptied it is an edge of its own, so none waits unread.
+func (r *Reader) Each(fn func(k int) bool) error {
+	var errno syscall.Errno
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			for i := range r.hdrs {
+				r.hdrs[i].hdr.Namelen = unix.SizeofSockaddrInet6
+				r.hdrs[i].hdr.Flags = 0
+			}
+			sys := unix.Syscall6
+			if r.raw {
+				sys = unix.RawSyscall6
+			}
+			k, _, e := sys(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&r.hdrs[0])), uintptr(len(r.hdrs)), 0, 0, 0)
+			switch e {
+			case 0:
+			case unix.EINTR:
+				continue
+			case unix.EAGAIN:
+				return false
+			default:
+				errno = e
+				return true
+			}
+			if !fn(int(k)) {
+				return true
+			}
+			if int(k) < len(r.hdrs) {
+				return false // drained: wait for the next edge
+			}
+		}
+	})
+	if err == nil && errno != 0 {
+		err = &net.OpError{Op: "recvmmsg", Net: "udp", Err: errno}
+	}
+	return err
+}
+
 // Datagram is the i-th datagram of the last Read and its sender.
 func (r *Reader) Datagram(i int) ([]byte, netip.AddrPort) {
 	return r.bufs[i][:r.hdrs[i].len], r.addr(&r.names[i])

@@ -68,3 +68,17 @@ func (r *Reader) Raw() {}
 
 // Raw does nothing here: the calls are the net package's.
 func (w *Writer) Raw() {}
+
+// Each reads datagrams one at a time and hands each to fn until a read
+// fails, and returns that error, or until fn returns false (then nil).
+func (r *Reader) Each(fn func(k int) bool) error {
+	for {
+		k, err := r.Read()
+		if err != nil {
+			return err
+		}
+		if !fn(k) {
+			return nil
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -150,5 +151,50 @@ func TestReadClosed(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("read did not return after close")
+	}
+}
+
+// TestEach: the loop waits for the poller only after a short batch, and
+// still gets every datagram, sent while it handles a batch or while it
+// waits, with a raw reader as the proxy uses; fn's false ends it.
+func TestEach(t *testing.T) {
+	src := listen(t, "udp4", "127.0.0.1:0")
+	dst := listen(t, "udp4", "127.0.0.1:0")
+	r, err := NewReader(dst, 4, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Raw()
+	dst.SetReadDeadline(time.Now().Add(10 * time.Second))
+	send := func(b string) {
+		if _, err := src.WriteToUDPAddrPort([]byte(b), addrOf(dst)); err != nil {
+			t.Error(err)
+		}
+	}
+	send("a")
+	send("b")
+	var got []string
+	err = r.Each(func(k int) bool {
+		for i := range k {
+			b, _ := r.Datagram(i)
+			got = append(got, string(b))
+		}
+		switch len(got) {
+		case 2: // a short batch, and one more while it is handled
+			send("c")
+		case 3: // one sent while the loop waits
+			go func() { time.Sleep(10 * time.Millisecond); send("d") }()
+		case 4: // a full batch and the rest
+			for _, b := range []string{"e", "f", "g", "h", "i"} {
+				send(b)
+			}
+		}
+		return len(got) < 9
+	})
+	if err != nil {
+		t.Fatalf("after %q: %v", got, err)
+	}
+	if want := "abcdefghi"; strings.Join(got, "") != want {
+		t.Errorf("got %q, want %s", got, want)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"megaco/internal/proxy/tpkt"
+	"megaco/internal/tpkt"
 )
 
 // The attacks of a hostile network on the proxy's addresses: traffic
