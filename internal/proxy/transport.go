@@ -255,10 +255,12 @@ func (c *tcpConn) write(b []byte) error {
 		return err
 	}
 	c.wbuf = buf
+	t := c.s.captureOut(dest{conn: c}, b)
 	c.c.SetWriteDeadline(time.Now().Add(c.s.p.cfg.WriteTimeout))
 	if _, err = c.c.Write(buf); err != nil {
 		c.close()
 	}
+	c.s.p.captureDone(t, err)
 	return err
 }
 
