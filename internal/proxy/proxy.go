@@ -189,6 +189,7 @@ func New(cfg Config) (*Proxy, error) {
 	p.quiet = p.opts
 	p.quiet.Observer = nil
 	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
+	registerLimit(cfg.Registry, cfg.MaxTransactions)
 	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {
 		name := sideNames[i]
 		if sc.Listen.Network == "" || sc.Peer.Network == "" {

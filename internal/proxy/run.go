@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"megaco/internal/buildinfo"
 	"megaco/internal/server"
 )
 
@@ -31,7 +32,7 @@ type RunOptions struct {
 // Run proxies until ctx is done, then drains (Drain) and returns.
 func Run(ctx context.Context, o RunOptions) error {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildinfo.Metric())
 	cfg := o.Config
 	cfg.Registry = reg
 	p, err := New(cfg)

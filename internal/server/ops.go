@@ -8,25 +8,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-
-	"megaco/internal/buildinfo"
 )
-
-// newBuildInfo is the megaco_build_info gauge: always 1, with what the
-// binary was built from as labels, so that dashboards and alerts can tell
-// which version each instance runs (join on instance).
-func newBuildInfo() prometheus.Collector {
-	i := buildinfo.Read()
-	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "megaco_build_info",
-		Help: "Always 1; the labels say what the binary was built from (module version, VCS revision, Go version).",
-		ConstLabels: prometheus.Labels{
-			"version": i.Version, "revision": i.ShortRevision(), "goversion": i.GoVersion,
-		},
-	}, func() float64 { return 1 })
-}
 
 // Timeouts of the pprof listener. A CPU profile or trace streams for as
 // long as asked (?seconds=N), so the write timeout is generous; pprof

@@ -26,6 +26,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/buildinfo"
 )
 
 // Options configure a running server.
@@ -147,7 +148,7 @@ func newRegistry() (*prometheus.Registry, *Metrics, *grpcprom.ServerMetrics) {
 	grpcMetrics := grpcprom.NewServerMetrics(grpcprom.WithServerHandlingTimeHistogram(
 		grpcprom.WithHistogramBuckets(prometheus.ExponentialBuckets(50e-6, 2, 14)),
 	))
-	reg.MustRegister(grpcMetrics, newBuildInfo())
+	reg.MustRegister(grpcMetrics, buildinfo.Metric())
 	return reg, metrics, grpcMetrics
 }
 
