@@ -96,10 +96,8 @@ func TestProxyCaptureOrder(t *testing.T) {
 // capture if not nil; it is closed when the test ends.
 func startProxy(t *testing.T, network string, peers []string, capture proxy.Capturer) *proxy.Proxy {
 	t.Helper()
-	side := func(codec, peer string) proxy.SideConfig {
-		return proxy.SideConfig{Codec: codec, Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: peer}}
-	}
-	p, err := proxy.New(proxy.Config{MGC: side("compact", peers[0]), MG: side("ber", peers[1]), Registry: prometheus.NewRegistry(), Capture: capture})
+	p, err := proxy.New(proxy.Config{MGC: loopbackSide(network, "compact", peers[0]), MG: loopbackSide(network, "ber", peers[1]),
+		Registry: prometheus.NewRegistry(), Capture: capture})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,4 +106,10 @@ func startProxy(t *testing.T, network string, peers []string, capture proxy.Capt
 	}
 	t.Cleanup(p.Close)
 	return p
+}
+
+// loopbackSide is a proxy side listening on a free loopback port of
+// network, whose peer speaks codec at peer.
+func loopbackSide(network, codec, peer string) proxy.SideConfig {
+	return proxy.SideConfig{Codec: codec, Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: peer}}
 }
