@@ -158,6 +158,7 @@ type loadArgs struct {
 	statFile, metricsAddr, check    string
 	quiet, findMax                  bool
 	p99                             time.Duration
+	minCalls                        int
 	tlsCA, tlsCert, tlsKey, tlsName string
 	transport                       string
 	wire                            load.Wire
@@ -198,8 +199,9 @@ func newLoadFlags(stderr io.Writer) (*flag.FlagSet, *loadArgs) {
 	fs.BoolVar(&cfg.Failover, "failover", false, "with several targets, send a message that failed on transport to the next target (the call moves there)")
 	fs.Float64Var(&cfg.MaxFailed, "max-failed", 0, "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
 	fs.StringVar(&a.metricsAddr, "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
-	fs.BoolVar(&a.findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
+	fs.BoolVar(&a.findMax, "find-max", false, "search for the highest sustained call rate: double the rate each --rate-interval until a level fails (p99 over --find-max-p99, a failed call, or the rate not kept, twice in a row), then bisect")
 	fs.Var(msDuration{&a.p99}, "find-max-p99", "with --find-max: the p99 response-time bound")
+	fs.IntVar(&a.minCalls, "find-max-min-calls", 500, "with --find-max: p99 over the bound across at least this many calls fails a level at once; over fewer, or for another reason, it fails only if its second try fails too")
 	fs.BoolVar(&a.quiet, "q", false, "no line every second")
 	fs.StringVar(&a.tlsCA, "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
 	fs.StringVar(&a.tlsCert, "tls-cert", "", "with --tls-ca: PEM client certificate, for a service that requires one")
@@ -255,7 +257,7 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 		return err
 	}
 	if a.findMax {
-		a.cfg.FindMax = &load.FindMax{P99: a.p99, Interval: a.cfg.Ramp.Interval}
+		a.cfg.FindMax = &load.FindMax{P99: a.p99, Interval: a.cfg.Ramp.Interval, MinCalls: a.minCalls}
 	}
 	if !a.quiet {
 		a.cfg.Live = stderr

@@ -145,7 +145,11 @@ type findMax struct {
 	level    float64 // calls per period
 	ticks    int     // seconds into the level
 	anchor   *Snapshot
+	last     *Snapshot // the previous second's, in the window
 	winMax   int64
+	// secs counts the seconds of the window, slowSecs those whose own p99
+	// is over the bound.
+	secs, slowSecs int
 	lo, hi   float64 // best passed, lowest failed (0: none yet)
 	best     *FindMaxLevel
 	failed   *FindMaxLevel
@@ -183,7 +187,9 @@ type FindMaxLevel struct {
 	ActiveMax int64
 	MsgRate   float64
 	Failed    int64
+	Calls     int64 // calls started in the measured window
 	Pass      bool
+	Retry     bool   // the level's second try (its first failed)
 	Why       string // why it failed
 }
 
@@ -218,11 +224,16 @@ func (f *findMax) tick(s *Snapshot) string {
 	}
 	f.ticks++
 	if f.ticks == 1 { // the first second of a level settles
-		f.anchor, f.winMax = s, 0
+		f.anchor, f.last, f.winMax, f.secs, f.slowSecs = s, s, 0, 0, 0
 		f.lagFrom = f.lag
 		return ""
 	}
 	f.winMax = max(f.winMax, s.ActiveMax)
+	f.secs++
+	if s.Sub(f.last).RT.Quantile(0.99) > f.cfg.P99 {
+		f.slowSecs++
+	}
+	f.last = s
 	if time.Duration(f.ticks)*time.Second < f.cfg.Interval {
 		return ""
 	}
@@ -232,11 +243,18 @@ func (f *findMax) tick(s *Snapshot) string {
 		Target: f.ramp.PerSecond(f.level), Achieved: rate(w.Started, dur), P99: w.RT.Quantile(0.99),
 		ActiveMax: f.winMax, MsgRate: rate(w.Msgs, dur), Failed: w.FailedCalls(), Pass: true,
 	}
+	lv.Calls, lv.Retry = w.Started, f.retried
+	// p99 over enough calls, and in most of the window's seconds, is a
+	// verdict by itself. Over fewer calls, or in a second or two only, a
+	// stall of a busy machine may make it (a 160 ms stall is 4 % of a 4 s
+	// window's calls, whatever the rate), and the level is tried again.
+	sure := false
 	switch {
 	case lv.Failed > 0:
 		lv.Pass, lv.Why = false, fmt.Sprintf("%d calls failed", lv.Failed)
 	case lv.P99 > f.cfg.P99:
 		lv.Pass, lv.Why = false, fmt.Sprintf("p99 %s ms > %s ms", ms(lv.P99), ms(f.cfg.P99))
+		sure = lv.Calls >= int64(f.cfg.minCalls()) && f.slowSecs >= 3 && 2*f.slowSecs > f.secs
 	case w.Due > 0 && float64(w.Started) < 0.95*float64(w.Due):
 		lv.Pass = false
 		if w.Limited > 0 {
@@ -263,9 +281,9 @@ func (f *findMax) tick(s *Snapshot) string {
 		if f.ramp.Max > 0 && next > f.ramp.Max {
 			next = f.ramp.Max
 		}
-	} else if !f.retried && lv.Failed == 0 && lv.P99 <= 2*f.cfg.P99 && lv.Achieved >= 0.9*lv.Target {
-		// A level that missed narrowly, on latency or rate only, is tried
-		// once more: on a shared machine one bad second should not end
+	} else if !f.retried && !sure {
+		// A level fails only when it fails twice (or p99 misses over
+		// enough calls): on a shared machine one stall should not end
 		// the search.
 		f.retried = true
 		f.levels[len(f.levels)-1].Why += "; trying it again"
@@ -281,8 +299,12 @@ func (f *findMax) tick(s *Snapshot) string {
 		f.retried = false
 	}
 	l := f.levels[len(f.levels)-1]
-	fmt.Fprintf(f.e.log, "find-max: %.1f cps: achieved %.1f, p99 %s ms, max %d concurrent calls, %.0f msg/s: %s\n",
-		l.Target, l.Achieved, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+	again := ""
+	if l.Retry {
+		again = " (second try)"
+	}
+	fmt.Fprintf(f.e.log, "find-max: %.1f cps%s: achieved %.1f, %d calls, p99 %s ms, max %d concurrent calls, %.0f msg/s: %s\n",
+		l.Target, again, l.Achieved, l.Calls, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
 	if f.done == "" && f.hi > 0 && f.hi-f.lo <= max(0.05*f.lo, f.ramp.Rate/64) {
 		f.done = "find-max: converged"
 	}
@@ -324,9 +346,13 @@ func (r *reporter) findMaxResult() *FindMaxResult {
 
 func (f *FindMaxResult) write(w io.Writer) {
 	fmt.Fprintf(w, "%s\n", f.Done)
-	fmt.Fprintf(w, "%-12s %12s %10s %14s %10s  %s\n", "level cps", "achieved", "p99 ms", "max concurrent", "msg/s", "result")
+	fmt.Fprintf(w, "%-12s %5s %12s %8s %10s %14s %10s  %s\n", "level cps", "try", "achieved", "calls", "p99 ms", "max concurrent", "msg/s", "result")
 	for _, l := range f.Levels {
-		fmt.Fprintf(w, "%-12.1f %12.1f %10s %14d %10.0f  %s\n", l.Target, l.Achieved, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+		try := 1
+		if l.Retry {
+			try = 2
+		}
+		fmt.Fprintf(w, "%-12.1f %5d %12.1f %8d %10s %14d %10.0f  %s\n", l.Target, try, l.Achieved, l.Calls, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
 	}
 	if f.Best == nil {
 		fmt.Fprintf(w, "find-max: no level passed (p99 bound %s ms, no failed call)\n", ms(f.P99))
