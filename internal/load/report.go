@@ -139,25 +139,25 @@ func (r *reporter) final() *Snapshot {
 // findMax drives the search for the highest sustained rate, one level at a
 // time (see FindMax).
 type findMax struct {
-	cfg      FindMax
-	ramp     Ramp
-	e        *engine
-	level    float64 // calls per period
-	ticks    int     // seconds into the level
-	anchor   *Snapshot
-	last     *Snapshot // the previous second's, in the window
-	winMax   int64
+	cfg    FindMax
+	ramp   Ramp
+	e      *engine
+	level  float64 // calls per period
+	ticks  int     // seconds into the level
+	anchor *Snapshot
+	last   *Snapshot // the previous second's, in the window
+	winMax int64
 	// secs counts the seconds of the window, slowSecs those whose own p99
 	// is over the bound.
 	secs, slowSecs int
-	lo, hi   float64 // best passed, lowest failed (0: none yet)
-	best     *FindMaxLevel
-	failed   *FindMaxLevel
-	levels   []FindMaxLevel
-	cooling  bool
-	coolFrom time.Duration
-	retried  bool // the current level failed once and is being tried again
-	done     string
+	lo, hi         float64 // best passed, lowest failed (0: none yet)
+	best           *FindMaxLevel
+	failed         *FindMaxLevel
+	levels         []FindMaxLevel
+	cooling        bool
+	coolFrom       time.Duration
+	retried        bool // the current level failed once and is being tried again
+	done           string
 	// lag counts the seconds behind the rate by cause (the reporter's
 	// verdicts), lagFrom at the start of the level's window.
 	lag, lagFrom [3]int
