@@ -279,8 +279,11 @@ func TestTranscodeTerminalNewline(t *testing.T) {
 	}
 	if dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 		defer dev.Close()
-		if !isTerminal(dev) {
-			t.Errorf("%s is a character device", os.DevNull)
+		if isTerminal(dev) {
+			t.Errorf("%s, a character device, taken for a terminal", os.DevNull)
 		}
+	}
+	if !isTerminal(openTerminal(t)) {
+		t.Error("a pseudo-terminal not taken for a terminal")
 	}
 }
