@@ -66,7 +66,7 @@ func (r *reporter) tick() string {
 	// Who holds the rate back: the -l limit (the service is slower than the
 	// rate), or the generator itself (it cannot start the calls in time).
 	behind := p.Due >= 5 && float64(p.Started) < 0.95*float64(p.Due)
-	lagging := p.Lag.Count > 0 && p.Lag.Quantile(0.99) > 20*time.Millisecond
+	lagging := p.Lag.Count > 0 && p.Lag.Quantile(0.99) > stallLag
 	if s.Target == 0 { // a capture replayed at its own timing: no rate to keep (the lag is in the summary)
 		behind, lagging = false, false
 	}
@@ -148,8 +148,11 @@ type findMax struct {
 	last   *Snapshot // the previous second's, in the window
 	winMax int64
 	// secs counts the seconds of the window, slowSecs those whose own p99
-	// is over the bound.
+	// is over the bound; stalled are the seconds left out (the generator's
+	// scheduling lag p99 over stallLag), stallDur their length.
 	secs, slowSecs int
+	stalled        []*Snapshot
+	stallDur       time.Duration
 	lo, hi         float64 // best passed, lowest failed (0: none yet)
 	best           *FindMaxLevel
 	failed         *FindMaxLevel
@@ -188,6 +191,7 @@ type FindMaxLevel struct {
 	MsgRate   float64
 	Failed    int64
 	Calls     int64 // calls started in the measured window
+	Stalled   int   // seconds left out: the machine held the generator back
 	Pass      bool
 	Retry     bool   // the level's second try (its first failed)
 	Why       string // why it failed
@@ -203,6 +207,15 @@ type FindMaxResult struct {
 }
 
 const maxFindLevels = 24
+
+// stallLag is the scheduling lag p99 (calls started late) that marks a
+// second in which the machine, not the service, held the generator back;
+// such seconds are left out of a level's verdict, and the level runs
+// longer to make up for them, up to maxStretch times its interval.
+const (
+	stallLag   = 20 * time.Millisecond
+	maxStretch = 3
+)
 
 func (f *findMax) setRate(r float64) {
 	f.e.fmRate.Store(math.Float64bits(r))
@@ -225,21 +238,38 @@ func (f *findMax) tick(s *Snapshot) string {
 	f.ticks++
 	if f.ticks == 1 { // the first second of a level settles
 		f.anchor, f.last, f.winMax, f.secs, f.slowSecs = s, s, 0, 0, 0
+		f.stalled, f.stallDur = f.stalled[:0], 0
 		f.lagFrom = f.lag
 		return ""
 	}
 	f.winMax = max(f.winMax, s.ActiveMax)
-	f.secs++
-	if s.Sub(f.last).RT.Quantile(0.99) > f.cfg.P99 {
-		f.slowSecs++
+	p := s.Sub(f.last)
+	if p.Lag.Count > 0 && p.Lag.Quantile(0.99) > stallLag {
+		// The machine held the generator back: its calls started late,
+		// and the service, on the same machine or not, is not what this
+		// second measures. It is left out, and the level runs on.
+		f.stalled = append(f.stalled, p)
+		f.stallDur += s.At - f.last.At
+	} else {
+		f.secs++
+		if p.RT.Quantile(0.99) > f.cfg.P99 {
+			f.slowSecs++
+		}
 	}
 	f.last = s
-	if time.Duration(f.ticks)*time.Second < f.cfg.Interval {
+	measured := time.Duration(f.ticks) * time.Second
+	if measured < f.cfg.Interval || measured-f.stallDur+time.Second/2 < f.cfg.Interval && measured < maxStretch*f.cfg.Interval {
 		return ""
 	}
 	w := s.Sub(f.anchor)
 	dur := s.At - f.anchor.At
-	lv := FindMaxLevel{
+	if f.secs > 0 {
+		for _, st := range f.stalled {
+			w = w.Sub(st)
+		}
+		dur -= f.stallDur
+	}
+	lv := FindMaxLevel{Stalled: len(f.stalled),
 		Target: f.ramp.PerSecond(f.level), Achieved: rate(w.Started, dur), P99: w.RT.Quantile(0.99),
 		ActiveMax: f.winMax, MsgRate: rate(w.Msgs, dur), Failed: w.FailedCalls(), Pass: true,
 	}
@@ -299,12 +329,15 @@ func (f *findMax) tick(s *Snapshot) string {
 		f.retried = false
 	}
 	l := f.levels[len(f.levels)-1]
-	again := ""
+	again, left := "", ""
 	if l.Retry {
 		again = " (second try)"
 	}
-	fmt.Fprintf(f.e.log, "find-max: %.1f cps%s: achieved %.1f, %d calls, p99 %s ms, max %d concurrent calls, %.0f msg/s: %s\n",
-		l.Target, again, l.Achieved, l.Calls, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+	if l.Stalled > 0 {
+		left = fmt.Sprintf(" (%d s left out: the machine held the generator back)", l.Stalled)
+	}
+	fmt.Fprintf(f.e.log, "find-max: %.1f cps%s: achieved %.1f, %d calls%s, p99 %s ms, max %d concurrent calls, %.0f msg/s: %s\n",
+		l.Target, again, l.Achieved, l.Calls, left, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
 	if f.done == "" && f.hi > 0 && f.hi-f.lo <= max(0.05*f.lo, f.ramp.Rate/64) {
 		f.done = "find-max: converged"
 	}
@@ -346,13 +379,13 @@ func (r *reporter) findMaxResult() *FindMaxResult {
 
 func (f *FindMaxResult) write(w io.Writer) {
 	fmt.Fprintf(w, "%s\n", f.Done)
-	fmt.Fprintf(w, "%-12s %5s %12s %8s %10s %14s %10s  %s\n", "level cps", "try", "achieved", "calls", "p99 ms", "max concurrent", "msg/s", "result")
+	fmt.Fprintf(w, "%-12s %5s %12s %8s %9s %10s %14s %10s  %s\n", "level cps", "try", "achieved", "calls", "stalled s", "p99 ms", "max concurrent", "msg/s", "result")
 	for _, l := range f.Levels {
 		try := 1
 		if l.Retry {
 			try = 2
 		}
-		fmt.Fprintf(w, "%-12.1f %5d %12.1f %8d %10s %14d %10.0f  %s\n", l.Target, try, l.Achieved, l.Calls, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
+		fmt.Fprintf(w, "%-12.1f %5d %12.1f %8d %9d %10s %14d %10.0f  %s\n", l.Target, try, l.Achieved, l.Calls, l.Stalled, ms(l.P99), l.ActiveMax, l.MsgRate, passWord(l))
 	}
 	if f.Best == nil {
 		fmt.Fprintf(w, "find-max: no level passed (p99 bound %s ms, no failed call)\n", ms(f.P99))

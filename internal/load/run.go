@@ -99,7 +99,11 @@ type Config struct {
 // second or two, not most of them). With Ramp.Step
 // the rate grows by Step instead, and the search ends at the first failed
 // level. Ramp.Max bounds it. The first second of each level is not
-// measured; after a failed try the search waits for its calls to end.
+// measured, nor a second in which the machine held the generator back
+// (its scheduling lag p99 over 20 ms: calls started late, the service on
+// a busy machine is not what it measures); the level runs on to make up
+// for such seconds, up to 3 times Interval. After a failed try the search
+// waits for its calls to end.
 type FindMax struct {
 	P99      time.Duration
 	Interval time.Duration

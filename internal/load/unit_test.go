@@ -199,9 +199,10 @@ func TestFindMaxSearch(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		stall func(r float64, tries int) (lat time.Duration, failed int64) // the first second of a try
+		lag   float64                                                      // the level whose first second the machine holds back
 		want  []try
 	}{
-		{"steady", func(float64, int) (time.Duration, int64) { return 0, 0 },
+		{"steady", func(float64, int) (time.Duration, int64) { return 0, 0 }, 0,
 			// 312.5 cps over 4 s is 1,250 calls, slow in every second: its
 			// p99 is a verdict.
 			[]try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
@@ -215,8 +216,16 @@ func TestFindMaxSearch(t *testing.T) {
 				return 200 * time.Millisecond, 0
 			}
 			return 0, 0
-		}, []try{{50, false}, {100, false}, {100, true}, {200, false}, {200, true}, {400, false}, {300, false}, {300, true},
+		}, 0, []try{{50, false}, {100, false}, {100, true}, {200, false}, {200, true}, {400, false}, {300, false}, {300, true},
 			{250, false}, {275, false}, {287.5, false}}},
+		// A slow second in which the generator's calls started late too is
+		// the machine's: left out, with no second try.
+		{"machine stall", func(r float64, tries int) (time.Duration, int64) {
+			if r == 200 {
+				return 200 * time.Millisecond, 0
+			}
+			return 0, 0
+		}, 200, []try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := &engine{log: &bytes.Buffer{}}
@@ -256,6 +265,14 @@ func TestFindMaxSearch(t *testing.T) {
 				}
 				s.RT.Counts[histIndex(int64(lat))] += uint64(28 * n)
 				s.RT.Count += uint64(28 * n)
+				s.Lag = &HistSnap{}
+				s.Lag.Add(cum.Lag)
+				lag := time.Millisecond
+				if f.ticks == 1 && r == c.lag && r > 0 {
+					lag = 100 * time.Millisecond
+				}
+				s.Lag.Counts[histIndex(int64(lag))] += uint64(n)
+				s.Lag.Count += uint64(n)
 				s.Active = 0
 				cum = &s
 				before := len(f.levels)
@@ -271,6 +288,16 @@ func TestFindMaxSearch(t *testing.T) {
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("levels %v, want %v", got, c.want)
+			}
+			for _, l := range f.levels {
+				if want := 0; l.Target == c.lag {
+					want = 1
+					if l.Stalled != want || l.Calls != 4*int64(l.Target) {
+						t.Errorf("level %.1f: %d s left out, %d calls measured; want 1 and 4 s of calls", l.Target, l.Stalled, l.Calls)
+					}
+				} else if l.Stalled != want {
+					t.Errorf("level %.1f: %d s left out", l.Target, l.Stalled)
+				}
 			}
 			if got := math.Float64frombits(e.fmRate.Load()); got != 0 {
 				t.Errorf("the rate after the search: %v", got)
