@@ -258,10 +258,14 @@ func (f *findMax) tick(s *Snapshot) string {
 	}
 	f.last = s
 	measured := time.Duration(f.ticks) * time.Second
-	if measured < f.cfg.Interval || measured-f.stallDur+time.Second/2 < f.cfg.Interval && measured < maxStretch*f.cfg.Interval {
+	full := s.Sub(f.anchor)
+	// Failed calls end the stretching: they are a verdict whenever they
+	// came (an overloaded service makes the generator late too).
+	stretch := measured-f.stallDur+time.Second/2 < f.cfg.Interval && measured < maxStretch*f.cfg.Interval && full.FailedCalls() == 0
+	if measured < f.cfg.Interval || stretch {
 		return ""
 	}
-	w := s.Sub(f.anchor)
+	w := full
 	dur := s.At - f.anchor.At
 	if f.secs > 0 {
 		for _, st := range f.stalled {
@@ -271,7 +275,7 @@ func (f *findMax) tick(s *Snapshot) string {
 	}
 	lv := FindMaxLevel{Stalled: len(f.stalled),
 		Target: f.ramp.PerSecond(f.level), Achieved: rate(w.Started, dur), P99: w.RT.Quantile(0.99),
-		ActiveMax: f.winMax, MsgRate: rate(w.Msgs, dur), Failed: w.FailedCalls(), Pass: true,
+		ActiveMax: f.winMax, MsgRate: rate(w.Msgs, dur), Failed: full.FailedCalls(), Pass: true,
 	}
 	lv.Calls, lv.Retry = w.Started, f.retried
 	// p99 over enough calls, and in most of the window's seconds, is a

@@ -102,8 +102,9 @@ type Config struct {
 // measured, nor a second in which the machine held the generator back
 // (its scheduling lag p99 over 20 ms: calls started late, the service on
 // a busy machine is not what it measures); the level runs on to make up
-// for such seconds, up to 3 times Interval. After a failed try the search
-// waits for its calls to end.
+// for such seconds, up to 3 times Interval (failed calls count wherever
+// they fall, and end the stretching). After a failed try the search waits
+// for its calls to end.
 type FindMax struct {
 	P99      time.Duration
 	Interval time.Duration
