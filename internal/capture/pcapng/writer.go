@@ -8,7 +8,9 @@
 //
 // A Writer is bounded: past a maximum file size it either rotates (FILE
 // becomes FILE.1, FILE.1 becomes FILE.2, ...) or stops writing and counts
-// what it drops.
+// what it drops. A Recorder, over a Writer, takes frames from goroutines
+// that send and receive at once and writes them in the order and at the
+// times they crossed their sockets.
 package pcapng
 
 import (
