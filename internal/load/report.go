@@ -267,7 +267,9 @@ func (f *findMax) tick(s *Snapshot) string {
 	}
 	w := full
 	dur := s.At - f.anchor.At
-	if f.secs > 0 {
+	if time.Duration(2*f.secs)*time.Second >= f.cfg.Interval-time.Second {
+		// Enough seconds the machine did not spoil (half the window) to
+		// judge on them alone; else all of them are judged.
 		for _, st := range f.stalled {
 			w = w.Sub(st)
 		}
