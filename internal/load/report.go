@@ -244,7 +244,11 @@ func (f *findMax) tick(s *Snapshot) string {
 	}
 	f.winMax = max(f.winMax, s.ActiveMax)
 	p := s.Sub(f.last)
-	if p.Lag.Count > 0 && p.Lag.Quantile(0.99) > stallLag {
+	// A stall delays the calls of its moment; it does not pile up more
+	// than a second's calls in progress: that is a service behind the
+	// rate, whose late generator is its own doing, and every second counts.
+	piled := float64(f.winMax) > f.ramp.PerSecond(f.level)
+	if p.Lag.Count > 0 && p.Lag.Quantile(0.99) > stallLag && !piled {
 		// The machine held the generator back: its calls started late,
 		// and the service, on the same machine or not, is not what this
 		// second measures. It is left out, and the level runs on.
@@ -261,13 +265,13 @@ func (f *findMax) tick(s *Snapshot) string {
 	full := s.Sub(f.anchor)
 	// Failed calls end the stretching: they are a verdict whenever they
 	// came (an overloaded service makes the generator late too).
-	stretch := measured-f.stallDur+time.Second/2 < f.cfg.Interval && measured < maxStretch*f.cfg.Interval && full.FailedCalls() == 0
+	stretch := measured-f.stallDur+time.Second/2 < f.cfg.Interval && measured < maxStretch*f.cfg.Interval && full.FailedCalls() == 0 && !piled
 	if measured < f.cfg.Interval || stretch {
 		return ""
 	}
 	w := full
 	dur := s.At - f.anchor.At
-	if time.Duration(2*f.secs)*time.Second >= f.cfg.Interval-time.Second {
+	if !piled && time.Duration(2*f.secs)*time.Second >= f.cfg.Interval-time.Second {
 		// Enough seconds the machine did not spoil (half the window) to
 		// judge on them alone; else all of them are judged.
 		for _, st := range f.stalled {

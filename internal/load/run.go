@@ -103,8 +103,9 @@ type Config struct {
 // (its scheduling lag p99 over 20 ms: calls started late, the service on
 // a busy machine is not what it measures); the level runs on to make up
 // for such seconds, up to 3 times Interval (failed calls count wherever
-// they fall, and end the stretching). After a failed try the search waits
-// for its calls to end.
+// they fall, and end the stretching; and when more than a second's calls
+// are in progress at once, the service is behind and no second is left
+// out). After a failed try the search waits for its calls to end.
 type FindMax struct {
 	P99      time.Duration
 	Interval time.Duration

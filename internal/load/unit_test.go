@@ -200,9 +200,10 @@ func TestFindMaxSearch(t *testing.T) {
 		name  string
 		stall func(r float64, tries int) (lat time.Duration, failed int64) // the first second of a try
 		lag   float64                                                      // the level whose first second the machine holds back
+		piled bool                                                         // with more than a second's calls in progress
 		want  []try
 	}{
-		{"steady", func(float64, int) (time.Duration, int64) { return 0, 0 }, 0,
+		{"steady", func(float64, int) (time.Duration, int64) { return 0, 0 }, 0, false,
 			// 312.5 cps over 4 s is 1,250 calls, slow in every second: its
 			// p99 is a verdict.
 			[]try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
@@ -216,7 +217,7 @@ func TestFindMaxSearch(t *testing.T) {
 				return 200 * time.Millisecond, 0
 			}
 			return 0, 0
-		}, 0, []try{{50, false}, {100, false}, {100, true}, {200, false}, {200, true}, {400, false}, {300, false}, {300, true},
+		}, 0, false, []try{{50, false}, {100, false}, {100, true}, {200, false}, {200, true}, {400, false}, {300, false}, {300, true},
 			{250, false}, {275, false}, {287.5, false}}},
 		// A slow second in which the generator's calls started late too is
 		// the machine's: left out, with no second try.
@@ -225,7 +226,15 @@ func TestFindMaxSearch(t *testing.T) {
 				return 200 * time.Millisecond, 0
 			}
 			return 0, 0
-		}, 200, []try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
+		}, 200, false, []try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
+		// The same with calls piling up: the service is behind, its
+		// late generator is its own doing, and the second counts.
+		{"piled up", func(r float64, tries int) (time.Duration, int64) {
+			if r == 200 {
+				return 200 * time.Millisecond, 0
+			}
+			return 0, 0
+		}, 200, true, []try{{50, false}, {100, false}, {200, false}, {200, true}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := &engine{log: &bytes.Buffer{}}
@@ -268,8 +277,12 @@ func TestFindMaxSearch(t *testing.T) {
 				s.Lag = &HistSnap{}
 				s.Lag.Add(cum.Lag)
 				lag := time.Millisecond
+				s.ActiveMax = 0
 				if f.ticks == 1 && r == c.lag && r > 0 {
 					lag = 100 * time.Millisecond
+					if c.piled && tries[r] == 0 {
+						s.ActiveMax = 2 * n
+					}
 				}
 				s.Lag.Counts[histIndex(int64(lag))] += uint64(n)
 				s.Lag.Count += uint64(n)
@@ -290,7 +303,14 @@ func TestFindMaxSearch(t *testing.T) {
 				t.Errorf("levels %v, want %v", got, c.want)
 			}
 			for _, l := range f.levels {
-				if want := 0; l.Target == c.lag {
+				if want := 0; l.Target == c.lag && c.piled {
+					if want = 1; !l.Retry {
+						want = 0 // piled up on the first try: counted
+					}
+					if l.Stalled != want {
+						t.Errorf("level %.1f (second try %v): %d s left out, want %d", l.Target, l.Retry, l.Stalled, want)
+					}
+				} else if l.Target == c.lag {
 					want = 1
 					if l.Stalled != want || l.Calls != 4*int64(l.Target) {
 						t.Errorf("level %.1f: %d s left out, %d calls measured; want 1 and 4 s of calls", l.Target, l.Stalled, l.Calls)
