@@ -24,10 +24,13 @@ var errHelp = errors.New("help")
 const transcodeUsage = `usage: megaco transcode [flags] [FILE|-]
 
 Reads one message in one encoding and writes it in another to standard
-output; the input codec is detected unless --from names it. Codecs: %s.
+output (or to the file -o names); the input codec is detected unless
+--from names it. A binary encoding is not written to a terminal unless
+--force is given. Codecs: %s.
 
-Example:
+Examples:
   megaco transcode --to compact corpus/otp-time-test/msg03.ber
+  megaco transcode --to per -o msg03.per corpus/otp-time-test/msg03.ber
 
 flags:
 `
@@ -231,15 +234,25 @@ func (f *codecFlags) prepare(args []string, stdin io.Reader, codecs ...*string) 
 
 func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	f := newCodecFlags("transcode", transcodeUsage, stderr)
-	to := "ber"
+	to, outFile, force := "ber", "", false
 	f.fs.Var(codecOf(&to), "to", "", "output codec")
+	f.fs.Var(textOf(&outFile, "file"), "o", "", "write the output to this file instead of standard output")
+	f.fs.Var(boolOf(&force), "force", "", "write a binary encoding to standard output even when it is a terminal")
 	opts, data, err := f.prepare(args, stdin, &to, &f.from)
 	if err != nil {
 		return err
 	}
+	if outFile == "" && !force && codec.FormOf(to) != codec.Text && isTerminal(stdout) {
+		// As curl does: binary on a terminal is noise at best and
+		// terminal control sequences at worst.
+		return fmt.Errorf("not writing %s, a binary encoding, to a terminal: give -o FILE, redirect the output, or --force", to)
+	}
 	out, _, err := codec.Transcode(nil, data, f.from, to, opts)
 	if err != nil {
 		return err
+	}
+	if outFile != "" {
+		return os.WriteFile(outFile, out, 0o644)
 	}
 	if isTerminal(stdout) && codec.FormOf(to) == codec.Text && !bytes.HasSuffix(out, []byte("\n")) {
 		// The encoding has no final newline; on a terminal the prompt
@@ -249,16 +262,6 @@ func transcode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	_, err = stdout.Write(out)
 	return err
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func decode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

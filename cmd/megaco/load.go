@@ -109,6 +109,7 @@ type loadArgs struct {
 	statFile, metricsAddr, check    string
 	quiet, findMax                  bool
 	p99                             time.Duration
+	minCalls                        int
 	tlsCA, tlsCert, tlsKey, tlsName string
 	transport                       string
 	wire                            load.Wire
@@ -119,7 +120,7 @@ type loadArgs struct {
 // the option) with their defaults.
 func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 	fs := newFlags("load", loadUsage, stderr)
-	a := &loadArgs{p99: 10 * time.Millisecond, transport: "grpc", check: "full", wire: load.Wire{
+	a := &loadArgs{p99: 10 * time.Millisecond, minCalls: 500, transport: "grpc", check: "full", wire: load.Wire{
 		MGCTarget: "127.0.0.1:2944", MGTarget: "127.0.0.1:2945", MGCListen: "127.0.0.1:3944", MGListen: "127.0.0.1:3945",
 		RetransmitInitial: 250 * time.Millisecond, RetransmitMax: 4 * time.Second,
 	}, cfg: load.Config{
@@ -149,8 +150,9 @@ func newLoadFlags(stderr io.Writer) (*flagSet, *loadArgs) {
 	fs.Var(boolOf(&cfg.Failover), "failover", "", "with several targets, send a message that failed on transport to the next target (the call moves there)")
 	fs.Var(floatOf(&cfg.MaxFailed, 0, 1), "max-failed", "", "largest failed-call ratio (failed / (ok + failed)) for exit status 0")
 	fs.Var(optionalAddrOf(&a.metricsAddr), "metrics-addr", "", "serve the generator's Prometheus metrics on this address (/metrics)")
-	fs.Var(boolOf(&a.findMax), "find-max", "", "search for the highest sustained call rate: double the rate each --rate-interval until p99 exceeds --find-max-p99 or a call fails, then bisect")
+	fs.Var(boolOf(&a.findMax), "find-max", "", "search for the highest sustained call rate: double the rate each --rate-interval until a level fails (p99 over --find-max-p99, a failed call, or the rate not kept, twice in a row), then bisect")
 	fs.Var(durationOf(&a.p99, one), "find-max-p99", "", "with --find-max: the p99 response-time bound")
+	fs.Var(countOf(&a.minCalls, 1, many), "find-max-min-calls", "", "with --find-max: p99 over the bound across at least this many calls fails a level at once; over fewer, or for another reason, it fails only if its second try fails too")
 	fs.Var(boolOf(&a.quiet), "q", "", "no line every second")
 	fs.Var(countOf(&a.cfg.WatchPID, 0, math.MaxInt32), "watch-pid", "", "report this process's (the proxy's) CPU time, context switches and system calls per message, from /proc and perf stat (Linux)")
 	fs.Var(textOf(&a.tlsCA, "file"), "tls-ca", "", "connect over TLS, trusting the PEM CA certificates in this file")
@@ -188,7 +190,7 @@ func (a *loadArgs) configure(stderr io.Writer) error {
 		return err
 	}
 	if a.findMax {
-		a.cfg.FindMax = &load.FindMax{P99: a.p99, Interval: a.cfg.Ramp.Interval}
+		a.cfg.FindMax = &load.FindMax{P99: a.p99, Interval: a.cfg.Ramp.Interval, MinCalls: a.minCalls}
 	}
 	if !a.quiet {
 		a.cfg.Live = stderr

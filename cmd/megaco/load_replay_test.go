@@ -9,10 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"megaco/internal/capture/pcapng"
-	"megaco/internal/proxy"
 	"megaco/internal/server/servertest"
 	"megaco/internal/testbin"
 )
@@ -103,21 +100,7 @@ func TestLoadPcapProxy(t *testing.T) {
 	for _, network := range []string{"udp", "tcp"} {
 		t.Run(network, func(t *testing.T) {
 			a := testbin.FreeAddrs(t, network, 2)
-			p, err := proxy.New(proxy.Config{
-				MGC:      proxy.SideConfig{Codec: "compact", Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: a[0]}},
-				MG:       proxy.SideConfig{Codec: "ber", Listen: proxy.Addr{Network: network, Address: "127.0.0.1:0"}, Peer: proxy.Addr{Network: network, Address: a[1]}},
-				Registry: prometheus.NewRegistry(),
-				// The replay compares each message with the capture's,
-				// byte for byte: the peers' mIds must pass on unchanged.
-				IdentityOff: true,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := startProxy(t, network, a, nil)
 			var out, errb bytes.Buffer
 			args := []string{"load", "--pcap", path, "--pcap-port", "3000", "--pcap-mgc", "10.0.0.1", "-q", "--transport", network,
 				"--mgc-listen", a[0], "--mg-listen", a[1], "--mgc-target", p.ListenAddr(true).String(), "--mg-target", p.ListenAddr(false).String()}

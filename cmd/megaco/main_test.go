@@ -232,7 +232,7 @@ func TestPackagesFile(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, cmd := range []string{"transcode", "decode"} {
 		code, _, stderr := runCLI(t, nil, cmd, "-h")
-		if code != 0 || !strings.Contains(stderr, "usage: megaco "+cmd) || !strings.Contains(stderr, "Example:") {
+		if code != 0 || !strings.Contains(stderr, "usage: megaco "+cmd) || !strings.Contains(stderr, "Example") {
 			t.Errorf("%s -h: exit %d\n%s", cmd, code, stderr)
 		}
 		for _, name := range codec.Names() {
@@ -279,8 +279,11 @@ func TestTranscodeTerminalNewline(t *testing.T) {
 	}
 	if dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 		defer dev.Close()
-		if !isTerminal(dev) {
-			t.Errorf("%s is a character device", os.DevNull)
+		if isTerminal(dev) {
+			t.Errorf("%s, a character device, taken for a terminal", os.DevNull)
 		}
+	}
+	if !isTerminal(openTerminal(t)) {
+		t.Error("a pseudo-terminal not taken for a terminal")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,9 @@ const pcapUsage = `usage: megaco pcap [flags] FILE|-
 
 Reads the Megaco messages of a packet capture (pcap or pcapng; Ethernet,
 VLAN, Linux cooked capture, raw IP; IPv4 and IPv6): UDP datagrams and
-TPKT-framed TCP streams on ports 2944 and 2945 and any given with --port.
+TPKT-framed TCP streams on ports 2944 and 2945 and any given with --port
+(the ports that carried other data are named at the end, with the --port
+flags that would read them).
 For each message it prints the frame number, time, source -> destination,
 transport and detected codec, then the message (--output; json prints one
 object per message with those as fields and, as "decode", the document
@@ -199,7 +202,48 @@ func (p *pcapPrinter) run(r *capture.Reader, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "%d frames, %d Megaco messages, %d problems\n", r.Frames(), msgs, problems)
+	unreadNote(stderr, r.Unread(), p.ports)
 	return nil
+}
+
+func packets(n int) string {
+	if n == 1 {
+		return "1 packet"
+	}
+	return strconv.Itoa(n) + " packets"
+}
+
+// unreadNote names the ports that carried data this run did not read,
+// and the --port flags that would read them.
+func unreadNote(w io.Writer, unread []capture.PortCount, read []uint16) {
+	if len(unread) == 0 {
+		return
+	}
+	const most = 5
+	var seen, flags []string
+	for i, u := range unread {
+		if i == most {
+			seen = append(seen, fmt.Sprintf("%d more ports", len(unread)-most))
+			break
+		}
+		if u.Port == 0 {
+			seen = append(seen, fmt.Sprintf("%s other ports (%s)", u.Transport, packets(u.Packets)))
+			continue
+		}
+		seen = append(seen, fmt.Sprintf("%s %d (%s)", u.Transport, u.Port, packets(u.Packets)))
+		if f := fmt.Sprintf("--port %d", u.Port); !slices.Contains(flags, f) {
+			flags = append(flags, f)
+		}
+	}
+	ports := make([]string, len(read))
+	for i, p := range read {
+		ports[i] = strconv.Itoa(int(p))
+	}
+	fmt.Fprintf(w, "not read: packets with data on ports other than %s: %s", strings.Join(ports, ", "), strings.Join(seen, ", "))
+	if len(flags) > 0 {
+		fmt.Fprintf(w, "; if they carry Megaco, add %s", strings.Join(flags, " "))
+	}
+	fmt.Fprintln(w)
 }
 
 // pcapJSON is a message as --output json prints it.

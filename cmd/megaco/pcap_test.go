@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -110,5 +111,39 @@ func TestPcapCommand(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, nil, "pcap", "/nonexistent.pcap"); code != 1 || stderr == "" {
 		t.Errorf("missing file: exit %d", code)
+	}
+}
+
+// TestPcapUnreadPorts: the ports that carried data pcap did not read are
+// named, with the packets on each and the --port flags to read them; with
+// those flags everything is read and nothing is named.
+func TestPcapUnreadPorts(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.pcapng")
+	w, err := pcapng.Create(file, pcapng.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	msg := func(i int) []byte {
+		return []byte("!/1 [10.0.0.1]:2944\nT=" + strconv.Itoa(i) + "{C=-{N=ROOT{OE=1{al/of}}}}\n")
+	}
+	ap := netip.MustParseAddrPort
+	w.UDP(at, ap("10.0.0.1:2944"), ap("10.0.0.2:40000"), msg(1))
+	for i := range 3 { // the other side of a proxy, off Megaco's ports
+		w.UDP(at, ap("10.0.0.2:3945"), ap("10.0.0.3:3946"), msg(2+i))
+	}
+	m := msg(5)
+	w.TCP(at, ap("10.0.0.4:45000"), ap("10.0.0.5:5000"), append([]byte{3, 0, 0, byte(len(m) + 4)}, m...))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, nil, "pcap", file)
+	want := "not read: packets with data on ports other than 2944, 2945: udp 3945 (3 packets), tcp 5000 (1 packet); if they carry Megaco, add --port 3945 --port 5000\n"
+	if code != 0 || !strings.Contains(stderr, "5 frames, 1 Megaco messages") || !strings.HasSuffix(stderr, want) {
+		t.Errorf("exit %d, stderr %q, want it to end with %q", code, stderr, want)
+	}
+	code, _, stderr = runCLI(t, nil, "pcap", "--port", "3945", "--port", "5000", file)
+	if code != 0 || !strings.Contains(stderr, "5 frames, 5 Megaco messages, 0 problems") || strings.Contains(stderr, "not read") {
+		t.Errorf("with --port: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -116,8 +116,10 @@ func proxyCmd(args []string, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("proxy: %w", err)
 		}
-		defer w.Close()
-		cfg.Capture = w
+		log := cfg.Log
+		rec := pcapng.NewRecorder(w, pcapng.RecorderOptions{OnError: func(err error) { log.Warn("capture failed", "err", err) }})
+		defer rec.Close()
+		cfg.Capture = rec
 	}
 	signal.Ignore(syscall.SIGHUP) // nothing is reloaded; say so by not dying
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)

@@ -15,10 +15,12 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +94,23 @@ type Reader struct {
 	// were last emptied; both stay under maxPartial.
 	partial, fragBytes, maxPartial int
 	badLink                        map[layers.LinkType]bool // reported as unsupported
+	unread                         map[portKey]int          // packets on ports not looked at (Unread)
 }
+
+type portKey struct {
+	transport string
+	port      uint16
+}
+
+// PortCount is a port on which packets with data were seen but not read.
+type PortCount struct {
+	Transport string // "udp" or "tcp"
+	Port      uint16 // 0: other ports, past maxUnreadPorts
+	Packets   int
+}
+
+// maxUnreadPorts bounds the ports Unread tells apart.
+const maxUnreadPorts = 1024
 
 type item struct {
 	msg Message
@@ -159,6 +177,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	}
 	rd.maxPartial = orDefault(opts.MaxPartial, 64<<20)
 	rd.badLink = map[layers.LinkType]bool{}
+	rd.unread = map[portKey]int{}
 	pool := reassembly.NewStreamPool(&streamFactory{r: rd})
 	rd.asm = reassembly.NewAssembler(pool)
 	rd.asm.MaxBufferedPagesPerConnection = orDefault(opts.MaxBufferedPages, 256)
@@ -368,8 +387,37 @@ func (r *Reader) transport(netFlow gopacket.Flow, proto layers.IPProtocol, paylo
 
 func (r *Reader) ours(src, dst uint16) bool { return r.ports[src] || r.ports[dst] }
 
+// notRead counts a UDP datagram or TCP segment with data on ports not
+// looked at, under the lower of its two ports: a server's, usually, as
+// clients' ephemeral ports are high.
+func (r *Reader) notRead(transport string, src, dst uint16) {
+	k := portKey{transport, min(src, dst)}
+	if _, ok := r.unread[k]; !ok && len(r.unread) >= maxUnreadPorts {
+		k.port = 0
+	}
+	r.unread[k]++
+}
+
+// Unread returns the ports on which packets with data were seen and not
+// read (not one of Options.Ports, on either end), the most packets
+// first: where Megaco may be that the reader was not told to look.
+func (r *Reader) Unread() []PortCount {
+	out := make([]PortCount, 0, len(r.unread))
+	for k, n := range r.unread {
+		out = append(out, PortCount{k.transport, k.port, n})
+	}
+	slices.SortFunc(out, func(a, b PortCount) int {
+		return cmp.Or(cmp.Compare(b.Packets, a.Packets), cmp.Compare(a.Port, b.Port), strings.Compare(a.Transport, b.Transport))
+	})
+	return out
+}
+
 func (r *Reader) udp(netFlow gopacket.Flow, u *layers.UDP, ci gopacket.CaptureInfo) {
-	if !r.ours(uint16(u.SrcPort), uint16(u.DstPort)) || len(u.Payload) == 0 {
+	if len(u.Payload) == 0 {
+		return
+	}
+	if !r.ours(uint16(u.SrcPort), uint16(u.DstPort)) {
+		r.notRead("udp", uint16(u.SrcPort), uint16(u.DstPort))
 		return
 	}
 	src, dst := netFlow.Endpoints()
@@ -383,6 +431,9 @@ func (r *Reader) udp(netFlow gopacket.Flow, u *layers.UDP, ci gopacket.CaptureIn
 
 func (r *Reader) tcp(netFlow gopacket.Flow, t *layers.TCP, ci gopacket.CaptureInfo) {
 	if !r.ours(uint16(t.SrcPort), uint16(t.DstPort)) {
+		if len(t.Payload) > 0 {
+			r.notRead("tcp", uint16(t.SrcPort), uint16(t.DstPort))
+		}
 		return
 	}
 	r.frameC = frameContext{ci: ci, frame: r.frame}

@@ -96,15 +96,34 @@ type Config struct {
 // while the level passes: no failed call, p99 of the response time within
 // P99, at least 95 % of the target rate achieved; after the first level
 // that fails, the rate is bisected between the best passed level and the
-// failed one until they are within 5 %. A level that fails narrowly
-// (no failed call, p99 within twice the bound, 90 % of the rate) is run a
-// second time before it counts as failed. With Ramp.Step the rate grows by Step instead, and the
-// search ends at the first failed level. Ramp.Max bounds it. The first
-// second of each level is not measured; after a failed level the search
-// waits for its calls to end.
+// failed one until they are within 5 %. A level that fails is run a second
+// time, and counts as failed only if it fails again; but p99 over the
+// bound across at least MinCalls calls, and in at least 3 and most of the
+// window's seconds, fails it at once (a stall of a busy machine spoils a
+// second or two, not most of them). With Ramp.Step
+// the rate grows by Step instead, and the search ends at the first failed
+// level. Ramp.Max bounds it. The first second of each level is not
+// measured, nor a second in which the machine held the generator back
+// (its scheduling lag p99 over 20 ms: calls started late, the service on
+// a busy machine is not what it measures); the level runs on to make up
+// for such seconds, up to 3 times Interval (failed calls count wherever
+// they fall, and end the stretching; and when more than a second's calls
+// are in progress at once, the service is behind and no second is left
+// out). After a failed try the search waits for its calls to end.
 type FindMax struct {
 	P99      time.Duration
 	Interval time.Duration
+	// MinCalls is how many calls a level's p99 must be taken over to fail
+	// it without a second try (0: 500); Interval must give it at least 3
+	// measured seconds (4 s) too.
+	MinCalls int
+}
+
+func (f FindMax) minCalls() int {
+	if f.MinCalls <= 0 {
+		return 500
+	}
+	return f.MinCalls
 }
 
 // Result is what a run did.

@@ -187,56 +187,142 @@ func TestStatCSV(t *testing.T) {
 }
 
 // TestFindMaxSearch drives the search with made-up seconds: the service
-// holds p99 under the bound up to 300 cps.
+// holds p99 under the bound up to 300 cps. A level's first try may meet a
+// stall of the machine (one slow second, or a failed call); it fails only
+// if its second try fails too, or if p99 misses over at least MinCalls
+// calls.
 func TestFindMaxSearch(t *testing.T) {
-	e := &engine{log: &bytes.Buffer{}}
-	ramp := Ramp{Rate: 50, Period: time.Second}
-	f := &findMax{cfg: FindMax{P99: 10 * time.Millisecond, Interval: 3 * time.Second}, ramp: ramp, level: 50, e: e}
-	e.fmRate.Store(math.Float64bits(50))
-	var at time.Duration
-	cum := &Snapshot{RT: &HistSnap{}, CallLen: &HistSnap{}, Lag: &HistSnap{}}
-	var levels []float64
-	for i := 0; i < 200 && f.done == ""; i++ {
-		at += time.Second
-		r := math.Float64frombits(e.fmRate.Load())
-		s := *cum
-		s.At = at
-		s.RT = &HistSnap{}
-		s.RT.Add(cum.RT)
-		n := int64(r)
-		s.Due += n
-		s.Started += n
-		s.OK += n
-		s.Msgs += 28 * n
-		lat := time.Millisecond
-		switch {
-		case r > 350:
-			lat = 30 * time.Millisecond // clearly over: no second try
-		case r > 300:
-			lat = 15 * time.Millisecond // narrowly over: tried twice
-		}
-		s.RT.Counts[histIndex(int64(lat))] += uint64(28 * n)
-		s.RT.Count += uint64(28 * n)
-		s.Active = 0
-		cum = &s
-		before := len(f.levels)
-		f.tick(cum)
-		if len(f.levels) > before {
-			levels = append(levels, f.levels[len(f.levels)-1].Target)
-		}
+	type try struct {
+		level float64
+		retry bool
 	}
-	if f.done != "find-max: converged" {
-		t.Fatalf("done = %q after levels %v", f.done, levels)
-	}
-	// A level that fails narrowly, on latency alone, is tried twice.
-	if want := []float64{50, 100, 200, 400, 300, 350, 350, 325, 325, 312.5, 312.5}; !slices.Equal(levels, want) {
-		t.Errorf("levels %v, want %v", levels, want)
-	}
-	if f.best == nil || f.best.Target != 300 || f.failed == nil || f.failed.Target != 312.5 {
-		t.Errorf("best %+v, failed %+v", f.best, f.failed)
-	}
-	if got := math.Float64frombits(e.fmRate.Load()); got != 0 {
-		t.Errorf("the rate after the search: %v", got)
+	for _, c := range []struct {
+		name  string
+		stall func(r float64, tries int) (lat time.Duration, failed int64) // the first second of a try
+		lag   float64                                                      // the level whose first second the machine holds back
+		piled bool                                                         // with more than a second's calls in progress
+		want  []try
+	}{
+		{"steady", func(float64, int) (time.Duration, int64) { return 0, 0 }, 0, false,
+			// 312.5 cps over 4 s is 1,250 calls, slow in every second: its
+			// p99 is a verdict.
+			[]try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
+		{"stalls", func(r float64, tries int) (time.Duration, int64) {
+			switch {
+			case r == 100 && tries == 0: // one stall: tried again, passes
+				return 200 * time.Millisecond, 0
+			case r == 200 && tries == 0: // a call lost in a stall: the same
+				return 0, 1
+			case r == 300 && tries < 2: // stalls twice: fails
+				return 200 * time.Millisecond, 0
+			}
+			return 0, 0
+		}, 0, false, []try{{50, false}, {100, false}, {100, true}, {200, false}, {200, true}, {400, false}, {300, false}, {300, true},
+			{250, false}, {275, false}, {287.5, false}}},
+		// A slow second in which the generator's calls started late too is
+		// the machine's: left out, with no second try.
+		{"machine stall", func(r float64, tries int) (time.Duration, int64) {
+			if r == 200 {
+				return 200 * time.Millisecond, 0
+			}
+			return 0, 0
+		}, 200, false, []try{{50, false}, {100, false}, {200, false}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
+		// The same with calls piling up: the service is behind, its
+		// late generator is its own doing, and the second counts.
+		{"piled up", func(r float64, tries int) (time.Duration, int64) {
+			if r == 200 {
+				return 200 * time.Millisecond, 0
+			}
+			return 0, 0
+		}, 200, true, []try{{50, false}, {100, false}, {200, false}, {200, true}, {400, false}, {300, false}, {350, false}, {325, false}, {312.5, false}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &engine{log: &bytes.Buffer{}}
+			ramp := Ramp{Rate: 50, Period: time.Second}
+			f := &findMax{cfg: FindMax{P99: 10 * time.Millisecond, Interval: 5 * time.Second}, ramp: ramp, level: 50, e: e}
+			e.fmRate.Store(math.Float64bits(50))
+			var at time.Duration
+			cum := &Snapshot{RT: &HistSnap{}, CallLen: &HistSnap{}, Lag: &HistSnap{}}
+			tries := map[float64]int{}
+			var got []try
+			for i := 0; i < 300 && f.done == ""; i++ {
+				at += time.Second
+				r := math.Float64frombits(e.fmRate.Load())
+				s := *cum
+				s.At = at
+				s.RT = &HistSnap{}
+				s.RT.Add(cum.RT)
+				n := int64(r)
+				s.Due += n
+				s.Started += n
+				s.OK += n
+				s.Msgs += 28 * n
+				lat := time.Millisecond
+				switch {
+				case r > 350:
+					lat = 30 * time.Millisecond
+				case r > 300:
+					lat = 15 * time.Millisecond
+				}
+				if f.ticks == 1 && r > 0 { // the try's first measured second
+					if l, failed := c.stall(r, tries[r]); l > 0 {
+						lat = l
+					} else if failed > 0 {
+						s.OK -= failed
+						s.Failed[Timeout] += failed
+					}
+				}
+				s.RT.Counts[histIndex(int64(lat))] += uint64(28 * n)
+				s.RT.Count += uint64(28 * n)
+				s.Lag = &HistSnap{}
+				s.Lag.Add(cum.Lag)
+				lag := time.Millisecond
+				s.ActiveMax = 0
+				if f.ticks == 1 && r == c.lag && r > 0 {
+					lag = 100 * time.Millisecond
+					if c.piled && tries[r] == 0 {
+						s.ActiveMax = 2 * n
+					}
+				}
+				s.Lag.Counts[histIndex(int64(lag))] += uint64(n)
+				s.Lag.Count += uint64(n)
+				s.Active = 0
+				cum = &s
+				before := len(f.levels)
+				f.tick(cum)
+				if len(f.levels) > before {
+					l := f.levels[len(f.levels)-1]
+					got = append(got, try{l.Target, l.Retry})
+					tries[l.Target]++
+				}
+			}
+			if f.done != "find-max: converged" {
+				t.Fatalf("done = %q after levels %v", f.done, got)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("levels %v, want %v", got, c.want)
+			}
+			for _, l := range f.levels {
+				if want := 0; l.Target == c.lag && c.piled {
+					if want = 1; !l.Retry {
+						want = 0 // piled up on the first try: counted
+					}
+					if l.Stalled != want {
+						t.Errorf("level %.1f (second try %v): %d s left out, want %d", l.Target, l.Retry, l.Stalled, want)
+					}
+				} else if l.Target == c.lag {
+					want = 1
+					if l.Stalled != want || l.Calls != 4*int64(l.Target) {
+						t.Errorf("level %.1f: %d s left out, %d calls measured; want 1 and 4 s of calls", l.Target, l.Stalled, l.Calls)
+					}
+				} else if l.Stalled != want {
+					t.Errorf("level %.1f: %d s left out", l.Target, l.Stalled)
+				}
+			}
+			if got := math.Float64frombits(e.fmRate.Load()); got != 0 {
+				t.Errorf("the rate after the search: %v", got)
+			}
+		})
 	}
 }
 

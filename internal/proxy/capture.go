@@ -3,18 +3,21 @@ package proxy
 import (
 	"net"
 	"net/netip"
-	"time"
 
-	"megaco/internal/tpkt"
+	"megaco/internal/capture/pcapng"
 )
 
 // Capturer records what the proxy relays as packets (a pcapng file: see
 // internal/capture/pcapng), both sides with their real addresses: a
 // transcoding shows as the message in, in the sender's codec, and the
-// message out, in the receiver's.
+// message out, in the receiver's. Frames are stamped as they are handed
+// over: one received after its read returned (Record), one sent before its
+// write starts (Reserve), then marked sent or not (Done); so a reply never
+// comes before its request in the file (pcapng.Recorder).
 type Capturer interface {
-	UDP(t time.Time, src, dst netip.AddrPort, payload []byte) error
-	TCP(t time.Time, src, dst netip.AddrPort, data []byte) error
+	Record(f pcapng.Frame)
+	Reserve(f pcapng.Frame) pcapng.Ticket
+	Done(t pcapng.Ticket, sent bool)
 }
 
 // captureIn records data arriving from src on side s.
@@ -23,39 +26,36 @@ func (p *Proxy) captureIn(s side, src dest, data []byte) {
 		return
 	}
 	if src.conn != nil {
-		p.captureTCP(src.conn.c.RemoteAddr(), src.conn.c.LocalAddr(), data)
+		p.cfg.Capture.Record(tcpFrame(src.conn.c.RemoteAddr(), src.conn.c.LocalAddr(), data))
 		return
 	}
-	p.captureErr(p.cfg.Capture.UDP(time.Now(), src.addr, p.sides[s].localUDP(), data))
+	p.cfg.Capture.Record(pcapng.Frame{Src: src.addr, Dst: p.sides[s].localUDP(), Data: data})
 }
 
-// captureOut records b sent to d on side s.
-func (s *sideState) captureOut(d dest, b []byte) {
-	p := s.p
-	if p.cfg.Capture == nil {
-		return
+// captureOut places b, about to be sent to d on side s; captureDone
+// follows with the outcome.
+func (s *sideState) captureOut(d dest, b []byte) pcapng.Ticket {
+	c := s.p.cfg.Capture
+	if c == nil {
+		return 0
 	}
 	if d.conn != nil {
-		p.captureTCP(d.conn.c.LocalAddr(), d.conn.c.RemoteAddr(), b)
-		return
+		return c.Reserve(tcpFrame(d.conn.c.LocalAddr(), d.conn.c.RemoteAddr(), b))
 	}
-	p.captureErr(p.cfg.Capture.UDP(time.Now(), s.localUDP(), d.addr, b))
+	return c.Reserve(pcapng.Frame{Src: s.localUDP(), Dst: d.addr, Data: b})
 }
 
-// captureTCP records one message on a TCP connection, framed as it was on
-// the wire (TPKT).
-func (p *Proxy) captureTCP(from, to net.Addr, msg []byte) {
-	framed, err := tpkt.AppendFrame(nil, msg)
-	if err == nil {
-		err = p.cfg.Capture.TCP(time.Now(), addrPort(from), addrPort(to), framed)
+func (p *Proxy) captureDone(t pcapng.Ticket, err error) {
+	if t != 0 {
+		p.cfg.Capture.Done(t, err == nil)
 	}
-	p.captureErr(err)
 }
 
-func (p *Proxy) captureErr(err error) {
-	if err != nil {
-		p.limiter.warn("capture failed", "err", err)
-	}
+// tcpFrame is one message on a TCP connection, framed as it was on the
+// wire (TPKT: version 3, a reserved octet, the length with the header).
+func tcpFrame(from, to net.Addr, msg []byte) pcapng.Frame {
+	n := len(msg) + 4
+	return pcapng.Frame{TCP: true, Src: addrPort(from), Dst: addrPort(to), Head: []byte{3, 0, byte(n >> 8), byte(n)}, Data: msg}
 }
 
 // localUDP is the side's socket address (unspecified when it listens on

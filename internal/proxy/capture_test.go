@@ -26,12 +26,13 @@ func TestCapture(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := setup(t, "compact", nets[0], "ber", nets[1], func(c *Config) { c.Capture = w })
+			rec := pcapng.NewRecorder(w, pcapng.RecorderOptions{})
+			r := setup(t, "compact", nets[0], "ber", nets[1], func(c *Config) { c.Capture = rec })
 			pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber")
 			pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt")
 			r.wantCount(t, "mg_to_mgc", "reply", "forwarded", 1)
 			r.p.Close()
-			if err := w.Close(); err != nil {
+			if err := rec.Close(); err != nil {
 				t.Fatal(err)
 			}
 			got := readCapture(t, path, r)

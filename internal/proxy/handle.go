@@ -311,15 +311,12 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 
 // send writes one message to d on side s.
 func (s *sideState) send(d dest, b []byte) error {
-	var err error
 	if d.conn != nil {
-		err = d.conn.write(b)
-	} else {
-		_, err = s.udp.WriteToUDPAddrPort(b, d.addr)
+		return d.conn.write(b) // captured there, in the connection's order
 	}
-	if err == nil {
-		s.captureOut(d, b)
-	}
+	t := s.captureOut(d, b)
+	_, err := s.udp.WriteToUDPAddrPort(b, d.addr)
+	s.p.captureDone(t, err)
 	return err
 }
 

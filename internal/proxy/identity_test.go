@@ -310,12 +310,13 @@ func TestCaptureIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := setup(t, "compact", "udp", "ber", "udp", presenting(func(c *Config) { c.Capture = w }))
+	rec := pcapng.NewRecorder(w, pcapng.RecorderOptions{})
+	r := setup(t, "compact", "udp", "ber", "udp", presenting(func(c *Config) { c.Capture = rec }))
 	r.mg.send(corpusFile(t, "msg04.ber"))
 	sent := r.mgc.recv()
 	r.wantCount(t, "mg_to_mgc", "request", "forwarded", 1)
 	r.p.Close()
-	if err := w.Close(); err != nil {
+	if err := rec.Close(); err != nil { // closes w too
 		t.Fatal(err)
 	}
 	got := readCapture(t, path, r)

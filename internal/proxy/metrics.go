@@ -117,3 +117,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 func (m *metrics) observeDuration(shard int, d side, command uint8, took time.Duration) {
 	m.duration.Observe(m.durations[d][command], shard, took.Seconds())
 }
+
+// registerLimit exports the routing table's bound, for an alert on
+// megaco_proxy_remembered_transactions nearing it (past it the oldest
+// routes go and their late replies are dropped).
+func registerLimit(reg prometheus.Registerer, limit int) {
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "megaco_proxy_transactions_limit",
+		Help: "The routing table's bound (--max-transactions): the most entries megaco_proxy_remembered_transactions can reach.",
+	}, func() float64 { return float64(limit) }))
+}

@@ -222,6 +222,7 @@ func New(cfg Config) (*Proxy, error) {
 	p.quiet.Observer = nil
 	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
 	p.mgcs = newMGCSet(p, cfg.Registry)
+	registerLimit(cfg.Registry, cfg.MaxTransactions)
 	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {
 		name := sideNames[i]
 		if len(sc.Peers) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"megaco/internal/buildinfo"
 	"megaco/internal/pprofhttp"
 )
 
@@ -33,7 +34,7 @@ type RunOptions struct {
 func Run(ctx context.Context, o RunOptions) error {
 	procs := sizeProcs(o.Config)
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildinfo.Collector())
 	cfg := o.Config
 	cfg.Registry = reg
 	p, err := New(cfg)

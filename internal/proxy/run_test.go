@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,10 @@ import (
 	"megaco/internal/testbin"
 )
 
-// TestRunPprof: Run serves /metrics on its HTTP address and, with
-// PprofAddr, net/http/pprof on a listener of its own (and only there).
+// TestRunPprof: Run serves /metrics on its HTTP address, with the
+// process's megaco_build_info (as megaco serve's) and the routing table's
+// bound, and, with PprofAddr, net/http/pprof on a listener of its own (and
+// only there).
 func TestRunPprof(t *testing.T) {
 	addrs := testbin.FreeAddrs(t, "tcp", 1)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -54,6 +58,15 @@ func TestRunPprof(t *testing.T) {
 	}
 	if code, _ := get("http://" + h.String() + "/debug/pprof/"); code == 200 {
 		t.Error("pprof served on the metrics address too")
+	}
+	_, metrics := get("http://" + h.String() + "/metrics")
+	for _, want := range []string{`goversion="` + runtime.Version() + `"`, "\nmegaco_proxy_transactions_limit 100000\n"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics has no %q", want)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^megaco_build_info\{.*\} 1$`).MatchString(metrics) {
+		t.Error("/metrics has no megaco_build_info 1")
 	}
 	cancel()
 	select {

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"megaco/internal/capture/pcapng"
 	"megaco/internal/udpbatch"
 )
 
@@ -16,6 +17,8 @@ type sendQueue struct {
 	rends []int     // where each datagram's records end in recs
 	out   []udpbatch.Out
 	w     *udpbatch.Writer // made on first use, for the socket it writes
+	// tickets place each datagram in the capture before the write.
+	tickets []pcapng.Ticket
 }
 
 // sendRec is one transaction a queued datagram carries, from side s.
@@ -66,6 +69,9 @@ func (p *Proxy) flush(q *sendQueue, o side) {
 		q.out = append(q.out, udpbatch.Out{B: q.data[start:q.ends[i]], To: q.dests[i].addr})
 		start = q.ends[i]
 	}
+	for i := range n {
+		q.tickets = append(q.tickets, p.sides[o].captureOut(q.dests[i], q.out[i].B))
+	}
 	for sent := 0; sent < n; {
 		k, err := q.w.Write(q.out[sent:n])
 		if err != nil {
@@ -84,6 +90,7 @@ func (q *sendQueue) reset() {
 	clear(q.out) // no reference to data outlives the batch
 	q.data, q.ends, q.dests = q.data[:0], q.ends[:0], q.dests[:0]
 	q.recs, q.rends = q.recs[:0], q.rends[:0]
+	q.tickets = q.tickets[:0]
 }
 
 // sent accounts for queued datagram i, written out of side o's socket or
@@ -94,12 +101,9 @@ func (p *Proxy) sent(q *sendQueue, o side, i int, err error) {
 		res = dropped
 		p.met.errors[o][reasonIO].Inc()
 		p.limiter.warn("send failed", "to", q.dests[i].String(), "err", err)
-	} else {
-		start := 0
-		if i > 0 {
-			start = q.ends[i-1]
-		}
-		p.sides[o].captureOut(q.dests[i], q.data[start:q.ends[i]])
+	}
+	if i < len(q.tickets) {
+		p.captureDone(q.tickets[i], err)
 	}
 	first := 0
 	if i > 0 {

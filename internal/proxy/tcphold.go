@@ -29,6 +29,9 @@ func (c *tcpConn) hold(w *worker, b []byte) error {
 		return err
 	}
 	c.wbuf = buf
+	// Placed in the capture now: the write follows within this batch of
+	// reads, before any answer to it can come back.
+	c.s.p.captureDone(c.s.captureOut(dest{conn: c}, b), nil)
 	if !c.held {
 		c.held = true
 		w.held = append(w.held, c)

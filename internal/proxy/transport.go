@@ -356,10 +356,13 @@ func (c *tcpConn) write(b []byte) error {
 		return err
 	}
 	c.wbuf = buf
-	return c.writeLocked(buf)
+	t := c.s.captureOut(dest{conn: c}, b)
+	err = c.writeLocked(buf)
+	c.s.p.captureDone(t, err)
+	return err
 }
 
-// writeLocked writes buf; c.wmu is held.
+// writeLocked writes buf; c.wmu is held. A failed write closes c.
 func (c *tcpConn) writeLocked(buf []byte) error {
 	var err error
 	if c.raw != nil {

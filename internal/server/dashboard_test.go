@@ -1,13 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,36 +11,8 @@ import (
 	"time"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/testbin"
 )
-
-// dashboardExprs returns every query of the Grafana dashboard, with
-// Grafana's variables replaced by what Prometheus understands.
-func dashboardExprs(t *testing.T) []string {
-	b, err := os.ReadFile("../../deploy/grafana/megaco-dashboard.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d struct {
-		Panels []struct {
-			Title   string
-			Targets []struct{ Expr string }
-		}
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatal(err)
-	}
-	r := strings.NewReplacer(`$__rate_interval`, `30s`, `"$instance"`, `".*"`, `"$proxy"`, `".*"`)
-	var out []string
-	for _, p := range d.Panels {
-		for _, tg := range p.Targets {
-			out = append(out, r.Replace(tg.Expr))
-		}
-	}
-	if len(out) < 8 {
-		t.Fatalf("only %d queries in the dashboard", len(out))
-	}
-	return out
-}
 
 // TestDashboardQueries scrapes a real server with a real Prometheus and
 // checks that every dashboard query returns data. The proxy row's queries
@@ -54,10 +21,6 @@ func dashboardExprs(t *testing.T) []string {
 func TestDashboardQueries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a real Prometheus; skipped in -short mode")
-	}
-	promBin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Skip("prometheus is not installed (apt-get install prometheus); .ci/run installs it")
 	}
 	if promtool, err := exec.LookPath("promtool"); err == nil {
 		if out, err := exec.Command(promtool, "check", "config", "../../deploy/prometheus/prometheus.yml").CombinedOutput(); err != nil {
@@ -91,49 +54,8 @@ func TestDashboardQueries(t *testing.T) {
 	}
 	send()
 
-	dir := t.TempDir()
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	promAddr := l.Addr().String()
-	l.Close()
-	cfg := fmt.Sprintf("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: megaco\n    static_configs:\n      - targets: [%q]\n", ts.httpAddr)
-	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	prom := exec.CommandContext(pctx, promBin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+promAddr)
-	var plog bytes.Buffer
-	prom.Stdout, prom.Stderr = &plog, &plog
-	if err := prom.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		_ = prom.Wait()
-	}()
-
-	query := func(expr string) (int, error) {
-		u := "http://" + promAddr + "/api/v1/query?query=" + url.QueryEscape(expr)
-		resp, err := http.Get(u)
-		if err != nil {
-			return 0, err
-		}
-		defer resp.Body.Close()
-		var r struct {
-			Status string
-			Error  string
-			Data   struct{ Result []json.RawMessage }
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-			return 0, err
-		}
-		if r.Status != "success" {
-			return 0, fmt.Errorf("%s", r.Error)
-		}
-		return len(r.Data.Result), nil
-	}
-	exprs := dashboardExprs(t)
+	query, plog := testbin.Prometheus(t, map[string][]string{"megaco": {ts.httpAddr}})
+	exprs := testbin.DashboardExprs(t, "../../deploy/grafana/megaco-dashboard.json")
 	deadline := time.Now().Add(60 * time.Second)
 	var missing []string
 	for time.Now().Before(deadline) {

@@ -8,7 +8,9 @@
 //
 // A Writer is bounded: past a maximum file size it either rotates (FILE
 // becomes FILE.1, FILE.1 becomes FILE.2, ...) or stops writing and counts
-// what it drops.
+// what it drops. A Recorder, over a Writer, takes frames from goroutines
+// that send and receive at once and writes them in the order and at the
+// times they crossed their sockets.
 package pcapng
 
 import (
@@ -53,7 +55,6 @@ type Writer struct {
 	dropped int64
 	hdrSize int64 // the section header and interface blocks
 	buf     gopacket.SerializeBuffer
-	notes   map[flowKey]string // Note's, for the next packet of a flow
 }
 
 type flowKey struct{ src, dst netip.AddrPort }
@@ -142,34 +143,29 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// Note has the next packet written from src to dst carry text as its
-// comment (opt_comment: Wireshark shows it as the frame's comment), as a
-// proxy notes what it changed in a message it relays. A newer note for
-// the flow replaces one not yet written; at most maxNotes wait.
-func (w *Writer) Note(src, dst netip.AddrPort, text string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.notes == nil {
-		w.notes = make(map[flowKey]string)
-	}
-	if _, ok := w.notes[flowKey{src, dst}]; !ok && len(w.notes) >= maxNotes {
-		return
-	}
-	w.notes[flowKey{src, dst}] = text
-}
-
-// maxNotes bounds the notes waiting for their packet.
-const maxNotes = 1024
-
 // UDP writes one datagram from src to dst.
 func (w *Writer) UDP(t time.Time, src, dst netip.AddrPort, payload []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.flushed(w.udp(t, src, dst, payload, ""))
+}
+
+func (w *Writer) udp(t time.Time, src, dst netip.AddrPort, payload []byte, comment string) error {
 	if len(payload) > 65507 {
 		return fmt.Errorf("pcapng: %d bytes do not fit in a UDP datagram", len(payload))
 	}
 	udp := &layers.UDP{SrcPort: layers.UDPPort(src.Port()), DstPort: layers.UDPPort(dst.Port())}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.write(t, src, dst, layers.IPProtocolUDP, udp, payload)
+	return w.write(t, src, dst, layers.IPProtocolUDP, udp, payload, comment)
+}
+
+// flushed flushes after a packet written without error: a capture is read
+// while it is written, and what was relayed must be in it if the process
+// dies.
+func (w *Writer) flushed(err error) error {
+	if err != nil {
+		return err
+	}
+	return w.ng.Flush()
 }
 
 // maxSegment keeps a TCP segment and its headers inside one IP packet.
@@ -184,6 +180,10 @@ const maxSegment = 65000
 func (w *Writer) TCP(t time.Time, src, dst netip.AddrPort, data []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.flushed(w.tcp(t, src, dst, data, ""))
+}
+
+func (w *Writer) tcp(t time.Time, src, dst netip.AddrPort, data []byte, comment string) error {
 	for len(data) > 0 {
 		n := min(len(data), maxSegment)
 		k := flowKey{src, dst}
@@ -195,9 +195,10 @@ func (w *Writer) TCP(t time.Time, src, dst netip.AddrPort, data []byte) error {
 		if ack, ok := w.seq[flowKey{dst, src}]; ok {
 			seg.Ack = ack
 		}
-		if err := w.segment(t, src, dst, seg); err != nil {
+		if err := w.segment(t, src, dst, seg, comment); err != nil {
 			return err
 		}
+		comment = "" // on the first segment only
 		w.seq[k] = seq + uint32(n)
 		data = data[n:]
 	}
@@ -217,10 +218,10 @@ type TCPSegment struct {
 func (w *Writer) Segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.segment(t, src, dst, seg)
+	return w.flushed(w.segment(t, src, dst, seg, ""))
 }
 
-func (w *Writer) segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment) error {
+func (w *Writer) segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment, comment string) error {
 	if len(seg.Payload) > maxSegment {
 		return fmt.Errorf("pcapng: a TCP segment of %d bytes does not fit in an IP packet", len(seg.Payload))
 	}
@@ -229,12 +230,13 @@ func (w *Writer) segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment) e
 		Seq: seg.Seq, Ack: seg.Ack, SYN: seg.SYN, ACK: seg.ACK, PSH: seg.PSH, FIN: seg.FIN, RST: seg.RST,
 		Window: 65535,
 	}
-	return w.write(t, src, dst, layers.IPProtocolTCP, tcp, seg.Payload)
+	return w.write(t, src, dst, layers.IPProtocolTCP, tcp, seg.Payload, comment)
 }
 
 // write frames payload in Ethernet, IP and the transport header and
-// writes it as one packet, within the size bound.
-func (w *Writer) write(t time.Time, src, dst netip.AddrPort, proto layers.IPProtocol, transport gopacket.SerializableLayer, payload []byte) error {
+// writes it as one packet, with comment (if any) as its opt_comment, within
+// the size bound. It does not flush.
+func (w *Writer) write(t time.Time, src, dst netip.AddrPort, proto layers.IPProtocol, transport gopacket.SerializableLayer, payload []byte, comment string) error {
 	sa, da := src.Addr().Unmap(), dst.Addr().Unmap()
 	if sa.Is4() != da.Is4() || !sa.IsValid() || !da.IsValid() {
 		return fmt.Errorf("pcapng: addresses %v and %v are not both IPv4 or both IPv6", src.Addr(), dst.Addr())
@@ -259,33 +261,31 @@ func (w *Writer) write(t time.Time, src, dst netip.AddrPort, proto layers.IPProt
 		return fmt.Errorf("pcapng: %w", err)
 	}
 	data := w.buf.Bytes()
-	note, noted := w.notes[flowKey{src, dst}]
-	size := blockSize(len(data))
-	if noted {
-		delete(w.notes, flowKey{src, dst})
-		size += int64(4 + (len(note)+3)&^3 + 4) // the comment option and the end of options
-	}
-	if err := w.room(size); err != nil {
+	if err := w.room(blockSize(len(data), len(comment))); err != nil {
 		return err
 	}
 	ci := gopacket.CaptureInfo{Timestamp: t, CaptureLength: len(data), Length: len(data)}
-	var err error
-	if noted {
-		err = w.ng.WritePacketWithOptions(ci, data, pcapgo.NgPacketOptions{Comments: []string{note}})
-	} else {
-		err = w.ng.WritePacket(ci, data)
+	var popts pcapgo.NgPacketOptions
+	if comment != "" {
+		popts.Comments = []string{comment}
 	}
-	if err != nil {
+	if err := w.ng.WritePacketWithOptions(ci, data, popts); err != nil {
 		return fmt.Errorf("pcapng: %w", err)
 	}
-	// Flushed packet by packet: a capture is read while it is written, and
-	// what was relayed must be in it if the process dies.
-	return w.ng.Flush()
+	return nil
 }
 
-// blockSize is the size of an enhanced packet block without options: 28
-// bytes of header, the data padded to 4 bytes, and the trailing length.
-func blockSize(n int) int64 { return int64(32 + (n+3)&^3) }
+// blockSize is the size of an enhanced packet block: 28 bytes of header,
+// the data padded to 4 bytes, the options (a comment of c bytes padded to
+// 4, its 4-byte header, and the 4-byte end of options) and the trailing
+// length.
+func blockSize(n, c int) int64 {
+	size := int64(32 + (n+3)&^3)
+	if c > 0 {
+		size += int64(4 + (c+3)&^3 + 4)
+	}
+	return size
+}
 
 // room makes room for a block of size n: rotating, or refusing it.
 func (w *Writer) room(n int64) error {

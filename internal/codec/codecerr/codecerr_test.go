@@ -79,4 +79,15 @@ func TestQuote(t *testing.T) {
 	if len(got) > QuoteMax+40 || !strings.HasSuffix(got, "... (60000 bytes)") || !strings.HasPrefix(got, `"xxxx`) {
 		t.Errorf("long: %d bytes: %.100s", len(got), got)
 	}
+	// Binary input (a BER message, a NUL, bytes that are not UTF-8) is hex.
+	for in, want := range map[string]string{
+		"0`\xa1^\x80":                  "0x3060a15e80",
+		"ab\x00c":                      "0x61620063",
+		strings.Repeat("\x30\x82", 40): "0x" + strings.Repeat("3082", 16) + "... (80 bytes)",
+		"line\r\n\tnext é":             `"line\r\n\tnext é"`,
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
 }

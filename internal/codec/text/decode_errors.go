@@ -127,11 +127,19 @@ func (d *decoder) describe(t lexToken) string {
 	case digitMapTimer:
 		return "digit map timer " + d.quote(t.s)
 	case ipv4Token, ipv6Token:
-		return "address " + string(d.bytes(t.s))
+		return "address " + d.plain(t.s)
 	case domainToken:
-		return "domain name " + string(d.bytes(t.s))
+		return "domain name " + d.plain(t.s)
 	}
 	return kindName(t.kind)
+}
+
+// plain is the token's text as it is, or hex when it is not text.
+func (d *decoder) plain(s span) string {
+	if w := d.bytes(s); codecerr.IsText(w) {
+		return string(w)
+	}
+	return codecerr.QuoteHex(string(d.bytes(s)))
 }
 
 // kindName names a kind of token in an error message: "end of message",
