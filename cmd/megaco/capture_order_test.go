@@ -45,10 +45,10 @@ func TestProxyCaptureOrder(t *testing.T) {
 			// A long first retransmission timer: a busy machine's late
 			// reply is not a retransmitted request, which would be
 			// counted apart.
-			args := []string{"load", "--transport", network, "-r", "200", "-m", "600", "-d", "0", "-q", "--timeout", "20000",
+			args := []string{"load", "--transport", network, "-r", "200", "-m", "600", "-d", "0", "-q", "--timeout", "20s",
 				"--mgc-listen", a[0], "--mg-listen", a[1], "--mgc-target", mgcT, "--mg-target", mgT}
 			if network == "udp" {
-				args = append(args, "--retransmit-initial", "10000", "--retransmit-max", "10000")
+				args = append(args, "--retransmit-initial", "10s", "--retransmit-max", "10s")
 			}
 			code := run(args, nil, &out, &errb)
 			p.Close()

@@ -287,9 +287,7 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 	}
 	var err error
 	if w.hold && d.conn != nil {
-		if err = d.conn.hold(w, b); err == nil {
-			p.sides[o].captureOut(d, b)
-		}
+		err = d.conn.hold(w, b) // captured there, in the connection's order
 	} else {
 		err = p.sides[o].send(d, b)
 	}
