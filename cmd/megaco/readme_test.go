@@ -112,7 +112,7 @@ func continues(line string) bool {
 var notHere = []string{
 	"python3 ", "megaco serve", "megaco proxy", "megaco load", "make run",
 	"podman ", "docker ", "kubectl ", "kustomize ", "helm ", "promtool ", "prometheus ",
-	"npm ", "go tool pprof", "go test", "go run", "go install", "go generate",
+	"npm ", "go tool pprof", "go test", "go run", "go build", "go install", "go generate",
 	"git ", "escript ", "erl ", "tshark", "taskset ", "perf ", "valgrind ",
 	"sudo ", "systemctl ", "cd ",
 }
