@@ -207,11 +207,11 @@ func tableCells(row string) []string {
 }
 
 // TestDocsFlagTables checks the flag tables of docs/proxy.md,
-// service.md and load.md against the commands' -h: a row per flag, the
+// service.md, load.md and cli.md (transcode's) against the commands' -h: a row per flag, the
 // flag and type written as -h writes them, the same default and
 // variable, and no row for a flag -h does not have.
 func TestDocsFlagTables(t *testing.T) {
-	for page, cmd := range map[string]string{"proxy.md": "proxy", "service.md": "serve", "load.md": "load"} {
+	for page, cmd := range map[string]string{"proxy.md": "proxy", "service.md": "serve", "load.md": "load", "cli.md": "transcode"} {
 		order, flags := helpFlags(t, cmd)
 		lines, numbers := proseLines(t, filepath.Join("../../docs", page))
 		rows := map[string]bool{}
