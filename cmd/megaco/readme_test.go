@@ -107,12 +107,14 @@ func continues(line string) bool {
 }
 
 // notHere are the words of commands an example cannot run in the test:
-// long-running services and peers (the e2e tests cover those), and tools
-// that need a host set up for them (containers, a cluster, a profiler).
+// long-running services and peers (the e2e tests cover those), go
+// commands that need the repository's module (the examples run in a
+// directory of their own), and tools that need a host set up for them
+// (containers, a cluster, a profiler).
 var notHere = []string{
 	"python3 ", "megaco serve", "megaco proxy", "megaco load", "make run",
 	"podman ", "docker ", "kubectl ", "kustomize ", "helm ", "promtool ", "prometheus ",
-	"npm ", "go tool pprof", "go test", "go run", "go install", "go generate",
+	"npm ", "go tool pprof", "go test", "go run", "go build", "go install", "go generate",
 	"git ", "escript ", "erl ", "tshark", "taskset ", "perf ", "valgrind ",
 	"sudo ", "systemctl ", "cd ",
 }
