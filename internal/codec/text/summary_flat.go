@@ -176,16 +176,7 @@ func flatNumber(src []byte, i int, max uint64) (uint64, int, int) {
 			return v, i, i + n
 		}
 	}
-	j := i
-	var v uint64
-	for j < len(src) {
-		d := src[j] - '0'
-		if d > 9 {
-			break
-		}
-		v = v*10 + uint64(d)
-		j++
-	}
+	v, j := decimal(src, i)
 	if j == i || j-i > 10 || v > max {
 		return 0, i, -1
 	}
