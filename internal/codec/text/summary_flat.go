@@ -358,7 +358,10 @@ func (f *flatScan) body(i int) bool {
 	}
 }
 
-// txID reads "= id" at i: the ID, its span and the offset after it.
+// txID reads "= id" at i: the ID, its span and the offset after it. Its
+// callers build their scan.Transaction themselves: returning the whole
+// struct from here measured some 40 instructions more per transaction
+// (callgrind, BenchmarkSummaryCompact: 1.2% of a request's scan).
 func (f *flatScan) txID(i int) (uint32, scan.Span, int) {
 	if i = flatByte(f.src, i, '='); i < 0 {
 		return 0, scan.Span{}, -1
