@@ -404,11 +404,7 @@ func (g *perGen) decFunc(tf typeFunc) error {
 		w.WriteString("}\n")
 	}
 	if def.Extensible {
-		pv := "present"
-		if len(ext) == 0 {
-			pv = "_"
-		}
-		fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, len(ext))
+		emitExtBitmap(w, len(ext))
 		for i, c := range ext {
 			fl := fieldOf(t, c.Name)
 			ret := fmt.Sprintf("codecerr.At(%%s, %q)", c.Name)
@@ -540,6 +536,18 @@ func emitPreamble(w *bytes.Buffer, extensible bool, optional int) {
 	case optional > 0:
 		emitBits(w, "opt", optional, "return err")
 	}
+}
+
+// emitExtBitmap opens the block that reads a SEQUENCE's extension
+// bitmap when hasExt: present, the bits of its n known extensions
+// (the first's lowest), and unknown, how many more follow. The caller
+// reads the extensions and closes the block.
+func emitExtBitmap(w *bytes.Buffer, n int) {
+	pv := "present"
+	if n == 0 {
+		pv = "_"
+	}
+	fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, n)
 }
 
 // emitBits emits the read of an n-bit field (n <= 64) into a new

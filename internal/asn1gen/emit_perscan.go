@@ -239,11 +239,7 @@ func (g *perScanGen) scanFunc(tf typeFunc) error {
 	}
 	flush()
 	if def.Extensible {
-		pv := "present"
-		if len(ext) == 0 {
-			pv = "_"
-		}
-		fmt.Fprintf(w, "if hasExt {\n%s, unknown, err := d.GetExtensionBitmap(%d)\nif err != nil {\nreturn err\n}\n", pv, len(ext))
+		emitExtBitmap(w, len(ext))
 		for i, c := range ext {
 			fmt.Fprintf(w, "if present&(1<<%d) != 0 {\n", i)
 			if err := g.scanComp(tf, c); err != nil {

@@ -162,17 +162,25 @@ func (g *protoGen) convTo(t *GoType) {
 	if choice {
 		w.WriteString("switch m.Kind {\n")
 	}
+	g.convFields(t, g.toMember, g.toField)
+	w.WriteString("return p\n}\n\n")
+}
+
+// convFields writes the body of a conversion of t: for a CHOICE the cases
+// of the switch the caller opened (member's) and its end, else a
+// statement per field (field's).
+func (g *protoGen) convFields(t *GoType, member func(*GoType, *Field) string, field func(*Field) string) {
+	w := &g.conv
 	for _, fl := range t.Fields {
-		if choice {
-			w.WriteString(g.toMember(t, fl))
+		if t.Kind == KindChoice {
+			w.WriteString(member(t, fl))
 		} else {
-			w.WriteString(g.toField(fl))
+			w.WriteString(field(fl))
 		}
 	}
-	if choice {
+	if t.Kind == KindChoice {
 		w.WriteString("}\n")
 	}
-	w.WriteString("return p\n}\n\n")
 }
 
 // toMember is the case of to<T> for alternative fl of CHOICE t.
@@ -240,16 +248,7 @@ func (g *protoGen) convFrom(t *GoType) {
 			w.WriteString("switch k := p.Kind.(type) {\n")
 		}
 	}
-	for _, fl := range t.Fields {
-		if choice {
-			w.WriteString(g.fromMember(t, fl))
-		} else {
-			w.WriteString(g.fromField(fl))
-		}
-	}
-	if choice {
-		w.WriteString("}\n")
-	}
+	g.convFields(t, g.fromMember, g.fromField)
 	w.WriteString("}\n\n")
 }
 

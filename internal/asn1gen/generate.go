@@ -59,43 +59,35 @@ func Generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	const model = "megaco/internal/model"
+	// Each generated Go file but the proto conversion (made with the
+	// .proto file, below): its path, what an error calls it, and how it
+	// is made.
+	files := []struct {
+		path, what string
+		emit       func() ([]byte, error)
+	}{
+		{"internal/model/model_gen.go", "model", func() ([]byte, error) { return f.EmitModel("model") }},
+		{"internal/model/walk_gen.go", "walk", func() ([]byte, error) { return f.EmitWalk("model") }},
+		{"internal/codec/ber/ber_gen.go", "ber", func() ([]byte, error) { return f.EmitBER("ber", model) }},
+		{"internal/codec/ber/enum_gen.go", "ber enums", func() ([]byte, error) { return f.EmitEnumChecks("ber") }},
+		{"internal/codec/ber/scantags_gen.go", "ber scan tags", func() ([]byte, error) { return f.EmitScanTags("ber") }},
+		{"internal/codec/slab/model_gen.go", "slabs", func() ([]byte, error) { return f.EmitSlabs("slab", model) }},
+		{"internal/codec/per/per_gen.go", "per", func() ([]byte, error) { return f.EmitPER("per", model) }},
+		{"internal/codec/per/scan_gen.go", "per scan", func() ([]byte, error) { return f.EmitPERScan("per") }},
+		{"internal/codec/native/wire_gen.go", "wire", func() ([]byte, error) { return f.EmitWire("native") }},
+		{"internal/codec/native/fields_gen.go", "wire fields", func() ([]byte, error) { return f.EmitWireFields("native") }},
+		{"internal/codec/native/unwire_gen.go", "unwire", func() ([]byte, error) { return f.EmitUnwire("native") }},
+	}
 	out := map[string][]byte{}
-	if out["internal/model/model_gen.go"], err = f.EmitModel("model"); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	if out["internal/model/walk_gen.go"], err = f.EmitWalk("model"); err != nil {
-		return nil, fmt.Errorf("walk: %w", err)
-	}
-	if out["internal/codec/ber/ber_gen.go"], err = f.EmitBER("ber", "megaco/internal/model"); err != nil {
-		return nil, fmt.Errorf("ber: %w", err)
-	}
-	if out["internal/codec/ber/enum_gen.go"], err = f.EmitEnumChecks("ber"); err != nil {
-		return nil, fmt.Errorf("ber enums: %w", err)
-	}
-	if out["internal/codec/ber/scantags_gen.go"], err = f.EmitScanTags("ber"); err != nil {
-		return nil, fmt.Errorf("ber scan tags: %w", err)
-	}
-	if out["internal/codec/slab/model_gen.go"], err = f.EmitSlabs("slab", "megaco/internal/model"); err != nil {
-		return nil, fmt.Errorf("slabs: %w", err)
-	}
-	if out["internal/codec/per/per_gen.go"], err = f.EmitPER("per", "megaco/internal/model"); err != nil {
-		return nil, fmt.Errorf("per: %w", err)
-	}
-	if out["internal/codec/per/scan_gen.go"], err = f.EmitPERScan("per"); err != nil {
-		return nil, fmt.Errorf("per scan: %w", err)
+	for _, g := range files {
+		if out[g.path], err = g.emit(); err != nil {
+			return nil, fmt.Errorf("%s: %w", g.what, err)
+		}
 	}
 	if out["api/megaco/v1/message.proto"], out["internal/protoconv/convert_gen.go"], err = f.EmitProto(
 		"megaco.v1", "megaco/api/megaco/v1;megacov1", "protoconv", "megaco/api/megaco/v1"); err != nil {
 		return nil, fmt.Errorf("proto: %w", err)
-	}
-	if out["internal/codec/native/wire_gen.go"], err = f.EmitWire("native"); err != nil {
-		return nil, fmt.Errorf("wire: %w", err)
-	}
-	if out["internal/codec/native/fields_gen.go"], err = f.EmitWireFields("native"); err != nil {
-		return nil, fmt.Errorf("wire fields: %w", err)
-	}
-	if out["internal/codec/native/unwire_gen.go"], err = f.EmitUnwire("native"); err != nil {
-		return nil, fmt.Errorf("unwire: %w", err)
 	}
 	return out, nil
 }

@@ -440,6 +440,15 @@ func (p *parser) typ() (*Type, error) {
 }
 
 func (p *parser) builtin() (*Type, error) {
+	if pt, ok := plainTypes[p.tok.text]; ok && p.tok.kind != 's' {
+		p.advance()
+		if pt.then != "" {
+			if err := p.expect(pt.then); err != nil {
+				return nil, err
+			}
+		}
+		return &Type{Kind: pt.kind}, nil
+	}
 	switch {
 	case p.accept("SEQUENCE"), p.is("SET"):
 		kind := KindSequence
@@ -478,33 +487,11 @@ func (p *parser) builtin() (*Type, error) {
 		named, ext, err := p.namedNumbers(true)
 		t.Named, t.Extensible = named, ext
 		return t, err
-	case p.accept("BOOLEAN"):
-		return &Type{Kind: KindBoolean}, nil
-	case p.accept("NULL"):
-		return &Type{Kind: KindNull}, nil
 	case p.accept("BIT"):
 		if err := p.expect("STRING"); err != nil {
 			return nil, err
 		}
 		return p.namedType(KindBitString)
-	case p.accept("OCTET"):
-		if err := p.expect("STRING"); err != nil {
-			return nil, err
-		}
-		return &Type{Kind: KindOctetString}, nil
-	case p.accept("IA5String"):
-		return &Type{Kind: KindIA5String}, nil
-	case p.accept("VisibleString"):
-		return &Type{Kind: KindVisibleString}, nil
-	case p.accept("PrintableString"):
-		return &Type{Kind: KindPrintableString}, nil
-	case p.accept("UTF8String"):
-		return &Type{Kind: KindUTF8String}, nil
-	case p.accept("OBJECT"):
-		if err := p.expect("IDENTIFIER"); err != nil {
-			return nil, err
-		}
-		return &Type{Kind: KindObjectIdentifier}, nil
 	case p.tok.kind == 'i' && p.tok.text[0] >= 'A' && p.tok.text[0] <= 'Z':
 		name := p.tok.text
 		if unsupportedTypes[name] {
@@ -514,6 +501,19 @@ func (p *parser) builtin() (*Type, error) {
 		return &Type{Kind: KindRef, Ref: name}, p.err
 	}
 	return nil, p.errorf("expected a type")
+}
+
+// plainTypes are the built-in types with nothing after their name, by
+// the name's first word, with the second word that must follow it in a
+// two-word name.
+var plainTypes = map[string]struct {
+	then string
+	kind Kind
+}{
+	"BOOLEAN": {"", KindBoolean}, "NULL": {"", KindNull}, "OCTET": {"STRING", KindOctetString},
+	"OBJECT": {"IDENTIFIER", KindObjectIdentifier}, "IA5String": {"", KindIA5String},
+	"VisibleString": {"", KindVisibleString}, "PrintableString": {"", KindPrintableString},
+	"UTF8String": {"", KindUTF8String},
 }
 
 // unsupportedTypes are X.680 built-in types the H.248 modules do not use.

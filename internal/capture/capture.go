@@ -370,19 +370,25 @@ func (r *Reader) transport(netFlow gopacket.Flow, proto layers.IPProtocol, paylo
 	switch proto {
 	case layers.IPProtocolUDP:
 		var u layers.UDP
-		if err := u.DecodeFromBytes(payload, gopacket.NilDecodeFeedback); err != nil {
-			r.report(r.frame, fmt.Errorf("UDP: %w", err))
-			return
+		if r.decoded("UDP", u.DecodeFromBytes(payload, gopacket.NilDecodeFeedback)) {
+			r.udp(netFlow, &u, ci)
 		}
-		r.udp(netFlow, &u, ci)
 	case layers.IPProtocolTCP:
 		var t layers.TCP
-		if err := t.DecodeFromBytes(payload, gopacket.NilDecodeFeedback); err != nil {
-			r.report(r.frame, fmt.Errorf("TCP: %w", err))
-			return
+		if r.decoded("TCP", t.DecodeFromBytes(payload, gopacket.NilDecodeFeedback)) {
+			r.tcp(netFlow, &t, ci)
 		}
-		r.tcp(netFlow, &t, ci)
 	}
+}
+
+// decoded says whether a transport header decoded (err nil); one that did
+// not is reported against the frame, under the protocol's name.
+func (r *Reader) decoded(name string, err error) bool {
+	if err != nil {
+		r.report(r.frame, fmt.Errorf("%s: %w", name, err))
+		return false
+	}
+	return true
 }
 
 func (r *Reader) ours(src, dst uint16) bool { return r.ports[src] || r.ports[dst] }

@@ -126,16 +126,20 @@ func SameSummary(got, want *scan.Summary) string {
 		return fmt.Sprintf("version %d, want %d", g.Version, w.Version)
 	case !reflect.DeepEqual(g.MID, w.MID):
 		return fmt.Sprintf("mId %+v, want %+v", g.MID, w.MID)
-	case !reflect.DeepEqual(g.Transactions, w.Transactions):
-		return fmt.Sprintf("transactions\n %+v\nwant %+v", g.Transactions, w.Transactions)
-	case !reflect.DeepEqual(g.Actions, w.Actions):
-		return fmt.Sprintf("actions\n %+v\nwant %+v", g.Actions, w.Actions)
-	case !reflect.DeepEqual(g.Commands, w.Commands):
-		return fmt.Sprintf("commands\n %+v\nwant %+v", g.Commands, w.Commands)
-	case !reflect.DeepEqual(g.Terminations, w.Terminations):
-		return fmt.Sprintf("terminations\n %+v\nwant %+v", g.Terminations, w.Terminations)
-	case !reflect.DeepEqual(g.Errors, w.Errors):
-		return fmt.Sprintf("errors\n %+v\nwant %+v", g.Errors, w.Errors)
+	}
+	for _, l := range []struct {
+		name      string
+		got, want any
+	}{
+		{"transactions", g.Transactions, w.Transactions},
+		{"actions", g.Actions, w.Actions},
+		{"commands", g.Commands, w.Commands},
+		{"terminations", g.Terminations, w.Terminations},
+		{"errors", g.Errors, w.Errors},
+	} {
+		if !reflect.DeepEqual(l.got, l.want) {
+			return fmt.Sprintf("%s\n %+v\nwant %+v", l.name, l.got, l.want)
+		}
 	}
 	return ""
 }

@@ -48,24 +48,12 @@ const (
 // FailureCauses are the causes of a failed call, in report order.
 var FailureCauses = []Cause{Timeout, Rejected, Mismatch, Transport, Lost, Late}
 
+// causeNames are the causes' names, by value.
+var causeNames = [nCauses]string{"ok", "timeout", "rejected", "mismatch", "transport", "lost", "late", "aborted"}
+
 func (c Cause) String() string {
-	switch c {
-	case OK:
-		return "ok"
-	case Timeout:
-		return "timeout"
-	case Rejected:
-		return "rejected"
-	case Mismatch:
-		return "mismatch"
-	case Transport:
-		return "transport"
-	case Lost:
-		return "lost"
-	case Late:
-		return "late"
-	case Aborted:
-		return "aborted"
+	if c >= 0 && c < nCauses {
+		return causeNames[c]
 	}
 	return fmt.Sprintf("Cause(%d)", int(c))
 }

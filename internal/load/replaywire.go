@@ -485,13 +485,7 @@ func (r replayParty) arrived(i int, a arrival, lat time.Duration) Cause {
 }
 
 func (r replayParty) fail(i int, cause Cause, err error) Cause {
-	if cause == Aborted {
-		return cause
-	}
-	r.e.st.msgs.Add(1)
-	r.e.st.msgsFailed.Add(1)
-	r.note(i, cause, err)
-	return cause
+	return r.e.st.unanswered(r.note, i, cause, err)
 }
 
 func (r replayParty) note(i int, cause Cause, err error) {

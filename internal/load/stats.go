@@ -24,6 +24,19 @@ type stats struct {
 
 func newStats(types int) *stats { return &stats{types: make([]Hist, types)} }
 
+// unanswered counts message i of a wire-mode transaction as failed without
+// an answer and has note report why; a stopped run (Aborted) counts
+// nothing, as the message did not fail.
+func (s *stats) unanswered(note func(i int, cause Cause, err error), i int, cause Cause, err error) Cause {
+	if cause == Aborted {
+		return cause
+	}
+	s.msgs.Add(1)
+	s.msgsFailed.Add(1)
+	note(i, cause, err)
+	return cause
+}
+
 func (s *stats) callStarted() {
 	s.started.Add(1)
 	a := s.active.Add(1)

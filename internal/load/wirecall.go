@@ -253,13 +253,7 @@ func (c *callRun) arrived(i int, a arrival, lat time.Duration) Cause {
 
 // fail counts message i as failed without an answer.
 func (c *callRun) fail(i int, cause Cause, err error) Cause {
-	if cause == Aborted {
-		return cause
-	}
-	c.e.st.msgs.Add(1)
-	c.e.st.msgsFailed.Add(1)
-	c.note(i, cause, err)
-	return cause
+	return c.e.st.unanswered(c.note, i, cause, err)
 }
 
 func (c *callRun) note(i int, cause Cause, err error) {

@@ -437,24 +437,9 @@ func (t *transformer) VisitPkgdName(w *model.Walker, x *model.Octets) error {
 // enclosing event or signal) or a package name (section 2).
 func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	if siteKinds[w.Site().Index].isPkg {
-		if t.toBin {
-			n, err := t.reg.PackageID(t.v, view(*x))
-			if err != nil {
-				return t.failName("", err)
-			}
-			*x = t.octets(n[:])
-			return nil
-		}
-		n, err := pkgs.ParseName(*x)
-		if err != nil {
-			return t.fail("", err, "package name %X is not a Name: %d octets, want 2", []byte(*x), len(*x))
-		}
-		s, err := t.reg.PackageName(t.v, n)
-		if err != nil {
-			return t.failName("", err)
-		}
-		*x = t.text(s)
-		return nil
+		return t.mapName(x, "package",
+			func(s string) (pkgs.Name, error) { return t.reg.PackageID(t.v, s) },
+			func(n pkgs.Name) (string, error) { return t.reg.PackageName(t.v, n) })
 	}
 	parent, ok := t.parentItem(0)
 	if !ok {
@@ -464,8 +449,17 @@ func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	if err != nil {
 		return t.failName("", err)
 	}
+	return t.mapName(x, "parameter",
+		func(s string) (pkgs.Name, error) { return t.reg.EncodeParam(t.v, k, pn, s) },
+		func(n pkgs.Name) (string, error) { return t.reg.DecodeParam(t.v, k, pn, n) })
+}
+
+// mapName maps a name between its text form and its two-octet binary
+// Name: toBin looks the text up, toText the Name; what says what kind of
+// name it is in an error.
+func (t *transformer) mapName(x *model.Octets, what string, toBin func(string) (pkgs.Name, error), toText func(pkgs.Name) (string, error)) error {
 	if t.toBin {
-		n, err := t.reg.EncodeParam(t.v, k, pn, view(*x))
+		n, err := toBin(view(*x))
 		if err != nil {
 			return t.failName("", err)
 		}
@@ -474,9 +468,9 @@ func (t *transformer) VisitName(w *model.Walker, x *model.Octets) error {
 	}
 	n, err := pkgs.ParseName(*x)
 	if err != nil {
-		return t.fail("", err, "parameter name %X is not a Name: %d octets, want 2", []byte(*x), len(*x))
+		return t.fail("", err, "%s name %X is not a Name: %d octets, want 2", what, []byte(*x), len(*x))
 	}
-	s, err := t.reg.DecodeParam(t.v, k, pn, n)
+	s, err := toText(n)
 	if err != nil {
 		return t.failName("", err)
 	}

@@ -39,9 +39,13 @@ const (
 
 var txKindNames = [...]string{"", "request", "pending", "reply", "ack", "segment_reply"}
 
-func (k TxKind) String() string {
-	if int(k) < len(txKindNames) && k != 0 {
-		return txKindNames[k]
+func (k TxKind) String() string { return nameOf(txKindNames[:], k) }
+
+// nameOf is the name of kind k, one of the 1-based kinds names lists
+// (names[0] is for no kind): "unknown" for 0 and past the end.
+func nameOf[K ~uint8](names []string, k K) string {
+	if int(k) < len(names) && k != 0 {
+		return names[k]
 	}
 	return "unknown"
 }
@@ -63,12 +67,7 @@ const (
 
 var commandNames = [...]string{"", "add", "move", "modify", "subtract", "audit_capability", "audit_value", "notify", "service_change"}
 
-func (k CommandKind) String() string {
-	if int(k) < len(commandNames) && k != 0 {
-		return commandNames[k]
-	}
-	return "unknown"
-}
+func (k CommandKind) String() string { return nameOf(commandNames[:], k) }
 
 // MIDKind is the alternative of the mId (as model.MIdKind).
 type MIDKind uint8

@@ -26,6 +26,9 @@ func encAuditBits(a *model.AuditDescriptor) (uint64, error) {
 // auditDescriptor writes Audit { tokens, descriptors }, or "Audit { }"
 // when it asks for nothing.
 func (e *textEncoder) auditDescriptor(a *model.AuditDescriptor, ind int) error {
+	if a == nil {
+		return encErrNoText("missing descriptor")
+	}
 	bits, err := encAuditBits(a)
 	if err != nil {
 		return err
@@ -120,14 +123,8 @@ func (e *textEncoder) emptyDescriptors(a *model.AuditDescriptor, ind int) error 
 func (e *textEncoder) indAuditParameter(p *model.IndAuditParameter, ind int) error {
 	switch p.Kind {
 	case model.IndAuditParameter_IndAudMediaDescriptor:
-		if p.IndAudMediaDescriptor == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "indAudMediaDescriptor")
-		}
 		return codecerr.At(e.indAudMedia(p.IndAudMediaDescriptor, ind), "indAudMediaDescriptor")
 	case model.IndAuditParameter_IndAudEventsDescriptor:
-		if p.IndAudEventsDescriptor == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "indAudEventsDescriptor")
-		}
 		return codecerr.At(e.indAudEvents(p.IndAudEventsDescriptor, ind), "indAudEventsDescriptor")
 	case model.IndAuditParameter_IndAudEventBufferDescriptor:
 		d := p.IndAudEventBufferDescriptor
@@ -160,9 +157,6 @@ func (e *textEncoder) indAuditParameter(p *model.IndAuditParameter, ind int) err
 		return codecerr.At(codecerr.At(e.safeName(d.DigitMapName, "digit map name"), "digitMapName"), "indAudDigitMapDescriptor")
 	case model.IndAuditParameter_IndAudStatisticsDescriptor:
 		d := p.IndAudStatisticsDescriptor
-		if d == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "indAudStatisticsDescriptor")
-		}
 		return codecerr.At(e.indAudStatistics(d, ind), "indAudStatisticsDescriptor")
 	case model.IndAuditParameter_IndAudPackagesDescriptor:
 		d := p.IndAudPackagesDescriptor
@@ -181,6 +175,9 @@ func (e *textEncoder) indAuditParameter(p *model.IndAuditParameter, ind int) err
 }
 
 func (e *textEncoder) indAudStatistics(d *model.IndAudStatisticsDescriptor, ind int) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
 	e.w(wStats)
 	e.open(ind)
 	if err := e.name(d.StatName, "statistic name"); err != nil {
@@ -194,6 +191,9 @@ func (e *textEncoder) indAudStatistics(d *model.IndAudStatisticsDescriptor, ind 
 // request. The indentation follows OTP exactly, odd as it is: stream
 // parameters go two levels deeper than the Media brace.
 func (e *textEncoder) indAudMedia(m *model.IndAudMediaDescriptor, ind int) error {
+	if m == nil {
+		return encErrNoText("missing descriptor")
+	}
 	if m.TermStateDescr == nil && m.Streams == nil {
 		return encErrNoText("an empty individual media audit has no text form (audit the whole media descriptor with the Media audit token)")
 	}
@@ -375,6 +375,9 @@ func (e *textEncoder) indAudTermState(t *model.IndAudTerminationStateDescriptor,
 
 // indAudEvents writes Events[ = id] { name }.
 func (e *textEncoder) indAudEvents(d *model.IndAudEventsDescriptor, ind int) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
 	if d.StreamID.Present {
 		return codecerr.At(encErrNoText("an individual events audit has no stream in any text grammar"), "streamID")
 	}

@@ -26,9 +26,6 @@ func (e *textEncoder) ammDescriptor(d *model.AmmDescriptor, ind int) error {
 	case model.AmmDescriptor_DigitMapDescriptor:
 		return codecerr.At(e.digitMapDescriptor(d.DigitMapDescriptor, ind), "digitMapDescriptor")
 	case model.AmmDescriptor_AuditDescriptor:
-		if d.AuditDescriptor == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "auditDescriptor")
-		}
 		return codecerr.At(e.auditDescriptor(d.AuditDescriptor, ind), "auditDescriptor")
 	case model.AmmDescriptor_StatisticsDescriptor:
 		if e.v < 3 {
@@ -42,9 +39,6 @@ func (e *textEncoder) ammDescriptor(d *model.AmmDescriptor, ind int) error {
 func (e *textEncoder) auditReturnParameter(p *model.AuditReturnParameter, ind int) error {
 	switch p.Kind {
 	case model.AuditReturnParameter_ErrorDescriptor:
-		if p.ErrorDescriptor == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "errorDescriptor")
-		}
 		return codecerr.At(e.errorDescriptor(p.ErrorDescriptor), "errorDescriptor")
 	case model.AuditReturnParameter_MediaDescriptor:
 		return codecerr.At(e.mediaDescriptor(p.MediaDescriptor, ind), "mediaDescriptor")
@@ -61,9 +55,6 @@ func (e *textEncoder) auditReturnParameter(p *model.AuditReturnParameter, ind in
 	case model.AuditReturnParameter_DigitMapDescriptor:
 		return codecerr.At(e.digitMapDescriptor(p.DigitMapDescriptor, ind), "digitMapDescriptor")
 	case model.AuditReturnParameter_ObservedEventsDescriptor:
-		if p.ObservedEventsDescriptor == nil {
-			return codecerr.At(encErrNoText("missing descriptor"), "observedEventsDescriptor")
-		}
 		return codecerr.At(e.observedEvents(p.ObservedEventsDescriptor, ind), "observedEventsDescriptor")
 	case model.AuditReturnParameter_StatisticsDescriptor:
 		return codecerr.At(e.statisticsDescriptor(p.StatisticsDescriptor, ind), "statisticsDescriptor")
@@ -1088,6 +1079,9 @@ func looksLikeTimer(body string) bool {
 }
 
 func (e *textEncoder) observedEvents(d *model.ObservedEventsDescriptor, ind int) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
 	if len(d.ObservedEventLst) == 0 {
 		return codecerr.At(encErrNoText("an observed events descriptor needs at least one event"), "observedEventLst")
 	}

@@ -401,6 +401,9 @@ func (e *textEncoder) responseAck(acks []model.TransactionAck, ind int) error {
 }
 
 func (e *textEncoder) errorDescriptor(d *model.ErrorDescriptor) error {
+	if d == nil {
+		return encErrNoText("missing descriptor")
+	}
 	if d.ErrorCode > 9999 {
 		return codecerr.At(encErrNoTextf("error code %d has more than 4 digits", d.ErrorCode), "errorCode")
 	}

@@ -299,8 +299,20 @@ func (k *skimmer) keyword() (tok, at int) {
 // a few digits: a byte a step is quicker than eight at once.
 func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 	k.blank()
-	src, start := k.src, k.pos
-	i := start
+	start := k.pos
+	v, i := decimal(k.src, start)
+	// Ten digits or fewer cannot overflow v.
+	if n := i - start; n == 0 || n > 10 || v > max {
+		return k.longNumber(start, i, max, what)
+	}
+	k.pos = i
+	return v, scan.Span{Off: start, Len: i - start}, true
+}
+
+// decimal reads the digits at src[i:]: their value (which overflows past
+// 19 digits: callers check the count) and the offset after them. It is
+// small enough to inline, so the scanners share it at no cost per digit.
+func decimal(src []byte, i int) (uint64, int) {
 	var v uint64
 	for i < len(src) {
 		d := src[i] - '0'
@@ -310,12 +322,7 @@ func (k *skimmer) number(max uint64, what string) (uint64, scan.Span, bool) {
 		v = v*10 + uint64(d)
 		i++
 	}
-	// Ten digits or fewer cannot overflow v.
-	if n := i - start; n == 0 || n > 10 || v > max {
-		return k.longNumber(start, i, max, what)
-	}
-	k.pos = i
-	return v, scan.Span{Off: start, Len: i - start}, true
+	return v, i
 }
 
 // longNumber is number for the digits src[start:end] it did not take: none,

@@ -176,16 +176,7 @@ func flatNumber(src []byte, i int, max uint64) (uint64, int, int) {
 			return v, i, i + n
 		}
 	}
-	j := i
-	var v uint64
-	for j < len(src) {
-		d := src[j] - '0'
-		if d > 9 {
-			break
-		}
-		v = v*10 + uint64(d)
-		j++
-	}
+	v, j := decimal(src, i)
 	if j == i || j-i > 10 || v > max {
 		return 0, i, -1
 	}
@@ -367,7 +358,10 @@ func (f *flatScan) body(i int) bool {
 	}
 }
 
-// txID reads "= id" at i: the ID, its span and the offset after it.
+// txID reads "= id" at i: the ID, its span and the offset after it. Its
+// callers build their scan.Transaction themselves: returning the whole
+// struct from here measured some 40 instructions more per transaction
+// (callgrind, BenchmarkSummaryCompact: 1.2% of a request's scan).
 func (f *flatScan) txID(i int) (uint32, scan.Span, int) {
 	if i = flatByte(f.src, i, '='); i < 0 {
 		return 0, scan.Span{}, -1

@@ -19,7 +19,10 @@ func flatSkip(src []byte, i, depth, maxDepth int, stops uint8) int {
 	// between.
 	last, eq := i-1, -1
 	for {
-		// The next stop, eight bytes a step.
+		// The next stop, eight bytes a step. The skimmer's skip has the
+		// same loop over its own table: one function for both measured 5%
+		// more instructions per scan (callgrind, BenchmarkSummaryCompact
+		// and Pretty), a call per stop.
 	find:
 		for {
 			if i+8 > len(src) {

@@ -71,7 +71,8 @@ func (k *skimmer) skip(stops uint8) bool {
 	for i := k.pos; ; i++ {
 		// The next stop, eight bytes a step (pretty text has long runs
 		// of other bytes), without a call per stop (they come close in
-		// compact text).
+		// compact text). flatSkip has the same loop over its own table;
+		// the two stay apart for that reason.
 	find:
 		for {
 			if i+8 > len(src) {

@@ -95,16 +95,12 @@ const (
 	numKinds
 )
 
+// kindNames are the kinds' names, by value.
+var kindNames = [numKinds]string{"property", "event", "signal", "statistic"}
+
 func (k Kind) String() string {
-	switch k {
-	case Property:
-		return "property"
-	case Event:
-		return "event"
-	case Signal:
-		return "signal"
-	case Statistic:
-		return "statistic"
+	if k < numKinds {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
