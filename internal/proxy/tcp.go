@@ -29,6 +29,8 @@ type tcpTransport struct {
 	last  *tcpConn // the most recently active connection
 }
 
+func init() { transports["tcp"] = newTCP }
+
 // redialAfter is how long a side waits after failing to reach its TCP
 // peer before it tries again.
 const redialAfter = time.Second

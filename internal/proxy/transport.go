@@ -11,7 +11,7 @@ import (
 // connections is behind this interface. UDP (udp.go: one message per
 // datagram, RFC 3525 Annex D.1) and TCP (tcp.go: TPKT-framed, Annex D.2)
 // are the two; a new one (SCTP, H.248.4) is one more file that adds its
-// maker to transports, plus its tests.
+// maker to transports (in an init function), plus its tests.
 type transport interface {
 	// serve reads the side's peers until the proxy closes: each read
 	// loop has a worker of its own, hands every message to p.handle and
@@ -37,11 +37,9 @@ type transport interface {
 }
 
 // transports makes a side's transport by the network of its addresses
-// (Addr.Network), listening on the side's Listen address.
-var transports = map[string]func(s *sideState) (transport, error){
-	"udp": newUDP,
-	"tcp": newTCP,
-}
+// (Addr.Network, the scheme of udp://host:port), listening on the side's
+// Listen address. Each transport's file adds its own.
+var transports = map[string]func(s *sideState) (transport, error){}
 
 // retargeter is a transport that reacts to the MGC side's switch to
 // another MGC (mgcset.go), beyond sending to it from then on: TCP no

@@ -25,6 +25,8 @@ const udpBuffer = 4 << 20
 // UDP headers); reads use a larger buffer so nothing is cut.
 const maxDatagram = 65507
 
+func init() { transports["udp"] = newUDP }
+
 // readBatch is how many datagrams one read takes at most (recvmmsg on
 // Linux); 0 reads one at a time.
 var readBatch = 32
