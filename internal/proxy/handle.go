@@ -81,7 +81,7 @@ func (p *Proxy) handle(w *worker, s side, src dest, data []byte) {
 		return
 	}
 	defer release()
-	in.learnMID(&m.Mess.MId, data)
+	in.learnMID(&m.Mess.MId)
 	if scanned {
 		in.rememberMID(&w.sum.MID) // the next messages with it need no decoding
 	} else if relay {

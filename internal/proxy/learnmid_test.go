@@ -13,7 +13,7 @@ import (
 // mId is still the one sent: every kind of mId with bytes or strings, in
 // each codec.
 func TestLearnMIDOutlivesDecode(t *testing.T) {
-	mids := []string{"[124.124.124.222]:55555", "[2001:db8::7]:2944", "<mg.example.net>:2944", "gateway/1"}
+	mids := []string{"[124.124.124.222]:55555", "[2001:db8::7]:2944", "<mg.example.net>:2944", "gateway/1", "MTP{0102}"}
 	for _, name := range []string{"compact", "pretty", "ber", "per"} {
 		t.Run(name, func(t *testing.T) {
 			p, err := New(Config{
@@ -29,7 +29,7 @@ func TestLearnMIDOutlivesDecode(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s.learnMID(&m.Mess.MId, b)
+				s.learnMID(&m.Mess.MId)
 				release()
 			}
 			for _, mid := range mids {

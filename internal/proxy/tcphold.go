@@ -6,12 +6,13 @@ import (
 	"megaco/internal/tpkt"
 )
 
-// Holding TCP writes: a read loop that has more whole packets buffered
-// (read with the same system call) holds what it sends on TCP
-// connections, each in the connection's write buffer, and writes each
-// connection's packets with one call once the buffered packets are
-// handled (the transport's flush), instead of a write per message. Anyone else
-// writing to a held connection writes the held packets first, in order.
+// Holding TCP writes: a read loop with more messages in hand (a worker's
+// batch: TCP packets read with the same system call, a UDP read's batch)
+// holds what it sends on TCP connections, each in the connection's write
+// buffer, and writes each connection's packets with one call once the
+// messages in hand are handled (the transport's flush), instead of a
+// write per message. Anyone else writing to a held connection writes the
+// held packets first, in order.
 
 // heldConns are the connections a worker holds packets in, on one side.
 type heldConns []*tcpConn
