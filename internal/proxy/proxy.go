@@ -298,7 +298,9 @@ func (p *Proxy) Draining() bool { return p.draining.Load() }
 func (p *Proxy) Drain(timeout time.Duration) int {
 	p.draining.Store(true)
 	for _, s := range p.sides {
-		s.t.stop()
+		if s.t != nil {
+			s.t.stop()
+		}
 	}
 	deadline := time.Now().Add(timeout)
 	n := p.table.inFlight(time.Now())

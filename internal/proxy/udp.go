@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 
 	"megaco/internal/udpbatch"
 )
@@ -44,7 +45,9 @@ func newUDP(s *sideState) (transport, error) {
 			return nil, fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
 		}
 		s.peer = unmap(a.AddrPort())
-		s.allow = append(s.allow, netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()))
+		if p := netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()); !slices.Contains(s.allow, p) {
+			s.allow = append(s.allow, p)
+		}
 	}
 	c, err := net.ListenPacket("udp", s.cfg.Listen.Address)
 	if err != nil {
