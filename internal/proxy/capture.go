@@ -61,10 +61,11 @@ func tcpFrame(from, to net.Addr, msg []byte) pcapng.Frame {
 // localUDP is the side's socket address (unspecified when it listens on
 // all addresses).
 func (s *sideState) localUDP() netip.AddrPort {
-	if s.udp == nil {
+	u, ok := s.t.(*udpTransport)
+	if !ok {
 		return netip.AddrPort{}
 	}
-	return addrPort(s.udp.LocalAddr())
+	return addrPort(u.conn.LocalAddr())
 }
 
 func addrPort(a net.Addr) netip.AddrPort {

@@ -23,14 +23,15 @@ type worker struct {
 	answered          []*tcpConn   // requesters whose replies route sends: owed no more once sent
 	sum               scan.Summary // relaying: what a scan read
 	note              string       // for the capture: what identity rewriting changed
-	// batched is set in a loop that reads UDP in batches: datagrams to
-	// send wait in sends (by the socket's side) until the batch ends.
-	batched bool
-	sends   [2]sendQueue
-	// hold is set in a TCP read loop with more packets buffered: what it
-	// sends on TCP connections waits in held until they are handled.
-	hold bool
-	held []*tcpConn
+	// batch is set while the read loop has more messages in hand before
+	// it waits (a UDP read's batch, TCP packets one read brought): the
+	// transports may keep what is sent until the loop's p.flush, to
+	// write it with fewer system calls.
+	batch bool
+	// kept marks the sides whose transport kept something for flush; tx
+	// is each side's transport's own state for this worker (made by it).
+	kept [2]bool
+	tx   [2]any
 	// opts are the proxy's, with an observer that counts into the
 	// worker's shard of the metrics (set on the worker's first message).
 	opts  codec.Options
@@ -155,7 +156,7 @@ func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, paylo
 	defDone := false
 	defaultDest := func() (dest, error) {
 		if !defDone {
-			def, defErr = p.sides[o].defaultDest()
+			def, defErr = p.sides[o].t.defaultDest()
 			defDone = true
 		}
 		return def, defErr
@@ -281,15 +282,9 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 	if w.note != "" {
 		p.sides[o].noteOut(d, w.note)
 	}
-	if w.batched && d.conn == nil && p.sides[o].udp != nil {
-		w.sends[o].queue(w, s, d, b, in)
-		return
-	}
-	var err error
-	if w.hold && d.conn != nil {
-		err = d.conn.hold(w, b) // captured there, in the connection's order
-	} else {
-		err = p.sides[o].send(d, b)
+	kept, err := p.sides[o].t.send(w, s, d, b, in)
+	if kept {
+		return // counted by the transport's flush
 	}
 	out := forwarded
 	if err != nil {
@@ -305,17 +300,6 @@ func (p *Proxy) sendCounted(w *worker, s side, d dest, b []byte, in func(int) bo
 			}
 		}
 	}
-}
-
-// send writes one message to d on side s.
-func (s *sideState) send(d dest, b []byte) error {
-	if d.conn != nil {
-		return d.conn.write(b) // captured there, in the connection's order
-	}
-	t := s.captureOut(d, b)
-	_, err := s.udp.WriteToUDPAddrPort(b, d.addr)
-	s.p.captureDone(t, err)
-	return err
 }
 
 // rejectUndecoded handles a message that did not decode (or convert):
@@ -385,7 +369,7 @@ func (p *Proxy) reject(w *worker, s side, src dest, inLen int, infos []txInfo, v
 	}
 	b, err := p.errorAnswer(w, s, min(max(version, limits.MinVersion), limits.MaxVersion), reqs, code, cause, answerLimit(inLen))
 	if err == nil {
-		err = in.send(src, b)
+		_, err = in.t.send(nil, s, src, b, nil)
 	}
 	if err != nil {
 		p.met.errors[s][reasonIO].Inc()

@@ -117,10 +117,7 @@ func (s *sideState) encodeMID(mid *model.MId) []byte {
 
 // listenAddr is where the side listens.
 func (s *sideState) listenAddr() net.Addr {
-	if s.udp != nil {
-		return s.udp.LocalAddr()
-	}
-	return s.ln.Addr()
+	return s.t.addr()
 }
 
 // routeSource is the address the system sends from to reach hostport (a
@@ -270,19 +267,6 @@ func (s *sideState) peerUDP() netip.AddrPort {
 		return s.p.mgcs.current().udp
 	}
 	return s.peer
-}
-
-// dialer dials the side's peer from the address the side listens on,
-// when that is one address (not a wildcard) of the peer's family: the
-// peer sees the connection come from the address the proxy presents.
-func (s *sideState) dialer() *net.Dialer {
-	d := &net.Dialer{Timeout: s.p.cfg.WriteTimeout}
-	ip := addrPort(s.listenAddr()).Addr()
-	peer, err := netip.ParseAddrPort(s.peerAddress())
-	if err == nil && ip.IsValid() && !ip.IsUnspecified() && ip.Is4() == peer.Addr().Unmap().Is4() {
-		d.LocalAddr = &net.TCPAddr{IP: ip.AsSlice()}
-	}
-	return d
 }
 
 // relayPayload is what goes on for a scanned message relayed from side s:

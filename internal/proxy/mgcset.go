@@ -347,24 +347,14 @@ func (p *Proxy) mgcLost(c *tcpConn) bool {
 	return true
 }
 
-// turned is the MGC side's part of a switch to t: TCP connections to
-// other MGCs are no longer where the MG's messages go (they stay open
-// for what is still answered on them), and the proxy's address toward
-// the MGC is found again (a wildcard's may differ).
+// turned is the MGC side's part of a switch to t: its transport's (TCP:
+// connections to other MGCs are no longer where the MG's messages go),
+// and the proxy's address toward the MGC is found again (a wildcard's
+// may differ).
 func (s *sideState) turned(t *mgcTarget) {
-	s.mu.Lock()
-	if s.last != nil && s.last.mgc != t {
-		s.last = nil
+	if r, ok := s.t.(retargeter); ok {
+		r.retarget(t)
 	}
-	for c := range s.conns {
-		if c.mgc != t {
-			if pair := c.pair.Load(); pair != nil {
-				pair.pair.CompareAndSwap(c, nil)
-				c.pair.CompareAndSwap(pair, nil)
-			}
-		}
-	}
-	s.mu.Unlock()
 	if s.self.Load() != nil {
 		s.present()
 	}

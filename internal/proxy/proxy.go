@@ -14,7 +14,6 @@
 package proxy
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -51,7 +50,7 @@ type Addr struct {
 // ParseAddr reads udp://host:port or tcp://host:port.
 func ParseAddr(s string) (Addr, error) {
 	network, hostport, ok := strings.Cut(s, "://")
-	if !ok || network != "udp" && network != "tcp" {
+	if _, known := transports[network]; !ok || !known {
 		return Addr{}, fmt.Errorf("address %q: want udp://host:port or tcp://host:port", s)
 	}
 	if _, _, err := net.SplitHostPort(hostport); err != nil {
@@ -140,17 +139,6 @@ func (c *Config) defaults() {
 	}
 }
 
-// redialAfter is how long a side waits after failing to reach its TCP
-// peer before it tries again.
-const redialAfter = time.Second
-
-// udpBuffer is the socket buffer size asked for each UDP socket.
-const udpBuffer = 4 << 20
-
-// maxDatagram is the largest UDP payload over IPv4 (65535 less the IP and
-// UDP headers); reads use a larger buffer so nothing is cut.
-const maxDatagram = 65507
-
 // Proxy carries traffic between the two sides until Close.
 type Proxy struct {
 	cfg      Config
@@ -183,9 +171,8 @@ type sideState struct {
 	cfg  SideConfig
 	enc  codec.Codec // encodes messages sent to this side
 	form codec.Form
-	udp  *net.UDPConn
-	ln   net.Listener
-	peer netip.AddrPort // the peer's resolved UDP address
+	t    transport      // udp.go, tcp.go
+	peer netip.AddrPort // the MG side's peer's resolved UDP address
 	// allow are the sources the side takes traffic from (allowed).
 	allow []netip.Prefix
 	// mid is the identity this side's peer last sent: the proxy answers
@@ -200,12 +187,6 @@ type sideState struct {
 	// codec (relaying).
 	self    atomic.Pointer[presence]
 	rewrite codec.Rewriter
-
-	dialFailed atomic.Int64 // when dialling the peer last failed (unix ns), 0 after a success
-
-	mu    sync.Mutex
-	conns map[*tcpConn]struct{}
-	last  *tcpConn // the most recently active connection
 }
 
 // New checks the configuration and makes a proxy; Start opens its sockets.
@@ -251,7 +232,7 @@ func New(cfg Config) (*Proxy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
-		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec), conns: make(map[*tcpConn]struct{}),
+		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec),
 			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow), rewrite: rw}
 	}
 	return p, nil
@@ -274,11 +255,7 @@ func (p *Proxy) Start() error {
 	}
 	for _, s := range p.sides {
 		p.wg.Add(1)
-		if s.udp != nil {
-			go func() { defer p.wg.Done(); s.udpLoop() }()
-		} else {
-			go func() { defer p.wg.Done(); s.acceptLoop() }()
-		}
+		go func() { defer p.wg.Done(); s.t.serve() }()
 	}
 	return nil
 }
@@ -288,34 +265,18 @@ func (s *sideState) open() error {
 		if err := s.p.mgcs.resolve(s.cfg.Peers); err != nil {
 			return err
 		}
-	} else if s.cfg.Peer.Network == "udp" {
-		a, err := net.ResolveUDPAddr("udp", s.cfg.Peer.Address)
-		if err != nil {
-			return fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
-		}
-		s.peer = unmap(a.AddrPort())
-		s.allow = append(s.allow, netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()))
 	}
 	for _, peer := range s.cfg.Peers { // every MGC of the list may speak
 		if err := s.allowPeer(peer.Address); err != nil {
 			return fmt.Errorf("peer %s: %w", peer, err)
 		}
 	}
-	if s.cfg.Listen.Network == "udp" {
-		c, err := net.ListenPacket("udp", s.cfg.Listen.Address)
-		if err != nil {
-			return err
-		}
-		s.udp = c.(*net.UDPConn)
-		// Room for bursts while the one read loop transcodes: the kernel
-		// drops what does not fit (it may cap the size; best effort).
-		s.udp.SetReadBuffer(udpBuffer)
-		s.udp.SetWriteBuffer(udpBuffer)
-		return nil
+	t, err := transports[s.cfg.Listen.Network](s)
+	if err != nil {
+		return err
 	}
-	ln, err := net.Listen("tcp", s.cfg.Listen.Address)
-	s.ln = ln
-	return err
+	s.t = t
+	return nil
 }
 
 // ListenAddr is where side mgc (true) or mg (false) listens.
@@ -324,10 +285,7 @@ func (p *Proxy) ListenAddr(mgc bool) net.Addr {
 	if mgc {
 		s = p.sides[mgcSide]
 	}
-	if s.udp != nil {
-		return s.udp.LocalAddr()
-	}
-	return s.ln.Addr()
+	return s.t.addr()
 }
 
 // Draining reports whether Drain has begun.
@@ -341,8 +299,8 @@ func (p *Proxy) Draining() bool { return p.draining.Load() }
 func (p *Proxy) Drain(timeout time.Duration) int {
 	p.draining.Store(true)
 	for _, s := range p.sides {
-		if s.ln != nil {
-			s.ln.Close()
+		if s.t != nil {
+			s.t.stop()
 		}
 	}
 	deadline := time.Now().Add(timeout)
@@ -363,75 +321,11 @@ func (p *Proxy) Close() {
 		return
 	}
 	for _, s := range p.sides {
-		if s.udp != nil {
-			s.udp.Close()
-		}
-		if s.ln != nil {
-			s.ln.Close()
-		}
-		s.mu.Lock()
-		conns := make([]*tcpConn, 0, len(s.conns))
-		for c := range s.conns {
-			conns = append(conns, c)
-		}
-		s.mu.Unlock()
-		for _, c := range conns {
-			c.close()
+		if s.t != nil { // nil: Start failed before it opened the side
+			s.t.close()
 		}
 	}
 	p.wg.Wait()
-}
-
-// dest is where a message goes on a side: a TCP connection, or a UDP
-// address sent to from the side's socket.
-type dest struct {
-	addr netip.AddrPort
-	conn *tcpConn
-}
-
-func (d dest) String() string {
-	if d.conn != nil {
-		return "tcp://" + d.conn.c.RemoteAddr().String()
-	}
-	return "udp://" + d.addr.String()
-}
-
-func (d dest) usable() bool {
-	if d.conn != nil {
-		return !d.conn.closed.Load()
-	}
-	return d.addr.IsValid()
-}
-
-func unmap(a netip.AddrPort) netip.AddrPort {
-	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
-}
-
-// defaultDest is where a message goes on side s when nothing routes it:
-// the configured peer over UDP; over TCP the connection last active with
-// that side, or a new one to the peer.
-func (s *sideState) defaultDest() (dest, error) {
-	if s.udp != nil {
-		return dest{addr: s.peerUDP()}, nil
-	}
-	s.mu.Lock()
-	last := s.last
-	s.mu.Unlock()
-	if last != nil && !last.closed.Load() {
-		return dest{conn: last}, nil
-	}
-	// After a failed attempt, fail fast for a while: dialling happens in
-	// a read loop, which must not wait on an unreachable peer per message.
-	if t := s.dialFailed.Load(); t != 0 && time.Since(time.Unix(0, t)) < redialAfter {
-		return dest{}, errors.New("the peer was unreachable less than a second ago")
-	}
-	c, err := s.dial()
-	if err != nil {
-		s.dialFailed.Store(time.Now().UnixNano())
-		return dest{}, err
-	}
-	s.dialFailed.Store(0)
-	return dest{conn: c}, nil
 }
 
 // mid is the identity to answer side s's sender with, speaking for the
@@ -460,8 +354,16 @@ func (p *Proxy) midFor(s side) model.MId {
 	return model.MId{Kind: model.MId_DeviceName, DeviceName: "megacoProxy"}
 }
 
-// learnMID keeps the peer's identity, copied out of the message's memory,
-// when it differs from the one kept.
+// learnMID keeps the identity the side's peer sent, m, when it differs
+// from the one kept. m belongs to a transient decoding
+// (codec.DecodeTransient): its strings and bytes alias the decoder's
+// reused memory and the read loop's buffer, and the kept mId outlives
+// both, so it is copied here, field by field (a test holds it to that:
+// TestLearnMIDOutlivesDecode). Decoding the message again with memory of
+// its own (codec.DecodeAs) would do too, but costs a whole decoding per
+// change where the copy costs three small allocations (1-5 us and up to
+// 5 KB more per change, measured), and the kept mId changes with every
+// message when several gateways share the MG side (--mg-allow).
 func (s *sideState) learnMID(m *model.MId) {
 	if old := s.mid.Load(); old != nil && midEqual(old, m) {
 		return

@@ -127,10 +127,11 @@ func (s *sideState) allowPeer(hostport string) error {
 // UDP peer at one of them would be the proxy sending to itself.
 func (p *Proxy) findOwnSockets() error {
 	for _, s := range p.sides {
-		if s.udp == nil {
+		u, ok := s.t.(*udpTransport)
+		if !ok {
 			continue
 		}
-		a := unmap(s.udp.LocalAddr().(*net.UDPAddr).AddrPort())
+		a := unmap(u.conn.LocalAddr().(*net.UDPAddr).AddrPort())
 		p.own = append(p.own, netip.AddrPortFrom(a.Addr().WithZone(""), a.Port()))
 		if a.Addr().IsUnspecified() && p.localIPs == nil {
 			p.localIPs = localIPs()

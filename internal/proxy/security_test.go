@@ -364,9 +364,10 @@ func TestHalfCloseNothingOwed(t *testing.T) {
 }
 
 func (s *sideState) connCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
+	t := s.t.(*tcpTransport)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.conns)
 }
 
 // TestPeerIsOwnSocket: a UDP peer at the proxy's own listen address

@@ -6,12 +6,16 @@ import (
 	"megaco/internal/tpkt"
 )
 
-// Holding TCP writes: a read loop that has more whole packets buffered
-// (read with the same system call) holds what it sends on TCP
-// connections, each in the connection's write buffer, and writes each
-// connection's packets with one call once the buffered packets are
-// handled (flushHeld), instead of a write per message. Anyone else
-// writing to a held connection writes the held packets first, in order.
+// Holding TCP writes: a read loop with more messages in hand (a worker's
+// batch: TCP packets read with the same system call, a UDP read's batch)
+// holds what it sends on TCP connections, each in the connection's write
+// buffer, and writes each connection's packets with one call once the
+// messages in hand are handled (the transport's flush), instead of a
+// write per message. Anyone else writing to a held connection writes the
+// held packets first, in order.
+
+// heldConns are the connections a worker holds packets in, on one side.
+type heldConns []*tcpConn
 
 // hold appends b, framed, to what c holds for w, and counts c among the
 // connections w must flush.
@@ -34,7 +38,13 @@ func (c *tcpConn) hold(w *worker, b []byte) error {
 	c.s.p.captureDone(c.s.captureOut(dest{conn: c}, b), nil)
 	if !c.held {
 		c.held = true
-		w.held = append(w.held, c)
+		h, _ := w.tx[c.s.id].(*heldConns)
+		if h == nil {
+			h = new(heldConns)
+			w.tx[c.s.id] = h
+		}
+		*h = append(*h, c)
+		w.kept[c.s.id] = true
 	}
 	return nil
 }
@@ -48,13 +58,17 @@ func (c *tcpConn) pending() []byte {
 	return c.wbuf[:0]
 }
 
-// flushHeld writes what every connection w held still holds.
-func (w *worker) flushHeld() {
-	for i, c := range w.held {
-		c.flushHeld()
-		w.held[i] = nil
+// flush writes what every connection of the side w held still holds.
+func (t *tcpTransport) flush(w *worker) {
+	h, _ := w.tx[t.s.id].(*heldConns)
+	if h == nil {
+		return
 	}
-	w.held = w.held[:0]
+	for i, c := range *h {
+		c.flushHeld()
+		(*h)[i] = nil
+	}
+	*h = (*h)[:0]
 }
 
 func (c *tcpConn) flushHeld() {
