@@ -332,7 +332,7 @@ func (s *guardedStream) SendMsg(m any) error {
 	// for a client that does not read, it stays until the connection
 	// closes. Answers may fill only answerShare of the cap, so that
 	// streams whose clients do not read leave room for new requests.
-	if pm, ok := m.(proto.Message); ok && !s.g.inFlight.fits(pooledSize(proto.Size(pm)), answerShare) {
+	if pm, ok := m.(proto.Message); ok && !s.roomFor(pooledSize(proto.Size(pm))) {
 		s.g.metrics.reject("grpc", reasonInFlight)
 		return s.g.busy()
 	}
@@ -351,6 +351,33 @@ func (s *guardedStream) SendMsg(m any) error {
 		}
 	}
 	return err
+}
+
+// roomFor waits, up to SendTimeout, for an answer of n bytes to fit the
+// answers' share of the in-flight cap. The answers that fill it are
+// queued for clients that do not read (gRPC keeps them until their
+// connection ends); those clients' streams end at their send timeout,
+// which gives the room back. When no room comes, the stream is ended as
+// one whose Send stalled, its connection closed: the answers it has
+// queued go with it, and a client that does not read learns no other
+// way that its stream has ended (the end queues behind them).
+func (s *guardedStream) roomFor(n int64) bool {
+	if s.g.inFlight.fits(n, answerShare) {
+		return true
+	}
+	deadline := time.Now().Add(s.g.limits.SendTimeout)
+	for wait := time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 50*time.Millisecond) {
+		select {
+		case <-s.Context().Done():
+			return false
+		case <-time.After(wait):
+		}
+		if s.g.inFlight.fits(n, answerShare) {
+			return true
+		}
+	}
+	s.stalled()
+	return false
 }
 
 // stalled ends a stream whose Send has been blocked for SendTimeout.
