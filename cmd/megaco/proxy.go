@@ -141,15 +141,10 @@ func (c *captureArgs) define(fs *flagSet) {
 	fs.Var(countOf(&c.keep, 0, 1000), "capture-keep", "MEGACO_PROXY_CAPTURE_KEEP", "rotated capture files kept; 0: stop capturing when full")
 }
 
-// identityConfig reads --identity and --mg-mid.
+// identityConfig reads --identity (its flag took only rewrite or off)
+// and --mg-mid.
 func identityConfig(cfg *proxy.Config, identity, mgMID string) error {
-	switch identity {
-	case "rewrite":
-	case "off":
-		cfg.IdentityOff = true
-	default:
-		return fmt.Errorf("bad --identity %q (rewrite or off)", identity)
-	}
+	cfg.IdentityOff = identity == "off"
 	if mgMID == "" {
 		return nil
 	}

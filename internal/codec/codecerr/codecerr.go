@@ -266,11 +266,3 @@ const QuoteMax = quote.Max
 // after QuoteMax bytes and followed by the input's length; input that is
 // not text (a binary message) is shown as hex.
 func Quote(s string) string { return quote.Clip(s) }
-
-// QuoteHex is quote.Hex: s as hex digits after 0x, cut after its first
-// QuoteMax/2 bytes (then followed by its length).
-func QuoteHex(s string) string { return quote.Hex(s) }
-
-// IsText is quote.IsText: whether s is UTF-8 without control characters
-// other than tab, CR and LF.
-func IsText[T string | []byte](s T) bool { return quote.IsText(s) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"megaco/internal/codec/codecerr"
+	"megaco/internal/quote"
 )
 
 // Errors of a decode: where they are (line and column), the first one
@@ -136,10 +137,10 @@ func (d *decoder) describe(t lexToken) string {
 
 // plain is the token's text as it is, or hex when it is not text.
 func (d *decoder) plain(s span) string {
-	if w := d.bytes(s); codecerr.IsText(w) {
+	if w := d.bytes(s); quote.IsText(w) {
 		return string(w)
 	}
-	return codecerr.QuoteHex(string(d.bytes(s)))
+	return quote.Hex(string(d.bytes(s)))
 }
 
 // kindName names a kind of token in an error message: "end of message",

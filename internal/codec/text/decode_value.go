@@ -6,6 +6,7 @@ import (
 
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/model"
+	"megaco/internal/quote"
 )
 
 // Reading tokens: what the bytes of a terminal mean (numbers, IDs,
@@ -82,8 +83,8 @@ func (d *decoder) num16(s span, what string) uint32 { return d.num(s, 1<<16-1, w
 // quote shows a token in an error message, shortened if long.
 func (d *decoder) quote(s span) string {
 	w := d.bytes(s)
-	if !codecerr.IsText(w) {
-		return codecerr.QuoteHex(string(w)) // binary input, read as text
+	if !quote.IsText(w) {
+		return quote.Hex(string(w)) // binary input, read as text
 	}
 	if len(w) > 40 {
 		return `"` + string(w[:37]) + `..."`
