@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/netip"
-	"slices"
 
 	"megaco/internal/capture/pcapng"
 	"megaco/internal/udpbatch"
@@ -45,10 +43,7 @@ func newUDP(s *sideState) (transport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("peer %s: %w", s.cfg.Peer, err)
 		}
-		s.peer = unmap(a.AddrPort())
-		if p := netip.PrefixFrom(s.peer.Addr().WithZone(""), s.peer.Addr().BitLen()); !slices.Contains(s.allow, p) {
-			s.allow = append(s.allow, p)
-		}
+		s.peer = unmap(a.AddrPort()) // allowed already: open ran allowPeer on it
 	}
 	c, err := net.ListenPacket("udp", s.cfg.Listen.Address)
 	if err != nil {
