@@ -529,7 +529,11 @@ func TestTCPFlood(t *testing.T) {
 // margin.
 func TestSIGTERMDuringFlood(t *testing.T) {
 	pr := newPair(t, "udp", "udp")
-	p := start(t, pr, "--max-transactions", "1000", "--drain-timeout", "3s")
+	// A table of 20,000: the flood's requests are never answered, so
+	// each evicts the oldest entry; with 1,000 the pair's entry lived a
+	// few milliseconds on a fast flood, less than a busy machine takes to
+	// answer it (the pair then failed though the proxy was sound).
+	p := start(t, pr, "--max-transactions", "20000", "--drain-timeout", "3s")
 	pr.watch()
 	stop := make(chan struct{})
 	sent := flooder(t, p.mgcAddr, 0, stop)
