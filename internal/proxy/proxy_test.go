@@ -494,6 +494,36 @@ func TestBrokenConnections(t *testing.T) {
 	}
 }
 
+// TestIdleDeadlineMoves: a TCP connection's read deadline is set once
+// per idle period, not per message; traffic that goes on past several
+// idle timeouts keeps both connections (no drop, no re-dial), and a
+// connection silent for the idle timeout, with its pair silent too, is
+// then dropped.
+func TestIdleDeadlineMoves(t *testing.T) {
+	const idle = time.Second
+	r := setup(t, "compact", "tcp", "ber", "tcp", func(c *Config) { c.IdleTimeout = idle })
+	for start := time.Now(); time.Since(start) < 3*idle+idle/2; time.Sleep(idle / 10) {
+		pass(t, r.mgc, r.mg, "msg01a.compact.txt", "msg01a.ber")
+		pass(t, r.mg, r.mgc, "msg06a.ber", "msg06a.compact.txt")
+	}
+	r.mg.mu.Lock()
+	dialled := len(r.mg.conns)
+	r.mg.mu.Unlock()
+	if dialled != 1 {
+		t.Errorf("the proxy dialled the MG %d times, want once", dialled)
+	}
+	if n := counterValue(t, r.reg, "megaco_proxy_errors_total", map[string]string{"side": "mgc", "reason": "limit"}); n != 0 {
+		t.Errorf("connections dropped as silent while busy: %v", n)
+	}
+	r.mgc.mu.Lock()
+	c := r.mgc.conn
+	r.mgc.mu.Unlock()
+	c.SetReadDeadline(time.Now().Add(idle + waitFor))
+	if _, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("silent connection: %v, want it closed by the proxy", err)
+	}
+}
+
 // TestConnLimit: past --max-conns a connection is refused at once.
 func TestConnLimit(t *testing.T) {
 	r := setup(t, "compact", "tcp", "ber", "udp", func(c *Config) { c.MaxConns = 1 })

@@ -334,13 +334,18 @@ func (c *tcpConn) readLoop() {
 	if c.accepted {
 		timeout = p.cfg.HandshakeTimeout
 	}
+	greeted := !c.accepted // read a message, or dialled: the idle timeout holds
 	now := time.Now()
+	c.c.SetReadDeadline(now.Add(timeout))
+	if c.raw != nil {
+		c.raw.extend = func() (time.Time, bool) { return c.extendRead(greeted) }
+	}
 	for {
-		c.c.SetReadDeadline(now.Add(timeout))
 		msg, err := r.Next()
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) && timeout == p.cfg.IdleTimeout && c.pairActive() {
-				now = time.Now()
+			if errors.Is(err, os.ErrDeadlineExceeded) && greeted && c.pairActive() {
+				now = time.Now() // the net package's reads (raw ones extend inside)
+				c.c.SetReadDeadline(now.Add(timeout))
 				continue
 			}
 			c.noteGone(err)
@@ -350,9 +355,12 @@ func (c *tcpConn) readLoop() {
 			c.readError(err)
 			return
 		}
-		timeout = p.cfg.IdleTimeout
-		now = time.Now() // one clock read a message: the read time and the next deadline
+		now = time.Now() // one clock read a message: the read time (and without raw I/O the next deadline)
 		c.lastRead.Store(now.UnixNano())
+		if c.raw == nil || !greeted {
+			greeted, timeout = true, p.cfg.IdleTimeout
+			c.c.SetReadDeadline(now.Add(timeout))
+		}
 		c.t.mu.Lock()
 		if _, ok := c.t.conns[c]; ok {
 			c.t.last = c
@@ -370,6 +378,26 @@ func (c *tcpConn) readLoop() {
 			return
 		}
 	}
+}
+
+// extendRead is the read deadline's next value when it passes on a
+// connection that is not idle: one that read within the idle timeout
+// (raw I/O sets the deadline once per idle period, not per message) or
+// whose pair did. Before its first message an accepted connection has
+// the handshake timeout alone.
+func (c *tcpConn) extendRead(greeted bool) (time.Time, bool) {
+	if !greeted {
+		return time.Time{}, false
+	}
+	idle := c.s.p.cfg.IdleTimeout
+	now := time.Now()
+	if last := time.Unix(0, c.lastRead.Load()); now.Sub(last) < idle {
+		return last.Add(idle), true
+	}
+	if c.pairActive() {
+		return now.Add(idle), true
+	}
+	return time.Time{}, false
 }
 
 // pairActive reports whether the pair read within the idle timeout: a

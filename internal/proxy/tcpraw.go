@@ -3,8 +3,10 @@
 package proxy
 
 import (
+	"errors"
 	"io"
 	"net"
+	"os"
 	"syscall"
 	"time"
 	"unsafe"
@@ -23,14 +25,20 @@ type rawIO struct {
 	c  net.Conn
 	rc syscall.RawConn
 
-	rbuf  []byte // the read's buffer
-	rn    int
-	rerr  syscall.Errno
-	rfn   func(uintptr) bool
-	wbuf  []byte // what is left to write
-	werr  syscall.Errno
-	wfn   func(uintptr) bool
-	armed bool // a write deadline is set (a write had to wait)
+	rbuf []byte // the read's buffer
+	rn   int
+	rerr syscall.Errno
+	rfn  func(uintptr) bool
+	// extend, when set, is asked when the read deadline passes: the new
+	// deadline, or false to let the read fail. The owner sets the
+	// deadline once per idle period instead of once per message (a
+	// runtime timer moved each time), and a packet half read is never
+	// cut by a deadline the connection's traffic had moved on.
+	extend func() (time.Time, bool)
+	wbuf   []byte // what is left to write
+	werr   syscall.Errno
+	wfn    func(uintptr) bool
+	armed  bool // a write deadline is set (a write had to wait)
 	// writeTimeout bounds a write that has to wait for the peer.
 	writeTimeout time.Duration
 }
@@ -59,6 +67,14 @@ func (r *rawIO) Read(p []byte) (int, error) {
 	}
 	r.rbuf, r.rn, r.rerr = p, 0, 0
 	err := r.rc.Read(r.rfn)
+	for err != nil && r.extend != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		d, ok := r.extend()
+		if !ok {
+			break
+		}
+		r.c.SetReadDeadline(d)
+		err = r.rc.Read(r.rfn)
+	}
 	r.rbuf = nil
 	switch {
 	case err != nil:
