@@ -54,13 +54,11 @@ const (
 // metrics are the proxy's series, resolved once so that counting costs
 // no label hashing on the per-message path.
 type metrics struct {
-	messages   [2][numKinds][numOutcomes]prometheus.Counter
-	duration   *hist.Vec
-	durations  [2][]*hist.Series // by direction, index in commands
-	inflight   [2]prometheus.Gauge
-	remembered prometheus.Gauge
-	conns      [2]prometheus.Gauge
-	errors     [2][numReasons]prometheus.Counter
+	messages  [2][numKinds][numOutcomes]prometheus.Counter
+	duration  *hist.Vec
+	durations [2][]*hist.Series // by direction, index in commands
+	conns     [2]prometheus.Gauge
+	errors    [2][numReasons]prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -77,14 +75,6 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		NativeHistogramBucketFactor:    1.1,
 		NativeHistogramMaxBucketNumber: 160,
 	}, []string{"direction", "command"}, true)
-	inflight := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "megaco_proxy_transactions_in_flight",
-		Help: "Requests forwarded and not yet finally answered, by direction.",
-	}, []string{"direction"})
-	remembered := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "megaco_proxy_remembered_transactions",
-		Help: "Entries of the routing table (answered ones stay until they expire).",
-	})
 	conns := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "megaco_proxy_connections",
 		Help: "Open TCP connections, by side.",
@@ -93,8 +83,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		Name: "megaco_proxy_errors_total",
 		Help: "Failures, by the side the traffic came from or went to, and reason.",
 	}, []string{"side", "reason"})
-	reg.MustRegister(messages, duration, inflight, remembered, conns, errs)
-	m := &metrics{remembered: remembered, duration: duration}
+	reg.MustRegister(messages, duration, conns, errs)
+	m := &metrics{duration: duration}
 	for d := range 2 {
 		for k := range numKinds {
 			for o := range numOutcomes {
@@ -104,7 +94,6 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		for _, c := range commands {
 			m.durations[d] = append(m.durations[d], duration.With(directions[d], c))
 		}
-		m.inflight[d] = inflight.WithLabelValues(directions[d])
 		m.conns[d] = conns.WithLabelValues(sideNames[d])
 		for r := range numReasons {
 			m.errors[d][r] = errs.WithLabelValues(sideNames[d], reasons[r])

@@ -201,7 +201,7 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	p.quiet = p.opts
 	p.quiet.Observer = nil
-	p.table = newTable(cfg.Remember, cfg.MaxTransactions, p.met)
+	p.table = newTable(cfg.Remember, cfg.MaxTransactions, cfg.Registry)
 	p.mgcs = newMGCSet(p, cfg.Registry)
 	registerLimit(cfg.Registry, cfg.MaxTransactions)
 	for i, sc := range [2]SideConfig{cfg.MGC, cfg.MG} {

@@ -544,7 +544,7 @@ func TestConnLimit(t *testing.T) {
 // draining table takes only retransmissions.
 func TestTable(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	tb := newTable(time.Minute, 3, newMetrics(reg))
+	tb := newTable(time.Minute, 3, reg)
 	t0 := time.Unix(1000, 0)
 	a := dest{conn: &tcpConn{}}
 	for i := range 5 {
