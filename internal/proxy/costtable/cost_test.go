@@ -10,7 +10,9 @@
 //
 // PROXY_COST_RATES (default "100,1000") gives the call rates;
 // PROXY_COST_FIND_MAX=1 adds, per transport, the highest rate the proxy
-// sustains (megaco load --find-max) and a row measured at it.
+// sustains (megaco load --find-max) and a row measured at it;
+// PROXY_COST_PROXY names another build's megaco binary to run as the
+// proxy (the generator stays this build's), to compare two builds.
 package costtable
 
 import (
@@ -31,6 +33,7 @@ const (
 	secondsEnv = "PROXY_COST_SECONDS"
 	ratesEnv   = "PROXY_COST_RATES"
 	findMaxEnv = "PROXY_COST_FIND_MAX"
+	proxyEnv   = "PROXY_COST_PROXY"
 )
 
 // The goals the proxy is held to, GOMAXPROCS=1, with the generator beside
@@ -61,16 +64,20 @@ func TestProxyCost(t *testing.T) {
 	dir := t.TempDir()
 	megaco := build(t, dir, "megaco/cmd/megaco")
 	floor := build(t, dir, "megaco/internal/proxy/nullrelay")
+	proxy := megaco
+	if p := os.Getenv(proxyEnv); p != "" {
+		proxy = p
+	}
 	var rows []row
 	for _, tr := range []string{"udp", "tcp"} {
 		for _, rate := range rates {
 			for _, middle := range []string{"proxy", "floor"} {
-				rows = append(rows, measure(t, megaco, floor, tr, middle, rate, secs))
+				rows = append(rows, measure(t, proxy, megaco, floor, tr, middle, rate, secs))
 			}
 		}
 		if os.Getenv(findMaxEnv) == "1" {
-			top := findMax(t, megaco, tr)
-			rows = append(rows, measure(t, megaco, floor, tr, "proxy", top, secs))
+			top := findMax(t, proxy, megaco, tr)
+			rows = append(rows, measure(t, proxy, megaco, floor, tr, "proxy", top, secs))
 		}
 	}
 	t.Log("\n" + table(rows))
@@ -142,11 +149,11 @@ func freePorts(t *testing.T, network string) ports {
 // middleCmd is the proxy (at its defaults, GOMAXPROCS=1, identities
 // passed on: the generator compares every byte) or the floor between
 // the generator's sockets.
-func middleCmd(megaco, floor, tr, middle string, p ports) *exec.Cmd {
+func middleCmd(proxy, floor, tr, middle string, p ports) *exec.Cmd {
 	u := func(a string) string { return tr + "://" + a }
 	var cmd *exec.Cmd
 	if middle == "proxy" {
-		cmd = exec.Command(megaco, "proxy", "--mgc", u(p.genMGC), "--mgc-listen", u(p.midMGC),
+		cmd = exec.Command(proxy, "proxy", "--mgc", u(p.genMGC), "--mgc-listen", u(p.midMGC),
 			"--mg", u(p.genMG), "--mg-listen", u(p.midMG), "--identity=off", "--http-addr", "127.0.0.1:0")
 	} else {
 		cmd = exec.Command(floor, "--mgc", u(p.genMGC), "--mgc-listen", u(p.midMGC),
@@ -205,10 +212,12 @@ func listening(tr, addr string) bool {
 	return err != nil
 }
 
-func measure(t *testing.T, megaco, floor, tr, middle string, rate float64, secs int) row {
+// measure runs one row: the middle (proxy or floor) under megaco's
+// generator at rate for secs.
+func measure(t *testing.T, proxy, megaco, floor, tr, middle string, rate float64, secs int) row {
 	t.Helper()
 	p := freePorts(t, tr)
-	cmd := middleCmd(megaco, floor, tr, middle, p)
+	cmd := middleCmd(proxy, floor, tr, middle, p)
 	start(t, cmd, tr, p)
 	args := append(loadArgs(tr, middle, p), "-r", strconv.FormatFloat(rate, 'f', -1, 64),
 		"--duration", strconv.Itoa(secs)+"s", "--watch-pid", strconv.Itoa(cmd.Process.Pid))
@@ -266,10 +275,10 @@ func parse(out string) (row, error) {
 
 // findMax is the highest call rate the proxy sustains over tr (p99 <= 10
 // ms, no failed call) by megaco load's search.
-func findMax(t *testing.T, megaco, tr string) float64 {
+func findMax(t *testing.T, proxy, megaco, tr string) float64 {
 	t.Helper()
 	p := freePorts(t, tr)
-	cmd := middleCmd(megaco, "", tr, "proxy", p)
+	cmd := middleCmd(proxy, "", tr, "proxy", p)
 	start(t, cmd, tr, p)
 	args := append(loadArgs(tr, "proxy", p), "--find-max", "-r", "500", "--rate-interval", "3s")
 	out, _ := exec.Command(megaco, args...).CombinedOutput()
