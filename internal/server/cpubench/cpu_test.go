@@ -45,11 +45,75 @@ type server struct {
 
 var servingLine = regexp.MustCompile(`msg=serving grpc=(\S+) http=(\S+)`)
 
-// startServer runs the binary bin on loopback ports until cleanup.
-func startServer(tb testing.TB, bin string) *server {
+// startServer runs the binary bin on loopback ports until cleanup, with
+// net/http/pprof on pprofAddr if that is set.
+func startServer(tb testing.TB, bin, pprofAddr string) *server {
 	tb.Helper()
-	p, a := testbin.Start(tb, bin, []string{"serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"}, servingLine)
+	args := []string{"serve", "--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"}
+	if pprofAddr != "" {
+		args = append(args, "--pprof-addr", pprofAddr)
+	}
+	p, a := testbin.Start(tb, bin, args, servingLine)
 	return &server{Proc: p, grpcAddr: a[0], httpAddr: a[1]}
+}
+
+// profile, if set, is where the CPU profile (profile+".cpu") and the
+// allocation profile (profile+".allocs") of the server (the first
+// binary's) are written, taken over profileFor while the rounds run:
+// they go on, interleaved as usual, until both profiles are in.
+var (
+	profile    = flag.String("server-profile", "", "write the server's CPU and allocation profiles to this path plus .cpu and .allocs")
+	profileFor = flag.Duration("server-profile-for", 5*time.Second, "how long -server-profile profiles")
+)
+
+// fetchProfiles takes the CPU and allocation profiles from the pprof
+// listener at addr over profileFor and writes them; done is closed
+// when both are written (or failed, reported on errc).
+func fetchProfiles(addr string) (done chan struct{}, errc chan error) {
+	done, errc = make(chan struct{}), make(chan error, 2)
+	var wg sync.WaitGroup
+	secs := strconv.Itoa(max(int(profileFor.Seconds()), 1))
+	for _, p := range [][2]string{{"profile", ".cpu"}, {"allocs", ".allocs"}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := fetch("http://"+addr+"/debug/pprof/"+p[0]+"?seconds="+secs, *profile+p[1]); err != nil {
+				errc <- err
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+	return done, errc
+}
+
+// profiling tells whether the profiles started with done are still
+// being taken.
+func profiling(done chan struct{}) bool {
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return false
+	default:
+		return true
+	}
+}
+
+func fetch(url, path string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("%s: %s: %s", url, resp.Status, b)
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // cpu is the CPU time the process pid has used: the sum of its threads'
@@ -160,18 +224,24 @@ func BenchmarkServerCPU(b *testing.B) {
 		b.Fatal(err)
 	}
 	type target struct {
-		prefix string
-		pid    int
-		kinds  []*kind
+		prefix    string
+		pid       int
+		kinds     []*kind
+		pprofAddr string
 	}
 	bins := []string{binary}
 	if *against != "" {
 		bins = append(bins, *against)
 	}
 	var targets []target
+	pprofAddr := ""
+	if *profile != "" {
+		pprofAddr = testbin.FreeAddr(b, "tcp")
+	}
 	for i, bin := range bins {
-		s := startServer(b, bin)
-		t := target{pid: s.PID(), kinds: kindsFor(b, s, data)}
+		s := startServer(b, bin, pprofAddr)
+		t := target{pid: s.PID(), kinds: kindsFor(b, s, data), pprofAddr: pprofAddr}
+		pprofAddr = "" // the first binary's profile only
 		if i > 0 {
 			t.prefix = "against-"
 		}
@@ -184,7 +254,12 @@ func BenchmarkServerCPU(b *testing.B) {
 		}
 	}
 	b.ResetTimer()
-	for range rounds {
+	var profiled chan struct{}
+	var profileErr chan error
+	if *profile != "" {
+		profiled, profileErr = fetchProfiles(targets[0].pprofAddr)
+	}
+	for r := 0; r < rounds || profiling(profiled); r++ {
 		for i := range targets[0].kinds {
 			for _, t := range targets {
 				k := t.kinds[i]
@@ -193,6 +268,13 @@ func BenchmarkServerCPU(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	if profileErr != nil {
+		select {
+		case err := <-profileErr:
+			b.Fatal(err)
+		default:
+		}
+	}
 	for _, t := range targets {
 		byName := map[string]float64{}
 		for _, k := range t.kinds {
