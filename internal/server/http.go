@@ -151,7 +151,10 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Va
 		writeHTTPError(w, err)
 		return
 	}
-	out, res, err := s.Do(nil, data, q.Get("from"), to, opts)
+	// The output goes to a pooled buffer, free again once written.
+	bp := getOut()
+	out, res, err := s.Do((*bp)[:0], data, q.Get("from"), to, opts)
+	defer putOut(bp, out)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

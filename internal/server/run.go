@@ -210,7 +210,7 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *callMetrics, log *slog.
 	gs := grpc.NewServer(opts...)
 	// The guard wraps each handler (see guard): RegisterCodecServiceServer
 	// with the wrapped descriptions.
-	gs.RegisterService(h.guard.wrapDesc(&pb.CodecService_ServiceDesc), svc)
+	gs.RegisterService(h.guard.wrapDesc(svc.codecServiceDesc()), svc)
 	hs := health.NewServer()
 	gs.RegisterService(h.guard.wrapDesc(&healthpb.Health_ServiceDesc), hs)
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
