@@ -22,8 +22,12 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 
 	pb "megaco/api/megaco/v1"
+	"megaco/internal/codec"
+	"megaco/internal/codec/limits"
+	"megaco/internal/mapping/termid"
 	"megaco/internal/testbin"
 )
 
@@ -31,7 +35,7 @@ var binary string
 
 // only, if set, runs only the kinds of calls it names (comma-separated),
 // e.g. to profile one: -kinds=transcode.
-var only = flag.String("kinds", "", "run only these kinds of calls (comma-separated: health,transcode,healthz,http,stream,batch)")
+var only = flag.String("kinds", "", "run only these kinds of calls (comma-separated: health,transcode,healthz,http,reflect,stream,batch,codec)")
 
 func TestMain(m *testing.M) {
 	os.Exit(testbin.Main(m, "megaco/cmd/megaco", &binary))
@@ -154,6 +158,9 @@ type kind struct {
 	name string
 	per  int
 	do   func(w int) error
+	// local: do is work in this process (the codec alone, for
+	// reference), reported as its CPU per message
+	local bool
 	// server and client CPU and messages, summed over the rounds
 	server, client time.Duration
 	msgs           int64
@@ -191,6 +198,10 @@ func (k *kind) round(b *testing.B, pid int, n int) {
 
 func (k *kind) report(b *testing.B, prefix string) (server float64) {
 	n := float64(max(k.msgs, 1))
+	if k.local {
+		b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, prefix+k.name+"-µs/msg")
+		return 0
+	}
 	server = float64(k.server.Nanoseconds()) / 1e3 / n
 	b.ReportMetric(server, prefix+k.name+"-server-µs/msg")
 	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, prefix+k.name+"-client-µs/msg")
@@ -212,12 +223,14 @@ var against = flag.String("against", "", "also measure this megaco binary, side 
 // (grpc.health.v1.Health/Check), the floor of any unary RPC; transcode a
 // unary compact-text to BER Transcode of a 280-byte message; healthz an
 // HTTP GET /healthz, the floor of any HTTP request; http the Transcode
-// over /v1/transcode, both with keep-alive clients; stream the
-// Transcode on TranscodeStream, one message a request; batch 64 messages
-// a request. b.N is the messages of each kind; run with
-// -benchtime=20000x or more. transcode-over-health is the unary
+// over /v1/transcode, both with keep-alive clients; reflect a message
+// on an open server reflection stream (list the services), the floor of
+// a stream message; stream the Transcode on TranscodeStream, one message
+// a request; batch 64 messages a request; codec the codec work alone,
+// done in this process, for reference. b.N is the messages of each kind;
+// run with -benchtime=20000x or more. transcode-over-health is the unary
 // Transcode's server CPU less the empty call's, http-over-healthz the
-// same over HTTP.
+// same over HTTP, stream-over-reflect a stream message's.
 func BenchmarkServerCPU(b *testing.B) {
 	data, err := os.ReadFile("../../../corpus/otp-time-test/msg78a06.compact.txt")
 	if err != nil {
@@ -280,7 +293,7 @@ func BenchmarkServerCPU(b *testing.B) {
 		for _, k := range t.kinds {
 			byName[k.name] = k.report(b, t.prefix)
 		}
-		for _, d := range [][2]string{{"transcode", "health"}, {"http", "healthz"}} {
+		for _, d := range [][2]string{{"transcode", "health"}, {"http", "healthz"}, {"stream", "reflect"}} {
 			v, ok1 := byName[d[0]]
 			floor, ok2 := byName[d[1]]
 			if ok1 && ok2 {
@@ -306,6 +319,7 @@ func kindsFor(b *testing.B, s *server, data []byte) []*kind {
 	b.Cleanup(hc.CloseIdleConnections)
 	url := "http://" + s.httpAddr + "/v1/transcode?to=ber"
 	single, batch := streams(b, conns, 1, req), streams(b, conns, 64, req)
+	reflect := reflectStreams(b, conns)
 	kinds := []*kind{
 		{name: "health", per: 1, do: func(w int) error {
 			_, err := healthpb.NewHealthClient(conns[w%len(conns)]).Check(ctx, &healthpb.HealthCheckRequest{})
@@ -321,8 +335,10 @@ func kindsFor(b *testing.B, s *server, data []byte) []*kind {
 		{name: "http", per: 1, do: func(int) error {
 			return httpOK(hc.Post(url, "text/plain", bytes.NewReader(data)))
 		}},
+		{name: "reflect", per: 1, do: reflect},
 		{name: "stream", per: 1, do: single},
 		{name: "batch", per: 64, do: batch},
+		{name: "codec", per: 1, local: true, do: codecAlone(b, data)},
 	}
 	if *only != "" {
 		kinds = slices.DeleteFunc(kinds, func(k *kind) bool { return !slices.Contains(strings.Split(*only, ","), k.name) })
@@ -370,6 +386,46 @@ func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeR
 			return err
 		}
 		_, err := sts[w].Recv()
+		return err
+	}
+}
+
+// reflectStreams opens a server reflection stream per worker and returns
+// what asks worker w's for the list of services: the floor of a stream
+// message, answered by gRPC's own service with no codec work.
+func reflectStreams(b *testing.B, conns []*grpc.ClientConn) func(w int) error {
+	sts := make([]reflectionpb.ServerReflection_ServerReflectionInfoClient, workers)
+	for w := range sts {
+		var err error
+		if sts[w], err = reflectionpb.NewServerReflectionClient(conns[w%len(conns)]).ServerReflectionInfo(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Cleanup(func() {
+		for _, st := range sts {
+			_ = st.CloseSend()
+		}
+	})
+	req := &reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{ListServices: "*"}}
+	return func(w int) error {
+		if err := sts[w].Send(req); err != nil {
+			return err
+		}
+		_, err := sts[w].Recv()
+		return err
+	}
+}
+
+// codecAlone is the codec work of a Transcode done here, with the
+// service's default options and reused output buffers (one a worker):
+// what the server's CPU per message is compared with.
+func codecAlone(b *testing.B, data []byte) func(w int) error {
+	opts := codec.Options{Profile: codec.ProfileOTP, Limits: limits.Default, Layout: termid.Default()}
+	opts.Limits.MaxSize = 64 << 10
+	outs := make([][]byte, workers)
+	return func(w int) error {
+		var err error
+		outs[w], _, err = codec.Transcode(outs[w][:0], data, "compact", "ber", opts)
 		return err
 	}
 }
