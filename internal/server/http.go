@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +56,7 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 // v1Route serves a /v1 route: POST only (another method gets 405 with
 // Allow), with only the query parameters it knows (another gets 400
 // naming it: a misspelt option is an error, not a default).
-func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...string) http.Handler {
+func v1Route(h func(http.ResponseWriter, *http.Request, *query), params ...string) http.Handler {
 	known := strings.Join(params, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -66,12 +64,10 @@ func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...s
 			writeStatus(w, http.StatusMethodNotAllowed, "method "+codecerr.Quote(r.Method)+" not allowed on "+r.URL.Path+": use POST")
 			return
 		}
-		q := r.URL.Query() // parsed once for the route
-		for name := range q {
-			if !slices.Contains(params, name) {
-				writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
-				return
-			}
+		q := parseQuery(r.URL.RawQuery) // parsed once for the route
+		if name, ok := q.unknown(params); ok {
+			writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
+			return
 		}
 		h(w, r, q)
 	})
@@ -124,7 +120,7 @@ func bodySize(r *http.Request, rest io.Reader, read int) (size int, atLeast bool
 	return read + int(n), n == maxDrain
 }
 
-func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
+func (s *Service) httpOptions(q *query) (codec.Options, error) {
 	var version uint64
 	if v := q.Get("version"); v != "" {
 		var err error
@@ -135,7 +131,7 @@ func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
 }
 
-func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Values) {
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q *query) {
 	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
@@ -169,7 +165,7 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Va
 	_, _ = w.Write(out)
 }
 
-func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q url.Values) {
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q *query) {
 	opts, err := s.httpOptions(q)
 	if err != nil {
 		writeHTTPError(w, err)
