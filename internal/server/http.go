@@ -56,7 +56,7 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 // v1Route serves a /v1 route: POST only (another method gets 405 with
 // Allow), with only the query parameters it knows (another gets 400
 // naming it: a misspelt option is an error, not a default).
-func v1Route(h func(http.ResponseWriter, *http.Request, *query), params ...string) http.Handler {
+func v1Route(h func(http.ResponseWriter, *http.Request, query), params ...string) http.Handler {
 	known := strings.Join(params, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -131,8 +131,8 @@ func (s *Service) httpOptions(q *query) (codec.Options, error) {
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
 }
 
-func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q *query) {
-	opts, err := s.httpOptions(q)
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q query) {
+	opts, err := s.httpOptions(&q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -159,14 +159,34 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q *query
 	if codec.FormOf(to) == codec.Text {
 		ct = "text/plain; charset=us-ascii"
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Megaco-From", res.From)
-	w.Header().Set("Megaco-Version", strconv.Itoa(res.Version))
+	h := w.Header()
+	h["Content-Type"] = headerValue(ct)
+	h["Megaco-From"] = headerValue(res.From)
+	h["Megaco-Version"] = headerValue(strconv.Itoa(res.Version))
 	_, _ = w.Write(out)
 }
 
-func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q *query) {
-	opts, err := s.httpOptions(q)
+// headerValues are the header values of transcoding answers, made once:
+// Header.Set would allocate a slice for each at every request. They are
+// shared and never written (a slice of capacity 1: appending to one
+// copies it).
+var headerValues = func() map[string][]string {
+	m := map[string][]string{}
+	for _, v := range append(codec.Names(), "application/octet-stream", "text/plain; charset=us-ascii", "0", "1", "2", "3") {
+		m[v] = []string{v}
+	}
+	return m
+}()
+
+func headerValue(v string) []string {
+	if hv, ok := headerValues[v]; ok {
+		return hv
+	}
+	return []string{v}
+}
+
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q query) {
+	opts, err := s.httpOptions(&q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

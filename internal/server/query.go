@@ -20,8 +20,8 @@ type query struct {
 // six names).
 const maxPlainPairs = 8
 
-func parseQuery(raw string) *query {
-	q := &query{}
+func parseQuery(raw string) query {
+	var q query
 	if strings.ContainsAny(raw, "%+;") || strings.Count(raw, "&") >= maxPlainPairs {
 		q.all, _ = url.ParseQuery(raw) // as Request.URL.Query: errors drop pairs
 		return q
