@@ -62,12 +62,13 @@ func startServer(tb testing.TB, bin, pprofAddr string) *server {
 }
 
 // profile, if set, is where the CPU profile (profile+".cpu") and the
-// allocation profile (profile+".allocs") of the server (the first
-// binary's) are written, taken over profileFor while the rounds run:
+// allocation profile (profile+".allocs") of the server (this build's,
+// or with profileAgainst the -against binary's) are written, taken over profileFor while the rounds run:
 // they go on, interleaved as usual, until both profiles are in.
 var (
-	profile    = flag.String("server-profile", "", "write the server's CPU and allocation profiles to this path plus .cpu and .allocs")
-	profileFor = flag.Duration("server-profile-for", 5*time.Second, "how long -server-profile profiles")
+	profile        = flag.String("server-profile", "", "write the server's CPU and allocation profiles to this path plus .cpu and .allocs")
+	profileFor     = flag.Duration("server-profile-for", 5*time.Second, "how long -server-profile profiles")
+	profileAgainst = flag.Bool("server-profile-against", false, "-server-profile profiles the -against binary")
 )
 
 // fetchProfiles takes the CPU and allocation profiles from the pprof
@@ -251,14 +252,20 @@ func BenchmarkServerCPU(b *testing.B) {
 	if *profile != "" {
 		pprofAddr = testbin.FreeAddr(b, "tcp")
 	}
+	if *profileAgainst && *against != "" {
+		bins[0], bins[1] = bins[1], bins[0] // profiled first, reported as against
+	}
 	for i, bin := range bins {
 		s := startServer(b, bin, pprofAddr)
 		t := target{pid: s.PID(), kinds: kindsFor(b, s, data), pprofAddr: pprofAddr}
-		pprofAddr = "" // the first binary's profile only
-		if i > 0 {
+		pprofAddr = "" // one binary's profile only
+		if (i > 0) != (*profileAgainst && *against != "") {
 			t.prefix = "against-"
 		}
 		targets = append(targets, t)
+	}
+	if targets[0].prefix != "" { // the -against binary went first: rounds in the usual order
+		targets[0], targets[1] = targets[1], targets[0]
 	}
 	for _, t := range targets { // connections, streams and stacks in place
 		for _, k := range t.kinds {
@@ -270,7 +277,11 @@ func BenchmarkServerCPU(b *testing.B) {
 	var profiled chan struct{}
 	var profileErr chan error
 	if *profile != "" {
-		profiled, profileErr = fetchProfiles(targets[0].pprofAddr)
+		for _, t := range targets {
+			if t.pprofAddr != "" {
+				profiled, profileErr = fetchProfiles(t.pprofAddr)
+			}
+		}
 	}
 	for r := 0; r < rounds || profiling(profiled); r++ {
 		for i := range targets[0].kinds {
