@@ -162,14 +162,23 @@ type kind struct {
 	// local: do is work in this process (the codec alone, for
 	// reference), reported as its CPU per message
 	local bool
-	// server and client CPU and messages, summed over the rounds
+	// server and client CPU, bytes the server allocated and messages,
+	// summed over the rounds
 	server, client time.Duration
+	allocated      float64
 	msgs           int64
 }
 
 // round makes about n messages' worth of k's calls over the workers and
 // adds the server's and the clients' CPU to k.
-func (k *kind) round(b *testing.B, pid int, n int) {
+//
+// The bytes the server allocated meanwhile (its
+// go_memstats_alloc_bytes_total, read from metrics, outside the CPU
+// measurement) are added too; they include what one scrape allocates,
+// the same for every kind and binary.
+func (k *kind) round(b *testing.B, pid int, metrics string, n int) {
+	a0 := allocated(b, metrics)
+	defer func() { k.allocated += allocated(b, metrics) - a0 }()
 	var left, done atomic.Int64
 	left.Store(int64(n))
 	var failed atomic.Value
@@ -205,8 +214,19 @@ func (k *kind) report(b *testing.B, prefix string) (server float64) {
 	}
 	server = float64(k.server.Nanoseconds()) / 1e3 / n
 	b.ReportMetric(server, prefix+k.name+"-server-µs/msg")
+	b.ReportMetric(k.allocated/n, prefix+k.name+"-server-B/msg")
 	b.ReportMetric(float64(k.client.Nanoseconds())/1e3/n, prefix+k.name+"-client-µs/msg")
 	return server
+}
+
+// allocated is the bytes the server at metrics (its /metrics URL) has
+// allocated so far.
+func allocated(b *testing.B, metrics string) float64 {
+	m, err := testbin.Scrape(metrics)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m["go_memstats_alloc_bytes_total"]
 }
 
 // rounds is how many times each kind takes its turn: interleaving them
@@ -238,10 +258,10 @@ func BenchmarkServerCPU(b *testing.B) {
 		b.Fatal(err)
 	}
 	type target struct {
-		prefix    string
-		pid       int
-		kinds     []*kind
-		pprofAddr string
+		prefix             string
+		pid                int
+		kinds              []*kind
+		pprofAddr, metrics string
 	}
 	bins := []string{binary}
 	if *against != "" {
@@ -257,7 +277,7 @@ func BenchmarkServerCPU(b *testing.B) {
 	}
 	for i, bin := range bins {
 		s := startServer(b, bin, pprofAddr)
-		t := target{pid: s.PID(), kinds: kindsFor(b, s, data), pprofAddr: pprofAddr}
+		t := target{pid: s.PID(), kinds: kindsFor(b, s, data), pprofAddr: pprofAddr, metrics: "http://" + s.httpAddr + "/metrics"}
 		pprofAddr = "" // one binary's profile only
 		if (i > 0) != (*profileAgainst && *against != "") {
 			t.prefix = "against-"
@@ -269,8 +289,8 @@ func BenchmarkServerCPU(b *testing.B) {
 	}
 	for _, t := range targets { // connections, streams and stacks in place
 		for _, k := range t.kinds {
-			k.round(b, t.pid, workers*k.per)
-			k.server, k.client, k.msgs = 0, 0, 0
+			k.round(b, t.pid, t.metrics, workers*k.per)
+			k.server, k.client, k.allocated, k.msgs = 0, 0, 0, 0
 		}
 	}
 	b.ResetTimer()
@@ -290,7 +310,7 @@ func BenchmarkServerCPU(b *testing.B) {
 			for j := range targets {
 				t := targets[(j+r)%len(targets)]
 				k := t.kinds[i]
-				k.round(b, t.pid, max(b.N/rounds, workers*k.per))
+				k.round(b, t.pid, t.metrics, max(b.N/rounds, workers*k.per))
 			}
 		}
 	}
