@@ -332,7 +332,7 @@ func (s *guardedStream) SendMsg(m any) error {
 	// for a client that does not read, it stays until the connection
 	// closes. Answers may fill only answerShare of the cap, so that
 	// streams whose clients do not read leave room for new requests.
-	if pm, ok := m.(proto.Message); ok && !s.roomFor(pooledSize(proto.Size(pm))) {
+	if !s.roomFor(answerSize(m)) {
 		s.g.metrics.reject("grpc", reasonInFlight)
 		return s.g.busy()
 	}
@@ -351,6 +351,17 @@ func (s *guardedStream) SendMsg(m any) error {
 		}
 	}
 	return err
+}
+
+// answerSize is the pooled buffer an answer takes (see pooledSize).
+func answerSize(m any) int64 {
+	switch m := m.(type) {
+	case *wireReply:
+		return m.pooled()
+	case proto.Message:
+		return pooledSize(proto.Size(m))
+	}
+	return 0
 }
 
 // roomFor waits, up to SendTimeout, for an answer of n bytes to fit the

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +56,7 @@ func (s *Service) HTTPHandler(gatherer prometheus.Gatherer, healthy func() bool)
 // v1Route serves a /v1 route: POST only (another method gets 405 with
 // Allow), with only the query parameters it knows (another gets 400
 // naming it: a misspelt option is an error, not a default).
-func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...string) http.Handler {
+func v1Route(h func(http.ResponseWriter, *http.Request, query), params ...string) http.Handler {
 	known := strings.Join(params, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -66,12 +64,10 @@ func v1Route(h func(http.ResponseWriter, *http.Request, url.Values), params ...s
 			writeStatus(w, http.StatusMethodNotAllowed, "method "+codecerr.Quote(r.Method)+" not allowed on "+r.URL.Path+": use POST")
 			return
 		}
-		q := r.URL.Query() // parsed once for the route
-		for name := range q {
-			if !slices.Contains(params, name) {
-				writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
-				return
-			}
+		q := parseQuery(r.URL.RawQuery) // parsed once for the route
+		if name, ok := q.unknown(params); ok {
+			writeHTTPError(w, &RequestError{"unknown query parameter " + codecerr.Quote(name) + " (known: " + known + ")"})
+			return
 		}
 		h(w, r, q)
 	})
@@ -124,7 +120,7 @@ func bodySize(r *http.Request, rest io.Reader, read int) (size int, atLeast bool
 	return read + int(n), n == maxDrain
 }
 
-func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
+func (s *Service) httpOptions(q *query) (codec.Options, error) {
 	var version uint64
 	if v := q.Get("version"); v != "" {
 		var err error
@@ -135,8 +131,8 @@ func (s *Service) httpOptions(q url.Values) (codec.Options, error) {
 	return s.options(uint32(version), q.Get("profile"), q.Get("layout"))
 }
 
-func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Values) {
-	opts, err := s.httpOptions(q)
+func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q query) {
+	opts, err := s.httpOptions(&q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -151,7 +147,10 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Va
 		writeHTTPError(w, err)
 		return
 	}
-	out, res, err := s.Do(nil, data, q.Get("from"), to, opts)
+	// The output goes to a pooled buffer, free again once written.
+	bp := getOut()
+	out, res, err := s.Do((*bp)[:0], data, q.Get("from"), to, opts)
+	defer putOut(bp, out)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -160,14 +159,34 @@ func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q url.Va
 	if codec.FormOf(to) == codec.Text {
 		ct = "text/plain; charset=us-ascii"
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Megaco-From", res.From)
-	w.Header().Set("Megaco-Version", strconv.Itoa(res.Version))
+	h := w.Header()
+	h["Content-Type"] = headerValue(ct)
+	h["Megaco-From"] = headerValue(res.From)
+	h["Megaco-Version"] = headerValue(strconv.Itoa(res.Version))
 	_, _ = w.Write(out)
 }
 
-func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q url.Values) {
-	opts, err := s.httpOptions(q)
+// headerValues are the header values of transcoding answers, made once:
+// Header.Set would allocate a slice for each at every request. They are
+// shared and never written (a slice of capacity 1: appending to one
+// copies it).
+var headerValues = func() map[string][]string {
+	m := map[string][]string{}
+	for _, v := range append(codec.Names(), "application/octet-stream", "text/plain; charset=us-ascii", "0", "1", "2", "3") {
+		m[v] = []string{v}
+	}
+	return m
+}()
+
+func headerValue(v string) []string {
+	if hv, ok := headerValues[v]; ok {
+		return hv
+	}
+	return []string{v}
+}
+
+func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q query) {
+	opts, err := s.httpOptions(&q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return

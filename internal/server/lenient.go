@@ -37,24 +37,20 @@ func newLenientCodec(f *inFlight) *lenientCodec {
 // gRPC's default pool: an answer queued for a client that reads slowly
 // holds its buffer, and the default pool's size classes jump from 32 KiB
 // to 1 MiB. Each pooled buffer is charged to the in-flight cap until
-// gRPC has written it (answerBuf).
+// gRPC has written it (answerBuf). An answer the service marshalled
+// itself (wireReply) goes as it is, charged alike.
 func (c *lenientCodec) Marshal(v any) (mem.BufferSlice, error) {
-	m, ok := v.(proto.Message)
-	if !ok {
-		return c.CodecV2.Marshal(v)
+	switch m := v.(type) {
+	case *wireReply:
+		return m.buffers(c.inFlight), nil
+	case proto.Message:
+		r, err := marshalReply(m)
+		if err != nil {
+			return nil, err
+		}
+		return r.buffers(c.inFlight), nil
 	}
-	size := proto.Size(m)
-	opts := proto.MarshalOptions{UseCachedSize: true} // Size just ran
-	if mem.IsBelowBufferPoolingThreshold(size) {
-		b, err := opts.Marshal(m)
-		return mem.BufferSlice{mem.SliceBuffer(b)}, err
-	}
-	buf := bufferPool.Get(size)
-	if _, err := opts.MarshalAppend((*buf)[:0], m); err != nil {
-		bufferPool.Put(buf)
-		return nil, err
-	}
-	return mem.BufferSlice{mem.NewBuffer(buf, newAnswerBuf(c.inFlight, cap(*buf)))}, nil
+	return c.CodecV2.Marshal(v)
 }
 
 // pooledSize is the size of the buffer Marshal takes for a message of

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"google.golang.org/grpc"
@@ -187,10 +186,10 @@ func newServers(o Options, svc *Service, reg *prometheus.Registry, grpcMetrics *
 // (serving) and reflection, its metrics, call logs, and panics turned
 // into Internal errors.
 func newGRPCServer(o Options, svc *Service, grpcMetrics *callMetrics, log *slog.Logger, h *hardening) (*grpc.Server, *health.Server) {
-	panicked := recovery.WithRecoveryHandler(func(p any) error {
+	ic := &interceptors{metrics: grpcMetrics, failures: newFailureLog(log, 10), recovered: func(p any) error {
 		log.Error("panic in handler", "panic", p, "stack", string(debug.Stack()))
 		return status.Error(codes.Internal, "internal error")
-	})
+	}}
 	var creds grpc.ServerOption = grpc.EmptyServerOption{}
 	if o.TLS != nil {
 		creds = grpc.Creds(credentials.NewTLS(o.TLS))
@@ -204,13 +203,13 @@ func newGRPCServer(o Options, svc *Service, grpcMetrics *callMetrics, log *slog.
 		// Reuse handler goroutines: many small messages are the normal
 		// load of a transcoding sidecar.
 		grpc.NumStreamWorkers(streamWorkers(h.limits.MaxCalls)),
-		grpc.ChainUnaryInterceptor(grpcMetrics.unary(), logUnary(newFailureLog(log, 10)), recovery.UnaryServerInterceptor(panicked)),
-		grpc.ChainStreamInterceptor(grpcMetrics.stream(), recovery.StreamServerInterceptor(panicked)),
+		grpc.UnaryInterceptor(ic.unary),
+		grpc.StreamInterceptor(ic.stream),
 	)
 	gs := grpc.NewServer(opts...)
 	// The guard wraps each handler (see guard): RegisterCodecServiceServer
 	// with the wrapped descriptions.
-	gs.RegisterService(h.guard.wrapDesc(&pb.CodecService_ServiceDesc), svc)
+	gs.RegisterService(h.guard.wrapDesc(svc.codecServiceDesc()), svc)
 	hs := health.NewServer()
 	gs.RegisterService(h.guard.wrapDesc(&healthpb.Health_ServiceDesc), hs)
 	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
@@ -285,22 +284,6 @@ func (s *servers) drain(delay, timeout time.Duration) (cut bool) {
 		s.grpc.Stop()
 	}
 	return cut
-}
-
-// logUnary logs each call at debug level and failures at info level,
-// sampled (failureLog), with the error clipped.
-func logUnary(failures *failureLog) grpc.UnaryServerInterceptor {
-	log := failures.log
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		start := time.Now()
-		resp, err := handler(ctx, req)
-		if err != nil {
-			failures.failed(ctx, "call failed", "method", info.FullMethod, "code", status.Code(err).String(), "error", clip(status.Convert(err).Message()), "duration", time.Since(start))
-		} else if log.Enabled(ctx, slog.LevelDebug) {
-			log.Debug("call", "method", info.FullMethod, "duration", time.Since(start))
-		}
-		return resp, err
-	}
 }
 
 // streamWorkers is how many long-lived goroutines gRPC runs calls on.

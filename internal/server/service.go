@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	pb "megaco/api/megaco/v1"
@@ -55,6 +58,10 @@ type Service struct {
 	cfg     Config
 	metrics *Metrics
 	log     *slog.Logger
+	// wire: the gRPC server's codec is lenientCodec, which sends
+	// wireReplies (codecServiceDesc sets it); otherwise streams answer
+	// with protobuf messages.
+	wire bool
 }
 
 // New returns a service; metrics and log may be nil.
@@ -144,6 +151,13 @@ func (s *Service) Do(dst, data []byte, from, to string, opts codec.Options) ([]b
 		// One allocation for the output: encodings of one message differ
 		// in size by a small factor (pretty text is about twice BER).
 		dst = make([]byte, 0, 2*len(data)+256)
+	}
+	if m, ok := opts.Observer.(*Metrics); ok && m != nil {
+		o := m.observer()
+		opts.Observer = o
+		out, res, err := codec.Transcode(dst, data, from, to, opts)
+		m.release(o)
+		return out, res, requestError(err)
 	}
 	out, res, err := codec.Transcode(dst, data, from, to, opts)
 	return out, res, requestError(err)
@@ -260,40 +274,60 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 		if err != nil {
 			return err
 		}
-		resp := &pb.TranscodeStreamResponse{}
-		s.metrics.streamRequest(max(len(req.GetBatch()), 1))
-		switch batch := req.GetBatch(); {
-		case len(batch) == 0:
-			resp.Response = s.streamOne(nil, req.GetRequest())
-		case req.GetRequest() != nil:
-			resp.Response = streamError(&RequestError{"a stream request sets request or batch, not both"})
-		case len(batch) > MaxBatch:
-			resp.Response = streamError(&TooLargeError{What: "batch", Size: len(batch), Max: MaxBatch, Unit: "requests"})
-		default:
-			resp.Batch = s.streamBatch(batch)
-		}
-		if err := stream.Send(resp); err != nil {
+		if err := s.answerStream(stream, req); err != nil {
 			return err
 		}
 	}
 }
 
-// streamOne answers one request of a stream, an error included.
-func (s *Service) streamOne(dst []byte, req *pb.TranscodeRequest) *pb.TranscodeResponse {
-	resp, _, err := s.transcodeOne(dst, req)
-	if err != nil {
-		return streamError(err)
+// answerStream answers one stream request: the outputs go to a pooled
+// buffer, which is free again once the answer is marshalled.
+func (s *Service) answerStream(stream grpc.ServerStream, req *pb.TranscodeStreamRequest) error {
+	resp := &pb.TranscodeStreamResponse{}
+	s.metrics.streamRequest(max(len(req.GetBatch()), 1))
+	bp := getOut()
+	out := (*bp)[:0]
+	switch batch := req.GetBatch(); {
+	case len(batch) == 0:
+		resp.Response, out = s.streamOne(out, req.GetRequest())
+	case req.GetRequest() != nil:
+		resp.Response = streamError(&RequestError{"a stream request sets request or batch, not both"})
+	case len(batch) > MaxBatch:
+		resp.Response = streamError(&TooLargeError{What: "batch", Size: len(batch), Max: MaxBatch, Unit: "requests"})
+	default:
+		resp.Batch, out = s.streamBatch(out, batch)
 	}
-	return resp
+	if !s.wire {
+		err := stream.SendMsg(resp)
+		putOut(bp, out)
+		return err
+	}
+	r, err := marshalReply(resp)
+	putOut(bp, out)
+	if err != nil {
+		return status.Errorf(codes.Internal, "marshalling the answer: %v", err)
+	}
+	return stream.SendMsg(&r)
 }
 
-// streamBatch answers a batch, the outputs sharing one buffer.
-func (s *Service) streamBatch(batch []*pb.TranscodeRequest) []*pb.TranscodeResponse {
+// streamOne answers one request of a stream, an error included, its
+// output appended to dst.
+func (s *Service) streamOne(dst []byte, req *pb.TranscodeRequest) (*pb.TranscodeResponse, []byte) {
+	resp, out, err := s.transcodeOne(dst, req)
+	if err != nil {
+		return streamError(err), dst
+	}
+	return resp, out
+}
+
+// streamBatch answers a batch, the outputs appended to dst.
+func (s *Service) streamBatch(dst []byte, batch []*pb.TranscodeRequest) ([]*pb.TranscodeResponse, []byte) {
 	size := 256
 	for _, r := range batch {
 		size += 2 * len(r.GetData())
 	}
-	buf := make([]byte, 0, size)
+	// One buffer for the batch: the outputs are slices of it.
+	buf := slices.Grow(dst, size)
 	out := make([]*pb.TranscodeResponse, len(batch))
 	total := 0
 	for i, r := range batch {
@@ -311,7 +345,7 @@ func (s *Service) streamBatch(batch []*pb.TranscodeRequest) []*pb.TranscodeRespo
 		out[i], buf = resp, next
 		total += len(resp.GetData()) + 64 // and what frames it
 	}
-	return out
+	return out, buf
 }
 
 // MaxBatchResponse bounds the outputs of one batch: gRPC clients refuse
