@@ -77,24 +77,20 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		NativeHistogramBucketFactor:    1.1,
 		NativeHistogramMaxBucketNumber: 160,
 	}, []string{"direction", "command"}, true)
-	inflight := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "megaco_proxy_transactions_in_flight",
-		Help: "Requests forwarded and not yet finally answered, by direction.",
-	}, []string{"direction"})
 	remembered := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "megaco_proxy_remembered_transactions",
 		Help: "Entries of the routing table (answered ones stay until they expire).",
 	})
-	conns := prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "megaco_proxy_connections",
-		Help: "Open TCP connections, by side.",
-	}, []string{"side"})
 	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "megaco_proxy_errors_total",
 		Help: "Failures, by the side the traffic came from or went to, and reason.",
 	}, []string{"side", "reason"})
-	reg.MustRegister(messages, duration, inflight, remembered, conns, errs)
-	m := &metrics{remembered: remembered, duration: duration}
+	reg.MustRegister(messages, duration, remembered, errs)
+	m := &metrics{remembered: remembered, duration: duration,
+		inflight: gaugePair(reg, "megaco_proxy_transactions_in_flight",
+			"Requests forwarded and not yet finally answered, by direction.", "direction", directions),
+		conns: gaugePair(reg, "megaco_proxy_connections", "Open TCP connections, by side.", "side", sideNames),
+	}
 	for d := range 2 {
 		for k := range numKinds {
 			for o := range numOutcomes {
@@ -104,13 +100,22 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		for _, c := range commands {
 			m.durations[d] = append(m.durations[d], duration.With(directions[d], c))
 		}
-		m.inflight[d] = inflight.WithLabelValues(directions[d])
-		m.conns[d] = conns.WithLabelValues(sideNames[d])
 		for r := range numReasons {
 			m.errors[d][r] = errs.WithLabelValues(sideNames[d], reasons[r])
 		}
 	}
 	return m
+}
+
+// gaugePair registers a gauge with one label of two values (a direction
+// or a side) and resolves both.
+func gaugePair(reg prometheus.Registerer, name, help, label string, values [2]string) (g [2]prometheus.Gauge) {
+	v := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{label})
+	reg.MustRegister(v)
+	for i, l := range values {
+		g[i] = v.WithLabelValues(l)
+	}
+	return g
 }
 
 // observeDuration counts a transaction's duration, in shard.
