@@ -320,10 +320,13 @@ const (
 	elemActionReply
 	elemCommandRequest
 	elemCommandReply
+	elemTerm        // a TerminationID
+	elemAuditReturn // an AuditReturnParameter: only its error descriptor is read
 )
 
 // list reads the elements of a SEQUENCE OF; i is the index of the
-// transaction (actions) or action (commands) they belong to.
+// transaction (actions), action (commands) or command (terminations,
+// audit returns) they belong to.
 func (d *scanner) list(h *header, i int, what elem) error {
 	if err := d.enter(h); err != nil {
 		return err
@@ -345,6 +348,12 @@ func (d *scanner) list(h *header, i int, what elem) error {
 			err = d.commandRequest(&e, i)
 		case elemCommandReply:
 			err = d.commandReply(&e, i)
+		case elemTerm:
+			err = d.term(&e, i)
+		case elemAuditReturn:
+			if e.tag == d.t.AuditReturnParameterErrorDescriptor {
+				err = d.errorDescriptor(&e, -1, i)
+			}
 		}
 		if err != nil {
 			return err

@@ -121,26 +121,10 @@ func (d *scanner) part(h *header, r role, cmd int) error {
 		return d.choice(h, r, cmd)
 	}
 	// roleTermList, roleAuditReturn: a SEQUENCE OF.
-	if err := d.enter(h); err != nil {
-		return err
+	if r == roleTermList {
+		return d.list(h, cmd, elemTerm)
 	}
-	var e header
-	for off := h.start; off < h.end; off = e.next {
-		if err := d.next(&e, off, h.end); err != nil {
-			return err
-		}
-		var err error
-		if r == roleTermList {
-			err = d.term(&e, cmd)
-		} else if e.tag == d.t.AuditReturnParameterErrorDescriptor {
-			err = d.errorDescriptor(&e, -1, cmd)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	d.leave()
-	return nil
+	return d.list(h, cmd, elemAuditReturn)
 }
 
 // choice reads an explicitly tagged CHOICE: a service change result (its
