@@ -2,18 +2,11 @@
 
 package main
 
-import (
-	"io"
-	"os"
-)
+import "os"
 
-// isTerminal reports whether w is a character device: a terminal, or
+// isTerminalFile reports whether f is a character device: a terminal, or
 // rarely another one (/dev/null).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
+func isTerminalFile(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -170,10 +170,18 @@ type typeFunc struct {
 	def *Type    // the definition in v
 }
 
+// typeEmitter emits one Go function of a type: its signature (with the
+// first lines of its body) is sig, formatted with the type's name, the
+// versions' suffix and the name again; body emits the rest.
+type typeEmitter struct {
+	sig  string
+	body func(tf typeFunc) error
+}
+
 // typeFuncs emits the encoder and the decoder of every type but the
 // enumerations (which are encoded in place), one pair for each group of
 // versions that share the type's definition.
-func (g *berGen) typeFuncs(enc, dec func(tf typeFunc) error) error {
+func (g *berGen) typeFuncs(enc, dec typeEmitter) error {
 	for _, t := range g.f.Types {
 		if t.Kind == KindEnumerated {
 			continue
@@ -181,11 +189,11 @@ func (g *berGen) typeFuncs(enc, dec func(tf typeFunc) error) error {
 		for _, vs := range g.groups(t) {
 			v := g.f.version(vs[0])
 			tf := typeFunc{t: t, vs: vs, v: v, def: t.Defs[v.N]}
-			if err := enc(tf); err != nil {
-				return err
-			}
-			if err := dec(tf); err != nil {
-				return err
+			for _, e := range [2]typeEmitter{enc, dec} {
+				fmt.Fprintf(&g.w, e.sig, t.Name, suffix(vs), t.Name)
+				if err := e.body(tf); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -209,7 +217,8 @@ func (g *berGen) absentFields(t *GoType, v *Version, ret string) {
 func (f *Family) EmitBER(pkg, modelPkg string) ([]byte, error) {
 	g := newBerGen(f)
 	g.begin(pkg, "megaco/internal/codec/codecerr", modelPkg)
-	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
+	if err := g.typeFuncs(typeEmitter{"func append%s%s(b []byte, m *model.%s) ([]byte, error) {\nvar err error\n", g.encFunc},
+		typeEmitter{"func decode%s%s(d *decoder, h *header, m *model.%s) error {\nvar err error\n", g.decFunc}); err != nil {
 		return nil, err
 	}
 	// Entry points per version for the top-level type.
@@ -374,7 +383,6 @@ func presence(fl *Field, base string) (cond, value string) {
 
 func (g *berGen) encFunc(tf typeFunc) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	fmt.Fprintf(w, "func append%s%s(b []byte, m *model.%s) ([]byte, error) {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch m.Kind {\n")
 		for _, fl := range t.Fields {
@@ -633,7 +641,6 @@ func decTags(v *Version, t *GoType, c *Component, where string) ([]TagSpec, erro
 
 func (g *berGen) decFunc(tf typeFunc) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	fmt.Fprintf(w, "func decode%s%s(d *decoder, h *header, m *model.%s) error {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch h.tag {\n")
 		for _, c := range def.Components {

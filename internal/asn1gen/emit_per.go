@@ -23,7 +23,8 @@ func (f *Family) EmitPER(pkg, modelPkg string) ([]byte, error) {
 	g := &perGen{berGen: newBerGen(f), charsets: map[string]string{}}
 	w := &g.w
 	g.begin(pkg, "megaco/internal/codec/codecerr", "megaco/internal/codec/per/x691", modelPkg)
-	if err := g.typeFuncs(g.encFunc, g.decFunc); err != nil {
+	if err := g.typeFuncs(typeEmitter{"func append%s%s(e *x691.Writer, m *model.%s) error {\nvar err error\n", split(g.encFunc)},
+		typeEmitter{"func decode%s%s(d *decoder, m *model.%s) error {\nvar err error\nif err = d.enter(); err != nil {\nreturn err\n}\n", split(g.decFunc)}); err != nil {
 		return nil, err
 	}
 	top := &Type{Kind: KindRef, Ref: "MegacoMessage"}
@@ -91,6 +92,18 @@ func rootAndExt(tf typeFunc) (root, ext []*Component, err error) {
 	return root, ext, nil
 }
 
+// split gives emit, which reads the root and the extension components of
+// the type apart (rootAndExt), to typeFuncs.
+func split(emit func(tf typeFunc, root, ext []*Component) error) func(typeFunc) error {
+	return func(tf typeFunc) error {
+		root, ext, err := rootAndExt(tf)
+		if err != nil {
+			return err
+		}
+		return emit(tf, root, ext)
+	}
+}
+
 // intForm names the X.691 form of an INTEGER with value range rg (the
 // Writer.Put... and Reader.Get... methods) and the bounds they take.
 func intForm(rg *Range) (form, bounds string) {
@@ -151,13 +164,8 @@ func enumIndexes(r *Type) (root, ext []NamedNumber) {
 	return root, ext
 }
 
-func (g *perGen) encFunc(tf typeFunc) error {
+func (g *perGen) encFunc(tf typeFunc, root, ext []*Component) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	root, ext, err := rootAndExt(tf)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "func append%s%s(e *x691.Writer, m *model.%s) error {\nvar err error\n", t.Name, suffix(tf.vs), t.Name)
 	if t.Kind == KindChoice {
 		w.WriteString("switch m.Kind {\n")
 		alts := append(append([]*Component{}, root...), ext...)
@@ -327,13 +335,8 @@ func (g *perGen) enc(v *Version, t *Type, value string) error {
 	return nil
 }
 
-func (g *perGen) decFunc(tf typeFunc) error {
+func (g *perGen) decFunc(tf typeFunc, root, ext []*Component) error {
 	t, v, def, w := tf.t, tf.v, tf.def, &g.w
-	root, ext, err := rootAndExt(tf)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "func decode%s%s(d *decoder, m *model.%s) error {\nvar err error\nif err = d.enter(); err != nil {\nreturn err\n}\n", t.Name, suffix(tf.vs), t.Name)
 	target := func(fl *Field) string {
 		tg := "m." + fl.GoName
 		if t.Kind == KindChoice && fl.GoType == "struct{}" {

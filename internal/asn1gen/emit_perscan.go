@@ -134,7 +134,7 @@ func (f *Family) EmitPERScan(pkg string) ([]byte, error) {
 		}
 		for _, vs := range g.groups(t) {
 			v := f.version(vs[0])
-			if err := g.scanFunc(typeFunc{t: t, vs: vs, v: v, def: t.Defs[v.N]}); err != nil {
+			if err := split(g.scanFunc)(typeFunc{t: t, vs: vs, v: v, def: t.Defs[v.N]}); err != nil {
 				return nil, err
 			}
 		}
@@ -185,12 +185,8 @@ func (g *perScanGen) reach(v *Version, t *Type) bool {
 	return found
 }
 
-func (g *perScanGen) scanFunc(tf typeFunc) error {
+func (g *perScanGen) scanFunc(tf typeFunc, root, ext []*Component) error {
 	t, def, w := tf.t, tf.def, &g.w
-	root, ext, err := rootAndExt(tf)
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(w, "func scan%s%s(d *scanner) error {\nif err := d.enter(); err != nil {\nreturn err\n}\n", t.Name, suffix(tf.vs))
 	if h := perScanHooks[t.Name]; h.At != "" {
 		w.WriteString(h.At + "\n")

@@ -1,17 +1,14 @@
 package load
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -101,11 +98,10 @@ func statusField(b []byte, name string) int64 {
 
 // procWatch measures a process from start to stop.
 type procWatch struct {
-	pid    int
-	first  procSample
-	perf   *exec.Cmd
-	perfIn bytes.Buffer // perf's CSV output
-	err    string
+	pid   int
+	first procSample
+	perf  perfStat
+	err   string // why perf did not count, if it did not
 }
 
 // watchProc takes the first sample of pid and starts perf stat on it.
@@ -115,29 +111,17 @@ func watchProc(pid int) (*procWatch, error) {
 		return nil, fmt.Errorf("--watch-pid %d: %w", pid, err)
 	}
 	w := &procWatch{pid: pid, first: s}
-	w.startPerf()
+	w.err = w.perf.start(pid)
 	return w, nil
-}
-
-func (w *procWatch) startPerf() {
-	path, err := exec.LookPath("perf")
-	if err != nil {
-		w.err = "perf is not installed"
-		return
-	}
-	c := exec.Command(path, "stat", "-x", ",", "-e", "raw_syscalls:sys_enter", "-p", strconv.Itoa(w.pid))
-	c.Stderr = &w.perfIn
-	if err := c.Start(); err != nil {
-		w.err = "perf: " + err.Error()
-		return
-	}
-	w.perf = c
 }
 
 // stop takes the last sample and ends perf.
 func (w *procWatch) stop() (*ProcCost, error) {
 	last, err := readProc(w.pid)
-	syscalls := w.stopPerf()
+	syscalls, why := w.perf.stop()
+	if why != "" {
+		w.err = why
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--watch-pid %d: %w", w.pid, err)
 	}
@@ -145,54 +129,6 @@ func (w *procWatch) stop() (*ProcCost, error) {
 		Involuntary: last.invol - w.first.invol, ReadWrite: last.rw - w.first.rw, Syscalls: syscalls, PerfErr: w.err}
 	c.Load = loadAverage()
 	return c, nil
-}
-
-// stopPerf interrupts perf (it then prints its counts) and reads the
-// count; -1 when there is none.
-func (w *procWatch) stopPerf() int64 {
-	if w.perf == nil {
-		return -1
-	}
-	w.perf.Process.Signal(syscall.SIGINT)
-	done := make(chan struct{})
-	go func() { w.perf.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		w.perf.Process.Kill()
-		<-done
-	}
-	n, err := perfCount(&w.perfIn, "raw_syscalls:sys_enter")
-	if err != nil {
-		w.err = "perf: " + err.Error()
-		return -1
-	}
-	return n
-}
-
-// perfCount reads event's count from perf stat's CSV output (-x ,):
-// "count,unit,event,...".
-func perfCount(r io.Reader, event string) (int64, error) {
-	sc := bufio.NewScanner(r)
-	var last string
-	for sc.Scan() {
-		line := sc.Text()
-		f := strings.Split(line, ",")
-		if len(f) >= 3 && f[2] == event {
-			n, err := strconv.ParseInt(f[0], 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s not counted (%s)", event, f[0])
-			}
-			return n, nil
-		}
-		if strings.TrimSpace(line) != "" {
-			last = line
-		}
-	}
-	if last == "" {
-		last = "no output"
-	}
-	return 0, errors.New(last)
 }
 
 // loadAverage is /proc/loadavg's three averages (zeros where unreadable).

@@ -145,9 +145,7 @@ func (w *Writer) Close() error {
 
 // UDP writes one datagram from src to dst.
 func (w *Writer) UDP(t time.Time, src, dst netip.AddrPort, payload []byte) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.flushed(w.udp(t, src, dst, payload, ""))
+	return w.one(func() error { return w.udp(t, src, dst, payload, "") })
 }
 
 func (w *Writer) udp(t time.Time, src, dst netip.AddrPort, payload []byte, comment string) error {
@@ -158,11 +156,13 @@ func (w *Writer) udp(t time.Time, src, dst netip.AddrPort, payload []byte, comme
 	return w.write(t, src, dst, layers.IPProtocolUDP, udp, payload, comment)
 }
 
-// flushed flushes after a packet written without error: a capture is read
-// while it is written, and what was relayed must be in it if the process
-// dies.
-func (w *Writer) flushed(err error) error {
-	if err != nil {
+// one runs write, which writes one packet, under the lock, and flushes
+// after it if it wrote without error: a capture is read while it is
+// written, and what was relayed must be in it if the process dies.
+func (w *Writer) one(write func() error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := write(); err != nil {
 		return err
 	}
 	return w.ng.Flush()
@@ -178,9 +178,7 @@ const maxSegment = 65000
 // one). A Megaco peer frames each message with TPKT; data is written as
 // given.
 func (w *Writer) TCP(t time.Time, src, dst netip.AddrPort, data []byte) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.flushed(w.tcp(t, src, dst, data, ""))
+	return w.one(func() error { return w.tcp(t, src, dst, data, "") })
 }
 
 func (w *Writer) tcp(t time.Time, src, dst netip.AddrPort, data []byte, comment string) error {
@@ -216,9 +214,7 @@ type TCPSegment struct {
 // loss, reordering or retransmission. It does not change the sequence
 // numbers TCP uses.
 func (w *Writer) Segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.flushed(w.segment(t, src, dst, seg, ""))
+	return w.one(func() error { return w.segment(t, src, dst, seg, "") })
 }
 
 func (w *Writer) segment(t time.Time, src, dst netip.AddrPort, seg TCPSegment, comment string) error {

@@ -244,16 +244,15 @@ func (rw *rewriter) newTerm(e *edit) []byte { return rw.terms[e.term-1:][:e.span
 // data[from:] up to itself, in one piece (the headers on the way to it,
 // and the elements between edits, which it does not read). It returns
 // the new from. It reports false when an element it reads is not in the
-// encoder's form (the caller then re-encodes): tlv and tlvLong read only
+// encoder's form (the caller then re-encodes): hdr and hdrSlow read only
 // that form (a low tag number, a definite and minimal length).
 func (rw *rewriter) emit(b, data []byte, from, off, end int) ([]byte, int, bool) {
 	for off < end && rw.next < len(rw.edits) && rw.edits[rw.next].span.Off < end {
-		id, start, stop, ok := tlv(data, off, end)
-		if !ok {
-			id, start, stop, ok = tlvLong(data, off, end)
-		}
-		if !ok {
-			return b, from, false
+		id, start, stop := hdr(data, off, end)
+		if id == bad {
+			if id, start, stop = hdrSlow(data, off, end); id == bad {
+				return b, from, false
+			}
 		}
 		e := &rw.edits[rw.next]
 		if e.span.Off >= stop {
@@ -282,6 +281,7 @@ func (rw *rewriter) emit(b, data []byte, from, off, end int) ([]byte, int, bool)
 			// is how far the output has moved from the input: the
 			// contents grow by as much as it moves inside them.
 			k, mark, moved := start-off-1, len(b)+off+1-from, len(b)-from
+			var ok bool
 			if b, from, ok = rw.emit(b, data, from, start, stop); !ok {
 				return b, from, false
 			}

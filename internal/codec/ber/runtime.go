@@ -114,13 +114,13 @@ func (d *reader) missing(h *header, name string) error {
 
 // next reads the identifier and length octets at off into h; the element
 // must end by end. The forms an encoder writes (low tag number, minimal
-// definite length of up to three octets) are read by tlv and tlvLong, the
+// definite length of up to three octets) are read by hdr and hdrSlow, the
 // package's one header reader; the rest goes to headerSlow. Filling *h
 // rather than returning a header keeps the hot path out of memory: it is
 // the decoder's most frequent call.
 func (d *reader) next(h *header, off, end int) error {
 	if uint(off) < uint(end) && uint(end) <= uint(len(d.data)) && d.elems < d.lim.MaxElements {
-		if id, s, e, ok := tlv(d.data, off, end); ok {
+		if id, s, e := hdr(d.data, off, end); id != bad {
 			d.elems++
 			h.tag = uint32(id>>6)<<30 | uint32(id&0x1f)
 			h.cons = id&0x20 != 0
@@ -132,11 +132,11 @@ func (d *reader) next(h *header, off, end int) error {
 	return d.nextSlow(h, off, end)
 }
 
-// nextLong is next for a header tlv refuses: tlvLong's longer lengths,
+// nextLong is next for a header hdr refuses: hdrSlow's longer lengths,
 // else headerSlow.
 func (d *reader) nextLong(h *header, off, end int) error {
-	id, s, e, ok := tlvLong(d.data, off, end)
-	if !ok {
+	id, s, e := hdrSlow(d.data, off, end)
+	if id == bad {
 		return d.nextSlow(h, off, end)
 	}
 	d.elems++

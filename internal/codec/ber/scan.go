@@ -151,39 +151,11 @@ func (d *scanner) mid(h *header) error {
 		m.Value = v
 		return err
 	case scan.IP4Address, scan.IP6Address, scan.DomainName:
-		return d.address(&a, m, d.sh.address[m.Kind])
+		// The address (or name) first, the port second.
+		tags := d.sh.address[m.Kind]
+		return d.parts(&a, []part{{tags[0], roleMIDValue}, {tags[1], roleMIDPort}}, -1)
 	}
 	return d.unknownAlternative(a, "extension alternative", "MId")
-}
-
-// address reads an IP4Address, IP6Address or DomainName: each has the
-// address (or name) first and the port second.
-func (d *scanner) address(h *header, m *scan.MID, tags [2]uint32) error {
-	if err := d.enter(h); err != nil {
-		return err
-	}
-	var e header
-	for off := h.start; off < h.end; off = e.next {
-		if err := d.next(&e, off, h.end); err != nil {
-			return err
-		}
-		switch e.tag {
-		case tags[0]:
-			v, err := d.octets(e)
-			if err != nil {
-				return err
-			}
-			m.Value = v
-		case tags[1]:
-			p, err := d.integer(&e, 0, 65535)
-			if err != nil {
-				return codecerr.At(err, "portNumber")
-			}
-			m.Port = int(p)
-		}
-	}
-	d.leave()
-	return nil
 }
 
 func (d *scanner) body(h *header) error {
@@ -320,10 +292,13 @@ const (
 	elemActionReply
 	elemCommandRequest
 	elemCommandReply
+	elemTerm        // a TerminationID
+	elemAuditReturn // an AuditReturnParameter: only its error descriptor is read
 )
 
 // list reads the elements of a SEQUENCE OF; i is the index of the
-// transaction (actions) or action (commands) they belong to.
+// transaction (actions), action (commands) or command (terminations,
+// audit returns) they belong to.
 func (d *scanner) list(h *header, i int, what elem) error {
 	if err := d.enter(h); err != nil {
 		return err
@@ -345,6 +320,12 @@ func (d *scanner) list(h *header, i int, what elem) error {
 			err = d.commandRequest(&e, i)
 		case elemCommandReply:
 			err = d.commandReply(&e, i)
+		case elemTerm:
+			err = d.term(&e, i)
+		case elemAuditReturn:
+			if e.tag == d.t.AuditReturnParameterErrorDescriptor {
+				err = d.errorDescriptor(&e, -1, i)
+			}
 		}
 		if err != nil {
 			return err

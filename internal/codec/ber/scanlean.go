@@ -181,54 +181,6 @@ func leanOK(data []byte, lim limits.Limits) bool {
 	return len(data) <= lim.MaxSize && len(data) <= 2*lim.MaxElements && lim.MaxDepth >= leanDepth
 }
 
-// tlv reads the header at off of an element that must end by end
-// (within data): its identifier octet and its contents' bounds. With
-// tlvLong it is the package's one reader of BER headers in the forms an
-// encoder writes, as cryptobyte reads every element through readASN1:
-// the decoder (reader.next) and the lean scanner read headers through it,
-// and only what the two refuse (high tag numbers, indefinite or
-// non-minimal lengths) through reader.headerSlow. (hdr repeats its lines
-// for the scanner's hottest step; see there.) ok is
-// false for anything but a low tag number with a definite, minimal
-// length of up to one octet, and an element past end: the caller then
-// asks tlvLong. It is small enough to be inlined, so it calls nothing:
-// the scanner's every step is one.
-func tlv(data []byte, off, end int) (id byte, start, stop int, ok bool) {
-	b := data[:end]
-	if off+2 > end {
-		return
-	}
-	id, start, stop = b[off], off+2, int(b[off+1])
-	if stop >= 0x80 {
-		if stop != 0x81 || start >= end || b[start] < 0x80 {
-			return
-		}
-		stop = int(b[start])
-		start++
-	}
-	stop += start
-	return id, start, stop, stop <= end && id&0x1f != 0x1f
-}
-
-// tlvLong is tlv for what tlv leaves: a length of two or three octets
-// (the encoder writes no longer one within MaxSize's default).
-func tlvLong(data []byte, off, end int) (id byte, start, stop int, ok bool) {
-	b := data[:end]
-	if off+2 > end {
-		return
-	}
-	n := int(b[off+1]) - 0x80
-	if n < 2 || n > 3 || off+2+n > end || b[off+2] == 0 {
-		return
-	}
-	for _, x := range b[off+2 : off+2+n] {
-		stop = stop<<8 | int(x)
-	}
-	id, start = b[off], off+2+n
-	stop += start
-	return id, start, stop, stop <= end && id&0x1f != 0x1f
-}
-
 // leanUint reads an INTEGER's contents data[start:stop] of 0..2^32-1 (as
 // the general scanner's integer reads it, but for redundant leading
 // octets beyond the fifth). It is inlined.
@@ -248,64 +200,6 @@ func leanUint(data []byte, start, stop int) (v uint32, ok bool) {
 // gives up rather than hop over it, and the general scanner, which
 // compares tags whatever their form, says what is wrong with it.
 func otherForm(id, want byte) bool { return id != want && id^0x20 == want }
-
-// bad is the identifier hdr and hdrSlow give for a header they do not
-// read: a high tag number's (its low five bits all set), so no
-// component's, and none of the tables' alternatives.
-const bad = 0x1f
-
-// hdr is tlv with no ok: it gives bad for what tlv refuses, which then
-// matches nothing the caller expects (a caller that hops over the
-// element without looking at it checks for bad). An element the caller
-// does not expect, or one with a longer length, it asks hdrSlow about.
-// One comparison fewer on each step than tlv's: the step is most of
-// the scanner's work. It repeats tlv's lines rather than calling it: a
-// hdr that calls tlv is too large to be inlined, and costs the lean scanner
-// 31 % more instructions (callgrind, BenchmarkScan/everything) and
-// Rewrite 14 %.
-func hdr(data []byte, off, end int) (id byte, start, stop int) {
-	b := data[:end]
-	if off+2 <= end {
-		id, start, stop = b[off], off+2, int(b[off+1])
-		if stop >= 0x80 {
-			if stop != 0x81 || start >= end || b[start] < 0x80 {
-				return bad, 0, 0
-			}
-			stop = int(b[start])
-			start++
-		}
-		if stop += start; stop <= end && id&0x1f != 0x1f {
-			return
-		}
-	}
-	return bad, 0, 0
-}
-
-// hdrSlow is hdr for the longer lengths the lean scanner reads (tlv's
-// and tlvLong's). It is not inlined: the caller calls it only when hdr
-// did not give what it expected. It reads them itself rather than by
-// calling tlv and tlvLong, which cost the lean scanner 1.5 % more
-// instructions: the scanner asks it about every element it did not
-// expect.
-func hdrSlow(data []byte, off, end int) (id byte, start, stop int) {
-	b := data[:end]
-	if off+3 > end || b[off+1] < 0x81 || b[off+1] > 0x83 || b[off]&0x1f == 0x1f {
-		return bad, 0, 0 // (and a short length, which hdr has read already)
-	}
-	// A length of one, two or three octets, the first not 0 (nor under
-	// 0x80 when it is alone): minimal, as tlv and tlvLong read it.
-	n := int(b[off+1]) - 0x80
-	if start = off + 2 + n; start > end || b[off+2] == 0 || n == 1 && b[off+2] < 0x80 {
-		return bad, 0, 0
-	}
-	for _, x := range b[off+2 : start] {
-		stop = stop<<8 | int(x)
-	}
-	if stop += start; stop > end {
-		return bad, 0, 0
-	}
-	return b[off], start, stop
-}
 
 // leanScan is the lean scanner's Scan: false when it gave up (s is then
 // partly filled).

@@ -22,6 +22,8 @@ const (
 	roleAuditReply                     // an AuditReply (explicit CHOICE)
 	roleAuditResult                    // an AuditResult
 	roleTermListResult                 // a TermListAuditResult
+	roleMIDValue                       // the address or name of an mId
+	roleMIDPort                        // the port of an mId
 )
 
 // part is a component and its role.
@@ -83,7 +85,7 @@ func newShapes(t *scanTagSet) shapeSet {
 }
 
 // parts reads the components of SEQUENCE h that shape names, of
-// command cmd.
+// command cmd (or of the mId, cmd -1).
 func (d *scanner) parts(h *header, shape []part, cmd int) error {
 	if err := d.enter(h); err != nil {
 		return err
@@ -119,28 +121,26 @@ func (d *scanner) part(h *header, r role, cmd int) error {
 		return d.parts(h, d.sh.termListResult, cmd)
 	case roleSCResult, roleAuditReply:
 		return d.choice(h, r, cmd)
-	}
-	// roleTermList, roleAuditReturn: a SEQUENCE OF.
-	if err := d.enter(h); err != nil {
-		return err
-	}
-	var e header
-	for off := h.start; off < h.end; off = e.next {
-		if err := d.next(&e, off, h.end); err != nil {
-			return err
-		}
-		var err error
-		if r == roleTermList {
-			err = d.term(&e, cmd)
-		} else if e.tag == d.t.AuditReturnParameterErrorDescriptor {
-			err = d.errorDescriptor(&e, -1, cmd)
-		}
+	case roleMIDValue:
+		v, err := d.octets(*h)
 		if err != nil {
 			return err
 		}
+		d.s.MID.Value = v
+		return nil
+	case roleMIDPort:
+		p, err := d.integer(h, 0, 65535)
+		if err != nil {
+			return codecerr.At(err, "portNumber")
+		}
+		d.s.MID.Port = int(p)
+		return nil
 	}
-	d.leave()
-	return nil
+	// roleTermList, roleAuditReturn: a SEQUENCE OF.
+	if r == roleTermList {
+		return d.list(h, cmd, elemTerm)
+	}
+	return d.list(h, cmd, elemAuditReturn)
 }
 
 // choice reads an explicitly tagged CHOICE: a service change result (its

@@ -53,10 +53,8 @@ func (w *walker) walk(k msgKind, start, end int) error {
 		return walkList(w, numMessageMessageBodyTransactions, wrappedMessageMessageBodyTransactions, kTransaction, start, end)
 	case kTransaction:
 		return walkTransaction(w, start, end)
-	case kTransactionRequest, kTransactionPending, kSegmentReply:
-		return walkTransactionIDOnly(w, k, start, end)
-	case kTransactionReply:
-		return walkTransactionReply(w, start, end)
+	case kTransactionRequest, kTransactionPending, kSegmentReply, kTransactionReply:
+		return walkTransactionOf(w, k, start, end)
 	case kTransactionResult:
 		return walkList(w, numTransactionReplyTransactionResultActionReplies, wrappedTransactionReplyTransactionResultActionReplies, kActionReply, start, end)
 	case kTransactionAck:
@@ -156,23 +154,26 @@ func walkTransaction(w *walker, start, end int) error {
 	return it.err
 }
 
-// walkTransactionIDOnly writes a TransactionRequest (its actions too), a
-// TransactionPending or a SegmentReply.
-func walkTransactionIDOnly(w *walker, k msgKind, start, end int) error {
-	num := numTransactionRequestTransactionId
+// walkTransactionOf writes a transaction of kind k, any but an ack: its
+// ID, and the field the path goes on into (a request's actions, a reply's
+// result; a pending or a segment reply has none), copying the rest.
+func walkTransactionOf(w *walker, k msgKind, start, end int) error {
+	num, inner, wrapped, ik := numTransactionRequestTransactionId, numTransactionRequestActions, wrappedTransactionRequestActions, kActionRequest
 	switch k {
+	case kTransactionReply:
+		num, inner, wrapped, ik = numTransactionReplyTransactionId, numTransactionReplyTransactionResult, false, kTransactionResult
 	case kTransactionPending:
-		num = numTransactionPendingTransactionId
+		num, inner = numTransactionPendingTransactionId, 0
 	case kSegmentReply:
-		num = numSegmentReplyTransactionId
+		num, inner = numSegmentReplyTransactionId, 0
 	}
 	it, seen := w.iter(start, end), false
 	for it.next() {
 		if w.id(&it, num, txSite, &seen) {
 			continue
 		}
-		if k == kTransactionRequest && it.is(numTransactionRequestActions) {
-			if err := w.items(&it, wrappedTransactionRequestActions, kActionRequest); err != nil {
+		if inner != 0 && it.is(inner) {
+			if err := w.items(&it, wrapped, ik); err != nil {
 				return err
 			}
 			continue
@@ -180,24 +181,6 @@ func walkTransactionIDOnly(w *walker, k msgKind, start, end int) error {
 		w.copy(&it)
 	}
 	w.idEnd(num, txSite, seen)
-	return it.err
-}
-
-func walkTransactionReply(w *walker, start, end int) error {
-	it, seen := w.iter(start, end), false
-	for it.next() {
-		if w.id(&it, numTransactionReplyTransactionId, txSite, &seen) {
-			continue
-		}
-		if it.is(numTransactionReplyTransactionResult) {
-			if err := w.nested(&it, kTransactionResult); err != nil {
-				return err
-			}
-			continue
-		}
-		w.copy(&it)
-	}
-	w.idEnd(numTransactionReplyTransactionId, txSite, seen)
 	return it.err
 }
 

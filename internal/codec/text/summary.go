@@ -27,7 +27,8 @@ func Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 // SDP of Local and Remote descriptors. So it allocates nothing once s has
 // grown, and is many times quicker than a decode. The common forms it
 // reads in one flat pass (summary_flat.go); what that pass does not read,
-// and every error, the skimmer below reads token by token.
+// and every error, the skimmer below reads token by token. Both step over
+// bodies with one routine, skim (summary_skip.go).
 func (st Style) Scan(data []byte, s *scan.Summary, lim limits.Limits) error {
 	return scanText(st.String(), data, s, lim)
 }
@@ -993,14 +994,6 @@ func (k *skimmer) errorDescriptor(tx, cmd int) bool {
 // backBlanks returns where the blanks that end at i start.
 func backBlanks(src []byte, i int) int {
 	for i > 0 && charClass[src[i-1]]&chBlank != 0 {
-		i--
-	}
-	return i
-}
-
-// backWord returns where the word that ends at i starts.
-func backWord(src []byte, i int) int {
-	for i > 0 && charClass[src[i-1]]&chWord != 0 {
 		i--
 	}
 	return i
