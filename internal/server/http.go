@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -132,17 +133,12 @@ func (s *Service) httpOptions(q *query) (codec.Options, error) {
 }
 
 func (s *Service) httpTranscode(w http.ResponseWriter, r *http.Request, q query) {
-	opts, err := s.httpOptions(&q)
-	if err != nil {
-		writeHTTPError(w, err)
-		return
-	}
 	to := q.Get("to")
 	if to == "" {
 		writeHTTPError(w, &RequestError{"the to= parameter (output codec) is required"})
 		return
 	}
-	data, err := s.readBody(r)
+	data, opts, err := s.httpInput(r, &q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -186,40 +182,7 @@ func headerValue(v string) []string {
 }
 
 func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q query) {
-	opts, err := s.httpOptions(&q)
-	if err != nil {
-		writeHTTPError(w, err)
-		return
-	}
-	data, err := s.readBody(r)
-	if err != nil {
-		writeHTTPError(w, err)
-		return
-	}
-	want, err := codec.ParseForm(q.Get("form"), codec.InputForm)
-	if err != nil {
-		writeHTTPError(w, &RequestError{err.Error()})
-		return
-	}
-	view, err := protoconv.ParseDecodeView(q.Get("view"))
-	if err != nil {
-		writeHTTPError(w, &RequestError{err.Error()})
-		return
-	}
-	m, from, err := s.decode(data, q.Get("from"), want, opts)
-	if err != nil {
-		writeHTTPError(w, err)
-		return
-	}
-	if want == codec.InputForm {
-		want = codec.FormOf(from)
-	}
-	resp, err := protoconv.NewDecodeResponse(m, from, want, view, opts)
-	if err != nil {
-		writeHTTPError(w, err)
-		return
-	}
-	body, err := protoconv.DecodeJSON(resp)
+	body, from, err := s.decodeJSON(r, &q)
 	if err != nil {
 		writeHTTPError(w, err)
 		return
@@ -227,6 +190,44 @@ func (s *Service) httpDecode(w http.ResponseWriter, r *http.Request, q query) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Megaco-From", from)
 	_, _ = w.Write(body)
+}
+
+// decodeJSON is /v1/decode's answer: the request's message decoded, in
+// the form and view the query asks for, as JSON, and the codec it was in.
+func (s *Service) decodeJSON(r *http.Request, q *query) ([]byte, string, error) {
+	want, ferr := codec.ParseForm(q.Get("form"), codec.InputForm)
+	view, verr := protoconv.ParseDecodeView(q.Get("view"))
+	if err := errors.Join(ferr, verr); err != nil {
+		return nil, "", &RequestError{err.Error()}
+	}
+	data, opts, err := s.httpInput(r, q)
+	if err != nil {
+		return nil, "", err
+	}
+	m, from, err := s.decode(data, q.Get("from"), want, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	if want == codec.InputForm {
+		want = codec.FormOf(from)
+	}
+	resp, err := protoconv.NewDecodeResponse(m, from, want, view, opts)
+	if err == nil {
+		var body []byte
+		body, err = protoconv.DecodeJSON(resp)
+		return body, from, err
+	}
+	return nil, "", err
+}
+
+// httpInput is a request's codec options (from its query) and body.
+func (s *Service) httpInput(r *http.Request, q *query) ([]byte, codec.Options, error) {
+	opts, err := s.httpOptions(q)
+	if err != nil {
+		return nil, opts, err
+	}
+	data, err := s.readBody(r)
+	return data, opts, err
 }
 
 // httpErrorBody is the JSON error of the HTTP routes.

@@ -387,6 +387,19 @@ type decEventActions struct {
 	any        bool
 }
 
+// set fills in what a requested event's actions and a second requested
+// event's have alike (the embedded second event is the first kind's
+// alone).
+func (acts *decEventActions) set(keep *model.Opt[bool], dm **model.EventDM, notify **model.NotifyBehaviour, reset *bool, signals *[]model.SignalRequest) {
+	if acts.keepActive {
+		*keep = model.Some(true)
+	}
+	*dm, *notify, *reset = acts.dm, acts.notify, acts.reset
+	if acts.embed != nil {
+		*signals = acts.embed.SignalsDescriptor
+	}
+}
+
 // eventParams reads the parameters of a (second) requested event: the
 // stream, the actions, and the event parameters, taken from their stack.
 func (d *decoder) eventParams(name span, n int) (stream model.Opt[uint32], acts decEventActions, pars []model.EventParameter) {
@@ -420,12 +433,9 @@ func (d *decoder) requestedEvent(name span, n int) {
 	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
 		a := decOne(&d.sl.RequestedActions)
-		if acts.keepActive {
-			a.KeepActive = model.Some(true)
-		}
-		a.EventDM, a.NotifyBehaviour, a.ResetEventsDescriptor = acts.dm, acts.notify, acts.reset
+		acts.set(&a.KeepActive, &a.EventDM, &a.NotifyBehaviour, &a.ResetEventsDescriptor, &a.SignalsDescriptor)
 		if acts.embed != nil {
-			a.SecondEvent, a.SignalsDescriptor = acts.embed.SecondEvent, acts.embed.SignalsDescriptor
+			a.SecondEvent = acts.embed.SecondEvent
 		}
 		e.EventAction = a
 	}
@@ -438,13 +448,7 @@ func (d *decoder) secondRequestedEvent(name span, n int) {
 	e.StreamID, acts, e.EvParList = d.eventParams(name, n)
 	if acts.any {
 		a := decOne(&d.sl.SecondRequestedActions)
-		if acts.keepActive {
-			a.KeepActive = model.Some(true)
-		}
-		a.EventDM, a.NotifyBehaviour, a.ResetEventsDescriptor = acts.dm, acts.notify, acts.reset
-		if acts.embed != nil {
-			a.SignalsDescriptor = acts.embed.SignalsDescriptor
-		}
+		acts.set(&a.KeepActive, &a.EventDM, &a.NotifyBehaviour, &a.ResetEventsDescriptor, &a.SignalsDescriptor)
 		e.EventAction = a
 	}
 	decPush(d, &d.secEvs, e)

@@ -12,7 +12,12 @@
 // PROXY_COST_FIND_MAX=1 adds, per transport, the highest rate the proxy
 // sustains (megaco load --find-max) and a row measured at it;
 // PROXY_COST_PROXY names another build's megaco binary to run as the
-// proxy (the generator stays this build's), to compare two builds.
+// proxy (the generator stays this build's), to compare two builds;
+// PROXY_COST_GEN_PROCS is the generator's GOMAXPROCS (default 1, as the
+// proxy's: the two then mostly share a core and hand each message over
+// with a context switch; with the generator on both cores each message
+// wakes an idle core, which on a virtual machine costs both processes
+// two to three times as much and varies widely from run to run).
 package costtable
 
 import (
@@ -34,6 +39,7 @@ const (
 	ratesEnv   = "PROXY_COST_RATES"
 	findMaxEnv = "PROXY_COST_FIND_MAX"
 	proxyEnv   = "PROXY_COST_PROXY"
+	genEnv     = "PROXY_COST_GEN_PROCS"
 )
 
 // The goals the proxy is held to, GOMAXPROCS=1, with the generator beside
@@ -174,6 +180,18 @@ func loadArgs(tr, middle string, p ports) []string {
 		"--mgc-listen", p.genMGC, "--mgc-target", p.midMGC, "--mg-listen", p.genMG, "--mg-target", p.midMG}
 }
 
+// generator is megaco load with args, at the GOMAXPROCS PROXY_COST_GEN_PROCS
+// gives (1 when unset).
+func generator(megaco string, args []string) *exec.Cmd {
+	procs := os.Getenv(genEnv)
+	if procs == "" {
+		procs = "1"
+	}
+	cmd := exec.Command(megaco, args...)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+	return cmd
+}
+
 // start runs the middle process and waits until it listens.
 func start(t *testing.T, cmd *exec.Cmd, tr string, p ports) {
 	t.Helper()
@@ -221,7 +239,7 @@ func measure(t *testing.T, proxy, megaco, floor, tr, middle string, rate float64
 	start(t, cmd, tr, p)
 	args := append(loadArgs(tr, middle, p), "-r", strconv.FormatFloat(rate, 'f', -1, 64),
 		"--duration", strconv.Itoa(secs)+"s", "--watch-pid", strconv.Itoa(cmd.Process.Pid))
-	out, err := exec.Command(megaco, args...).CombinedOutput()
+	out, err := generator(megaco, args).CombinedOutput()
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok { // exit 1: calls failed, which the row shows
 			t.Fatalf("megaco load: %v\n%s", err, out)
@@ -281,6 +299,7 @@ func findMax(t *testing.T, proxy, megaco, tr string) float64 {
 	cmd := middleCmd(proxy, "", tr, "proxy", p)
 	start(t, cmd, tr, p)
 	args := append(loadArgs(tr, "proxy", p), "--find-max", "-r", "500", "--rate-interval", "3s")
+	// At the default settings: the generator at its own GOMAXPROCS.
 	out, _ := exec.Command(megaco, args...).CombinedOutput()
 	cmd.Process.Kill()
 	cmd.Wait()
