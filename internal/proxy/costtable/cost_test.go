@@ -32,6 +32,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"megaco/internal/testbin"
 )
 
 const (
@@ -129,26 +131,7 @@ type ports struct{ genMGC, genMG, midMGC, midMG string }
 
 func freePorts(t *testing.T, network string) ports {
 	t.Helper()
-	var a [4]string
-	for i := range a {
-		var addr string
-		if network == "udp" {
-			c, err := net.ListenPacket("udp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			addr = c.LocalAddr().String()
-			defer c.Close()
-		} else {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			addr = l.Addr().String()
-			defer l.Close()
-		}
-		a[i] = addr
-	}
+	a := testbin.FreeAddrs(t, network, 4)
 	return ports{a[0], a[1], a[2], a[3]}
 }
 
