@@ -330,13 +330,13 @@ func (c *tcpConn) readLoop() {
 		src = c.raw
 	}
 	r := tpkt.NewReader(src)
-	timeout := p.cfg.IdleTimeout
-	if c.accepted {
-		timeout = p.cfg.HandshakeTimeout
-	}
+	idle := p.cfg.IdleTimeout
 	greeted := !c.accepted // read a message, or dialled: the idle timeout holds
-	now := time.Now()
-	c.c.SetReadDeadline(now.Add(timeout))
+	first := idle
+	if !greeted {
+		first = p.cfg.HandshakeTimeout
+	}
+	c.c.SetReadDeadline(time.Now().Add(first))
 	if c.raw != nil {
 		c.raw.extend = func() (time.Time, bool) { return c.extendRead(greeted) }
 	}
@@ -344,8 +344,7 @@ func (c *tcpConn) readLoop() {
 		msg, err := r.Next()
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) && greeted && c.pairActive() {
-				now = time.Now() // the net package's reads (raw ones extend inside)
-				c.c.SetReadDeadline(now.Add(timeout))
+				c.c.SetReadDeadline(time.Now().Add(idle)) // the net package's reads (raw ones extend inside)
 				continue
 			}
 			c.noteGone(err)
@@ -355,11 +354,11 @@ func (c *tcpConn) readLoop() {
 			c.readError(err)
 			return
 		}
-		now = time.Now() // one clock read a message: the read time (and without raw I/O the next deadline)
+		now := time.Now() // one clock read a message: the read time (and without raw I/O the next deadline)
 		c.lastRead.Store(now.UnixNano())
 		if c.raw == nil || !greeted {
-			greeted, timeout = true, p.cfg.IdleTimeout
-			c.c.SetReadDeadline(now.Add(timeout))
+			greeted = true
+			c.c.SetReadDeadline(now.Add(idle))
 		}
 		c.t.mu.Lock()
 		if _, ok := c.t.conns[c]; ok {

@@ -212,12 +212,11 @@ func (s *Service) decodeJSON(r *http.Request, q *query) ([]byte, string, error) 
 		want = codec.FormOf(from)
 	}
 	resp, err := protoconv.NewDecodeResponse(m, from, want, view, opts)
-	if err == nil {
-		var body []byte
-		body, err = protoconv.DecodeJSON(resp)
-		return body, from, err
+	if err != nil {
+		return nil, "", err
 	}
-	return nil, "", err
+	body, err := protoconv.DecodeJSON(resp)
+	return body, from, err
 }
 
 // httpInput is a request's codec options (from its query) and body.

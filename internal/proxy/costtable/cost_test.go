@@ -30,6 +30,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -175,18 +176,20 @@ func generator(megaco string, args []string) *exec.Cmd {
 	return cmd
 }
 
-// start runs the middle process and waits until it listens.
-func start(t *testing.T, cmd *exec.Cmd, tr string, p ports) {
+// start runs the middle process and waits until it listens; stop (also
+// run when the test ends) kills it by its PID and waits for it.
+func start(t *testing.T, cmd *exec.Cmd, tr string, p ports) (stop func()) {
 	t.Helper()
 	var log strings.Builder
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
+	t.Cleanup(stop)
 	deadline := time.Now().Add(10 * time.Second)
 	for !listening(tr, p.midMG) {
 		if time.Now().After(deadline) {
@@ -194,6 +197,7 @@ func start(t *testing.T, cmd *exec.Cmd, tr string, p ports) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return stop
 }
 
 // listening tells whether something holds addr: a TCP connect succeeds,
@@ -219,7 +223,8 @@ func measure(t *testing.T, proxy, megaco, floor, tr, middle string, rate float64
 	t.Helper()
 	p := freePorts(t, tr)
 	cmd := middleCmd(proxy, floor, tr, middle, p)
-	start(t, cmd, tr, p)
+	stop := start(t, cmd, tr, p)
+	defer stop()
 	args := append(loadArgs(tr, middle, p), "-r", strconv.FormatFloat(rate, 'f', -1, 64),
 		"--duration", strconv.Itoa(secs)+"s", "--watch-pid", strconv.Itoa(cmd.Process.Pid))
 	out, err := generator(megaco, args).CombinedOutput()
@@ -233,8 +238,6 @@ func measure(t *testing.T, proxy, megaco, floor, tr, middle string, rate float64
 		t.Fatalf("%s %s at %.0f calls/s: %v\n%s", tr, middle, rate, perr, out)
 	}
 	r.transport, r.middle, r.rate = tr, middle, rate
-	cmd.Process.Kill()
-	cmd.Wait()
 	return r
 }
 
@@ -280,12 +283,11 @@ func findMax(t *testing.T, proxy, megaco, tr string) float64 {
 	t.Helper()
 	p := freePorts(t, tr)
 	cmd := middleCmd(proxy, "", tr, "proxy", p)
-	start(t, cmd, tr, p)
+	stop := start(t, cmd, tr, p)
+	defer stop()
 	args := append(loadArgs(tr, "proxy", p), "--find-max", "-r", "500", "--rate-interval", "3s")
 	// At the default settings: the generator at its own GOMAXPROCS.
 	out, _ := exec.Command(megaco, args...).CombinedOutput()
-	cmd.Process.Kill()
-	cmd.Wait()
 	m := reMax.FindStringSubmatch(string(out))
 	if m == nil {
 		t.Fatalf("%s: no find-max result:\n%s", tr, out)
