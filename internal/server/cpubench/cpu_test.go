@@ -393,8 +393,9 @@ func httpOK(resp *http.Response, err error) error {
 	return nil
 }
 
-// streams opens a TranscodeStream per worker and returns what sends one
-// request of per messages on worker w's and reads the answer.
+// streams opens a TranscodeStream per worker and returns what sends
+// worker w's one request (per messages: 1, or a batch) and reads the
+// answer.
 func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeRequest) func(w int) error {
 	msg := &pb.TranscodeStreamRequest{Request: req}
 	if per > 1 {
@@ -403,10 +404,36 @@ func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeR
 			msg.Batch[i] = req
 		}
 	}
-	sts := make([]pb.CodecService_TranscodeStreamClient, workers)
+	return exchanges(b, conns, msg, func(c *grpc.ClientConn) (pb.CodecService_TranscodeStreamClient, error) {
+		return pb.NewCodecServiceClient(c).TranscodeStream(context.Background())
+	})
+}
+
+// reflectStreams opens a server reflection stream per worker and returns
+// what asks worker w's for the list of services: the floor of a stream
+// message, answered by gRPC's own service with no codec work.
+func reflectStreams(b *testing.B, conns []*grpc.ClientConn) func(w int) error {
+	req := &reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{ListServices: "*"}}
+	return exchanges(b, conns, req, func(c *grpc.ClientConn) (reflectionpb.ServerReflection_ServerReflectionInfoClient, error) {
+		return reflectionpb.NewServerReflectionClient(c).ServerReflectionInfo(context.Background())
+	})
+}
+
+// bidi is a bidirectional stream's client side.
+type bidi[Req, Resp any] interface {
+	Send(*Req) error
+	Recv() (*Resp, error)
+	CloseSend() error
+}
+
+// exchanges opens a stream per worker (on the workers' connections in
+// turn, closed when the benchmark ends) and returns what sends msg on
+// worker w's and reads one answer.
+func exchanges[Req, Resp any, S bidi[Req, Resp]](b *testing.B, conns []*grpc.ClientConn, msg *Req, open func(*grpc.ClientConn) (S, error)) func(w int) error {
+	sts := make([]S, workers)
 	for w := range sts {
 		var err error
-		if sts[w], err = pb.NewCodecServiceClient(conns[w%len(conns)]).TranscodeStream(context.Background()); err != nil {
+		if sts[w], err = open(conns[w%len(conns)]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -417,32 +444,6 @@ func streams(b *testing.B, conns []*grpc.ClientConn, per int, req *pb.TranscodeR
 	})
 	return func(w int) error {
 		if err := sts[w].Send(msg); err != nil {
-			return err
-		}
-		_, err := sts[w].Recv()
-		return err
-	}
-}
-
-// reflectStreams opens a server reflection stream per worker and returns
-// what asks worker w's for the list of services: the floor of a stream
-// message, answered by gRPC's own service with no codec work.
-func reflectStreams(b *testing.B, conns []*grpc.ClientConn) func(w int) error {
-	sts := make([]reflectionpb.ServerReflection_ServerReflectionInfoClient, workers)
-	for w := range sts {
-		var err error
-		if sts[w], err = reflectionpb.NewServerReflectionClient(conns[w%len(conns)]).ServerReflectionInfo(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.Cleanup(func() {
-		for _, st := range sts {
-			_ = st.CloseSend()
-		}
-	})
-	req := &reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{ListServices: "*"}}
-	return func(w int) error {
-		if err := sts[w].Send(req); err != nil {
 			return err
 		}
 		_, err := sts[w].Recv()
