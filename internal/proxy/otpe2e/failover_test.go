@@ -1,14 +1,14 @@
 package otpe2e
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"megaco/internal/testbin"
 )
 
 // redundancyCase is a strict MG with two strict MGCs behind `megaco
@@ -154,20 +154,9 @@ func redundancy(t *testing.T, bin string, c redundancyCase) {
 // scrape reads the proxy's /metrics: value by series (name{labels}).
 func scrape(t *testing.T, port int) map[string]float64 {
 	t.Helper()
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
+	got, err := testbin.Scrape(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
 	if err != nil {
 		t.Fatalf("megaco proxy /metrics: %v", err)
-	}
-	defer resp.Body.Close()
-	got := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if ok && !strings.HasPrefix(name, "#") {
-			got[name], _ = strconv.ParseFloat(value, 64)
-		}
 	}
 	return got
 }

@@ -1,17 +1,20 @@
 package otpe2e
 
 import (
-	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"megaco/internal/testbin"
 )
 
 // megacoBin names a prebuilt megaco binary to use instead of building
@@ -184,34 +187,29 @@ func waitHealthy(p *proc, port int, d time.Duration) error {
 // nil when it found none.
 func checkMetrics(t *testing.T, port int) map[string]float64 {
 	t.Helper()
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
+	series, err := testbin.Scrape(fmt.Sprintf("http://127.0.0.1:%d/metrics", port))
 	if err != nil {
 		t.Errorf("megaco proxy /metrics: %v", err)
 		return nil
 	}
-	defer resp.Body.Close()
 	var forwarded []string
 	counts := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		name, value, ok := strings.Cut(line, " ")
-		if !ok || value == "0" {
+	for _, name := range slices.Sorted(maps.Keys(series)) {
+		v := series[name]
+		if v == 0 {
 			continue
 		}
 		switch {
 		case strings.HasPrefix(name, "megaco_proxy_messages_total{"):
 			if strings.Contains(name, `outcome="forwarded"`) {
 				labels := strings.TrimPrefix(name, "megaco_proxy_messages_total")
-				forwarded = append(forwarded, labels+"="+value)
-				counts[labels], _ = strconv.ParseFloat(value, 64)
+				forwarded = append(forwarded, labels+"="+strconv.FormatFloat(v, 'g', -1, 64))
+				counts[labels] = v
 			} else {
-				t.Errorf("megaco proxy: %s", line)
+				t.Errorf("megaco proxy: %s %g", name, v)
 			}
 		case strings.HasPrefix(name, "megaco_proxy_errors_total{"):
-			t.Errorf("megaco proxy: %s", line)
+			t.Errorf("megaco proxy: %s %g", name, v)
 		}
 	}
 	if len(forwarded) == 0 {
