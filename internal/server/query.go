@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -56,25 +57,16 @@ func (q *query) Get(name string) string {
 func (q *query) unknown(known []string) (string, bool) {
 	if q.all != nil {
 		for name := range q.all {
-			if !containsString(known, name) {
+			if !slices.Contains(known, name) {
 				return name, true
 			}
 		}
 		return "", false
 	}
 	for _, p := range q.pairs[:q.n] {
-		if !containsString(known, p[0]) {
+		if !slices.Contains(known, p[0]) {
 			return p[0], true
 		}
 	}
 	return "", false
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
