@@ -63,6 +63,21 @@ func NewRewriter(name string) (Rewriter, error) {
 	}, nil
 }
 
+// A MIDSplicer appends to dst a copy of data with mid (the mId's contents
+// in the codec's encoding) in place of the mId a Scan of data found at
+// span, the rest of the bytes as they are: rewriting only the mId costs
+// a copy, where a Rewriter scans the message again. It reports false,
+// leaving the work to the Rewriter, when the message is not as the
+// codec's encoder writes it there.
+type MIDSplicer func(dst, data []byte, span scan.Span, mid []byte) ([]byte, bool)
+
+// SpliceMID returns the MIDSplicer of the codec called name, nil when it
+// has none (or there is no such codec).
+func SpliceMID(name string) MIDSplicer {
+	d, _ := Describe(name)
+	return d.SpliceMID
+}
+
 func notDone(codec string, op codecerr.Op, what string) error {
 	return codecerr.New(codec, op, codecerr.Unsupported, what+" is not implemented for this codec")
 }

@@ -58,16 +58,19 @@ type Descriptor struct {
 	// messages it sees again, and safe for concurrent use; see
 	// NewRewriter.
 	NewRewriter func() Rewriter
+	// SpliceMID copies a message with the mId a Scan found replaced
+	// (MIDSplicer); nil where the codec has none.
+	SpliceMID MIDSplicer
 }
 
 // table lists every codec. Its order is the order of detection.
 var table = []Descriptor{
 	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty),
 		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }, Scan: text.Pretty.Scan, Rewrite: text.Pretty.Rewrite,
-		NewRewriter: textRewriter(text.Pretty)},
+		NewRewriter: textRewriter(text.Pretty), SpliceMID: text.SpliceMID},
 	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
 		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite,
-		NewRewriter: textRewriter(text.Compact)},
+		NewRewriter: textRewriter(text.Compact), SpliceMID: text.SpliceMID},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
 		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) },
 		Scan:   native.Zstd.Scan, Rewrite: native.Zstd.Rewrite},
@@ -76,7 +79,8 @@ var table = []Descriptor{
 	// nor can text, native or zstd; a truncated or damaged BER message
 	// still goes to the BER decoder, which says precisely what is wrong.
 	{Name: "ber", Form: Binary, API: "CODEC_BER", New: berCodec,
-		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }, Scan: ber.Scan, Rewrite: ber.Rewrite},
+		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }, Scan: ber.Scan, Rewrite: ber.Rewrite,
+		SpliceMID: ber.SpliceMID},
 	// Native and S2 have no signature: they are recognised by decoding.
 	{Name: "native", Form: Binary, API: "CODEC_NATIVE", New: nativeCodec(native.None),
 		Detect: decodes(nativeCodec(native.None)),

@@ -228,19 +228,12 @@ func needsModel(sum *scan.Summary) bool {
 // presentBytes rewrites the mId of data, a message from side s in the
 // codec both sides speak, into w.out. When w.sum is a scan of data
 // (scanned), the proxy's mId is spliced where the scan found the
-// message's (text and BER: the rest of the bytes stay as they came);
+// message's (codec.SpliceMID: the rest of the bytes stay as they came);
 // otherwise the codec's rewriter does it.
 func (p *Proxy) presentBytes(w *worker, s side, data []byte, scanned bool) ([]byte, error) {
 	pr := p.sides[s.other()].self.Load()
-	if scanned && pr.midEnc != nil {
-		var ok bool
-		var b []byte
-		if p.sides[s].form == codec.Text {
-			b, ok = spliceText(w.out[:0], data, w.sum.MID.Span, pr.midEnc)
-		} else {
-			b, ok = spliceBER(w.out[:0], data, w.sum.MID.Span, pr.midEnc)
-		}
-		if ok {
+	if splice := p.sides[s].splice; scanned && pr.midEnc != nil && splice != nil {
+		if b, ok := splice(w.out[:0], data, w.sum.MID.Span, pr.midEnc); ok {
 			w.out = b
 			return b, nil
 		}

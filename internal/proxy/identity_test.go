@@ -271,13 +271,7 @@ func TestSplice(t *testing.T) {
 					t.Fatal(err)
 				}
 				enc := s.encodeMID(mid)
-				var got []byte
-				var ok bool
-				if name == "ber" {
-					got, ok = spliceBER(nil, data, sum.MID.Span, enc)
-				} else {
-					got, ok = spliceText(nil, data, sum.MID.Span, enc)
-				}
+				got, ok := codec.SpliceMID(name)(nil, data, sum.MID.Span, enc)
 				if !ok {
 					t.Errorf("%s %s: not spliced", name, f)
 					continue

@@ -184,9 +184,11 @@ type sideState struct {
 
 	// self is how the proxy presents itself to this side's peer
 	// (identity.go); rewrite rewrites the mId of messages in this side's
-	// codec (relaying).
+	// codec (relaying), splice puts it where a scan found it (nil: the
+	// codec has no splicer).
 	self    atomic.Pointer[presence]
 	rewrite codec.Rewriter
+	splice  codec.MIDSplicer
 }
 
 // New checks the configuration and makes a proxy; Start opens its sockets.
@@ -233,7 +235,8 @@ func New(cfg Config) (*Proxy, error) {
 			return nil, fmt.Errorf("%s side: %w", name, err)
 		}
 		p.sides[i] = &sideState{p: p, id: side(i), cfg: sc, enc: enc, form: codec.FormOf(sc.Codec),
-			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow), rewrite: rw}
+			scans: hasScanner(sc.Codec), allow: slices.Clone(sc.Allow), rewrite: rw,
+			splice: codec.SpliceMID(sc.Codec)}
 	}
 	return p, nil
 }
