@@ -484,6 +484,16 @@ func sizeCheck(w *bytes.Buffer, r *Range, n, what string) {
 	}
 }
 
+// resolveNamed resolves t in v and gives the name the model calls the
+// resolved type by ("" for an anonymous one).
+func (g *berGen) resolveNamed(v *Version, t *Type) (*Type, string, error) {
+	r, err := v.Resolve(t)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, g.f.named[r], nil
+}
+
 // enc emits code that appends the encoding of value (of ASN.1 type t,
 // tagged with tags) to b, leaving any error in err.
 func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {

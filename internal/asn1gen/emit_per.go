@@ -277,11 +277,10 @@ func (g *perGen) encFunc(tf typeFunc, root, ext []*Component) error {
 // in err.
 func (g *perGen) enc(v *Version, t *Type, value string) error {
 	w := &g.w
-	r, err := v.Resolve(t)
+	r, name, err := g.resolveNamed(v, t)
 	if err != nil {
 		return err
 	}
-	name := g.f.named[r]
 	switch r.Kind {
 	case KindInteger:
 		if form, bounds := intForm(r.Value); form == "Unconstrained" {
@@ -442,11 +441,10 @@ func (g *perGen) decFunc(tf typeFunc, root, ext []*Component) error {
 func (g *perGen) dec(v *Version, t *Type, target, ret string) error {
 	w := &g.w
 	fail := "return " + fmt.Sprintf(ret, "err")
-	r, err := v.Resolve(t)
+	r, name, err := g.resolveNamed(v, t)
 	if err != nil {
 		return err
 	}
-	name := g.f.named[r]
 	switch r.Kind {
 	case KindInteger:
 		goT, _ := g.f.GoTypeOf(v, r)

@@ -230,8 +230,14 @@ func (d *scanner) transaction(h *header) error {
 			return err
 		}
 	}
-	if !hasID {
-		return d.missing(h, "transactionId")
+	return d.done(h, hasID, "transactionId")
+}
+
+// done leaves SEQUENCE h, or reports its mandatory field missing when
+// it was not seen.
+func (d *scanner) done(h *header, seen bool, field string) error {
+	if !seen {
+		return d.missing(h, field)
 	}
 	d.leave()
 	return nil
@@ -369,11 +375,7 @@ func (d *scanner) ack(h *header) error {
 			}
 		}
 	}
-	if !hasID {
-		return d.missing(h, "firstAck")
-	}
-	d.leave()
-	return nil
+	return d.done(h, hasID, "firstAck")
 }
 
 // result reads a reply's transactionResult: an error or action replies.
@@ -430,11 +432,7 @@ func (d *scanner) action(h *header, tx int, idTag, cmdTag, errTag uint32, cmds e
 			return err
 		}
 	}
-	if !hasID {
-		return d.missing(h, "contextId")
-	}
-	d.leave()
-	return nil
+	return d.done(h, hasID, "contextId")
 }
 
 func (d *scanner) commandRequest(h *header, act int) error {
