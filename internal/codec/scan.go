@@ -74,10 +74,29 @@ type MIDSplicer func(dst, data []byte, span scan.Span, mid []byte) ([]byte, bool
 // SpliceMID returns the MIDSplicer of the codec called name, nil when it
 // has none (or there is no such codec).
 func SpliceMID(name string) MIDSplicer {
-	d, _ := Describe(name)
-	return d.SpliceMID
+	if d, ok := Describe(name); ok {
+		return d.SpliceMID
+	}
+	return nil
 }
 
 func notDone(codec string, op codecerr.Op, what string) error {
 	return codecerr.New(codec, op, codecerr.Unsupported, what+" is not implemented for this codec")
+}
+
+// A Salvager fills s (after resetting it) with what can be read of data
+// that does not decode, for an answer to its requests: the version and
+// the transactions as far as the message holds (a request's with its
+// ID), and the message's own error; at most max of them. It checks
+// nothing and never fails.
+type Salvager func(data []byte, s *scan.Summary, max int)
+
+// Salvage reads what survives of data in the codec called name
+// (Salvager); for a codec without a Salvager, s is left empty.
+func Salvage(name string, data []byte, s *scan.Summary, max int) {
+	if d, ok := Describe(name); ok && d.Salvage != nil {
+		d.Salvage(data, s, max)
+		return
+	}
+	s.Reset()
 }

@@ -61,16 +61,19 @@ type Descriptor struct {
 	// SpliceMID copies a message with the mId a Scan found replaced
 	// (MIDSplicer); nil where the codec has none.
 	SpliceMID MIDSplicer
+	// Salvage reads what survives of a message that does not decode
+	// (Salvager); nil where nothing does.
+	Salvage Salvager
 }
 
 // table lists every codec. Its order is the order of detection.
 var table = []Descriptor{
 	{Name: "pretty", Form: Text, API: "CODEC_PRETTY", New: textCodec(text.Pretty),
 		Detect: func(d []byte) bool { return textHeader(d) == "pretty" }, Scan: text.Pretty.Scan, Rewrite: text.Pretty.Rewrite,
-		NewRewriter: textRewriter(text.Pretty), SpliceMID: text.SpliceMID},
+		NewRewriter: textRewriter(text.Pretty), SpliceMID: text.SpliceMID, Salvage: text.Salvage},
 	{Name: "compact", Form: Text, API: "CODEC_COMPACT", New: textCodec(text.Compact),
 		Detect: func(d []byte) bool { return textHeader(d) == "compact" }, Scan: text.Compact.Scan, Rewrite: text.Compact.Rewrite,
-		NewRewriter: textRewriter(text.Compact), SpliceMID: text.SpliceMID},
+		NewRewriter: textRewriter(text.Compact), SpliceMID: text.SpliceMID, Salvage: text.Salvage},
 	{Name: "native-zstd", Form: Binary, API: "CODEC_NATIVE_ZSTD", New: nativeCodec(native.Zstd),
 		Detect: func(d []byte) bool { return bytes.HasPrefix(d, zstdMagic) },
 		Scan:   native.Zstd.Scan, Rewrite: native.Zstd.Rewrite},
@@ -80,7 +83,7 @@ var table = []Descriptor{
 	// still goes to the BER decoder, which says precisely what is wrong.
 	{Name: "ber", Form: Binary, API: "CODEC_BER", New: berCodec,
 		Detect: func(d []byte) bool { return len(d) > 0 && d[0] == 0x30 }, Scan: ber.Scan, Rewrite: ber.Rewrite,
-		SpliceMID: ber.SpliceMID},
+		SpliceMID: ber.SpliceMID, Salvage: ber.Salvage},
 	// Native and S2 have no signature: they are recognised by decoding.
 	{Name: "native", Form: Binary, API: "CODEC_NATIVE", New: nativeCodec(native.None),
 		Detect: decodes(nativeCodec(native.None)),
@@ -92,7 +95,7 @@ var table = []Descriptor{
 	// as a known version.
 	{Name: "per", Form: Binary, API: "CODEC_PER", New: perCodec,
 		Detect: func(d []byte) bool { v, err := per.PeekVersion(d); return err == nil && limits.ValidVersion(v) },
-		Scan:   per.Scan, Rewrite: per.Rewrite},
+		Scan:   per.Scan, Rewrite: per.Rewrite, Salvage: per.Salvage},
 }
 
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}

@@ -22,6 +22,7 @@ type worker struct {
 	sub               []model.Transaction
 	answered          []*tcpConn   // requesters whose replies route sends: owed no more once sent
 	sum               scan.Summary // relaying: what a scan read
+	salvaged          scan.Summary // what survives of a message that did not decode
 	note              string       // for the capture: what identity rewriting changed
 	// batch is set while the read loop has more messages in hand before
 	// it waits (a UDP read's batch, TCP packets one read brought): the
@@ -318,17 +319,16 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 		p.reject(w, s, src, len(data), w.infos, v, r, err)
 		return
 	}
-	sc := scanMessage(data, in)
+	sum := &w.salvaged
+	codec.Salvage(in, data, sum, maxSalvaged)
 	w.infos = w.infos[:0]
-	for _, tid := range sc.reqs {
-		w.infos = append(w.infos, txInfo{kind: kindRequest, tid: tid})
+	for _, t := range sum.Transactions {
+		w.infos = append(w.infos, txInfo{kind: salvagedKinds[t.Kind], tid: t.ID})
 	}
-	for k, c := range sc.others {
-		for range c {
-			w.infos = append(w.infos, txInfo{kind: kind(k)})
-		}
+	for range sum.Errors {
+		w.infos = append(w.infos, txInfo{kind: kindError})
 	}
-	p.reject(w, s, src, len(data), w.infos, sc.version, r, err)
+	p.reject(w, s, src, len(data), w.infos, sum.Version, r, err)
 }
 
 // reject answers the requests among infos with an error descriptor in

@@ -697,18 +697,7 @@ func TestParseAddr(t *testing.T) {
 	}
 }
 
-func TestScan(t *testing.T) {
-	s := scanText([]byte("MEGACO/2 [1.2.3.4]:5 Transaction = 12 { Context = - { Local { v=0 ; {\n } } } Reply = 13 { } T=14{ \"}\" "))
-	if s.version != 2 || !slicesEqual(s.reqs, []uint32{12, 14}) || s.others[kindReply] != 1 {
-		t.Errorf("text: %+v", s)
-	}
-	b := corpusFile(t, "msg10.ber")
-	if s := scanBER(b[:len(b)/2]); s.version != 1 || !slicesEqual(s.reqs, []uint32{10003}) {
-		t.Errorf("ber: %+v", s)
-	}
-	if s := scanBER(corpusFile(t, "msg11.ber")); len(s.reqs) != 0 || s.others[kindReply] != 1 {
-		t.Errorf("ber reply: %+v", s)
-	}
+func TestErrorText(t *testing.T) {
 	if !strings.HasPrefix(errorText(codeBadTransaction, errors.New("x \"y\"\n")), "Syntax error in transaction request (proxy: x 'y' ") {
 		t.Error(errorText(codeBadTransaction, errors.New("x \"y\"\n")))
 	}

@@ -7,6 +7,8 @@ package ber
 // and a definite, minimal length of up to three octets. The decoder
 // reads the rest (high tag numbers, indefinite or non-minimal lengths)
 // through reader.headerSlow; the scanners and the rewriter give up on it.
+// Salvage, which reads what survives of a message that does not decode,
+// reads through hdrCut, the one stance that cuts a length to the data.
 
 // bad is the identifier hdr and hdrSlow give for a header they do not
 // read: a high tag number's (its low five bits all set), so no
@@ -63,4 +65,30 @@ func hdrSlow(data []byte, off, end int) (id byte, start, stop int) {
 		return bad, 0, 0
 	}
 	return b[off], start, stop
+}
+
+// hdrCut is the reader for a message that does not decode (Salvage),
+// which must read as far as the message holds: a definite length of one
+// to three octets, minimal or not, which may run past end (a cut
+// message: the caller cuts the contents to what there is); bad for a
+// high tag number, an indefinite length or a header that is itself cut.
+// Nothing that decodes reads headers through it.
+func hdrCut(data []byte, off, end int) (id byte, start, stop int) {
+	b := data[:end]
+	if off+2 > end || b[off]&0x1f == 0x1f {
+		return bad, 0, 0
+	}
+	id, start, stop = b[off], off+2, int(b[off+1])
+	if stop >= 0x80 {
+		n := stop - 0x80
+		if n == 0 || n > 3 || start+n > end {
+			return bad, 0, 0
+		}
+		stop = 0
+		for _, x := range b[start : start+n] {
+			stop = stop<<8 | int(x)
+		}
+		start += n
+	}
+	return id, start, start + stop
 }

@@ -7,6 +7,7 @@ import (
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/per/x691"
+	"megaco/internal/codec/scan"
 	"megaco/internal/codec/slab"
 	"megaco/internal/model"
 )
@@ -129,6 +130,16 @@ func encErrorf(format string, args ...any) error {
 func PeekVersion(data []byte) (int, error) {
 	d := x691.NewReader(data)
 	return peekVersion(&d)
+}
+
+// Salvage fills s (after resetting it) with what can be read of a message
+// that does not decode: its version, when the header reads. PER has no
+// structure that survives an error further in.
+func Salvage(data []byte, s *scan.Summary, max int) {
+	s.Reset()
+	if v, err := PeekVersion(data); err == nil {
+		s.Version = v
+	}
 }
 
 func peekVersion(d *x691.Reader) (int, error) {
