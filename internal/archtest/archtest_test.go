@@ -41,9 +41,6 @@ var exceptions = map[[2]string]string{
 	// Rule 4: load builds and patches its BER call-flow templates with the
 	// BER codec's own Codec and PutUint.
 	{"internal/load", "internal/codec/ber"}: "load's BER templates (ber.Codec, ber.PutUint)",
-	// Rule 4: the proxy reads a PER message's version for its error reply
-	// (reject.go, per.PeekVersion); internal/codec has no version peek yet.
-	{"internal/proxy", "internal/codec/per"}: "proxy's reject.go: per.PeekVersion",
 	// Rule 3: mapping's errors are the one codec error type
 	// (codecerr.Error), so that every caller reads codec, kind, path and
 	// position alike; its subpackages import nothing of the codecs.
