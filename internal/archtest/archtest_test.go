@@ -41,10 +41,6 @@ var exceptions = map[[2]string]string{
 	// Rule 4: load builds and patches its BER call-flow templates with the
 	// BER codec's own Codec and PutUint.
 	{"internal/load", "internal/codec/ber"}: "load's BER templates (ber.Codec, ber.PutUint)",
-	// Rule 3: mapping's errors are the one codec error type
-	// (codecerr.Error), so that every caller reads codec, kind, path and
-	// position alike; its subpackages import nothing of the codecs.
-	{"internal/mapping", "internal/codec/codecerr"}: "mapping's errors are codecerr.Errors",
 }
 
 // within reports whether pkg is p or below it.

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -102,9 +103,31 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 	}
 	cfg := mappingConfig(opts)
 	if to == Binary {
-		return mapping.ToBinary(m, version(m, opts), &cfg)
+		return mappingError(mapping.ToBinary(m, version(m, opts), &cfg))
 	}
-	return mapping.ToText(m, version(m, opts), &cfg)
+	return mappingError(mapping.ToText(m, version(m, opts), &cfg))
+}
+
+// mappingError hands a *mapping.Error on as the codecs' one error type
+// (codec "mapping", op Map, with its path), so that callers of the
+// pipeline read every error alike; errors.Is still sees the mapping's
+// kind and cause.
+func mappingError(err error) error {
+	var me *mapping.Error
+	if err == nil || !errors.As(err, &me) {
+		return err
+	}
+	e := &codecerr.Error{Codec: "mapping", Op: codecerr.Map, Kind: codecerr.Mapping, Msg: me.Msg, Err: me}
+	if me.Kind == mapping.ErrConfig {
+		e.Kind = codecerr.Unsupported
+	}
+	if errors.Is(me, mapping.ErrVersion) {
+		e.Err = fmt.Errorf("%w: %w", me, codecerr.ErrVersion)
+	}
+	if me.Path != "" {
+		e.SetPath(me.Path)
+	}
+	return e
 }
 
 func mappingConfig(opts Options) mapping.Config {
@@ -158,9 +181,9 @@ func (t *transient) convert(m *model.MegacoMessage, from, to Form, opts Options)
 	}
 	t.cfg = mappingConfig(opts)
 	if to == Binary {
-		return t.conv.ToBinary(m, version(m, opts), &t.cfg)
+		return mappingError(t.conv.ToBinary(m, version(m, opts), &t.cfg))
 	}
-	return t.conv.ToText(m, version(m, opts), &t.cfg)
+	return mappingError(t.conv.ToText(m, version(m, opts), &t.cfg))
 }
 
 // Result describes a transcoding.

@@ -15,6 +15,7 @@ import (
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
 	"megaco/internal/corpus"
+	"megaco/internal/mapping"
 	"megaco/internal/mapping/termid"
 )
 
@@ -87,7 +88,8 @@ func TestErrorLocation(t *testing.T) {
 		t.Errorf("over the size limit: %v -> %+v", err, e)
 	}
 	_, _, err = Transcode(nil, compact, "", "ber", Options{Names: nil, Layout: termid.Layout{4, 4}})
-	if e, ok = codecerr.As(err); !ok || e.Kind != codecerr.Mapping || e.Codec != "mapping" || e.Path() == "" {
+	if e, ok = codecerr.As(err); !ok || e.Kind != codecerr.Mapping || e.Codec != "mapping" || !strings.HasPrefix(e.Path(), "mess.") ||
+		!errors.Is(err, mapping.ErrNoBinary) || !errors.Is(err, termid.ErrLevels) {
 		t.Errorf("termination ID outside the layout: %v -> %+v", err, e)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"megaco/internal/codec"
 	"megaco/internal/codec/codecerr"
 	"megaco/internal/codec/limits"
-	"megaco/internal/mapping"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
 	"megaco/internal/mapping/termid"
@@ -28,7 +27,8 @@ func TestTable(t *testing.T) {
 	withCause := func(kind codecerr.Kind, cause error) error {
 		return fmt.Errorf("wrapped: %w", &codecerr.Error{Codec: "mapping", Op: codecerr.Map, Kind: kind, Msg: "x", Err: cause})
 	}
-	mapVersion := mapping.ToBinary(&model.MegacoMessage{}, 9, nil)
+	// The mapping's own error as the codec pipeline hands it on.
+	mapVersion := codec.Convert(&model.MegacoMessage{}, codec.Text, codec.Binary, codec.Options{Version: 9})
 	for _, c := range []struct {
 		name   string
 		err    error

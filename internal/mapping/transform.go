@@ -26,7 +26,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"megaco/internal/codec/codecerr"
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/sdp"
 	"megaco/internal/mapping/termid"
@@ -64,9 +63,9 @@ type Config struct {
 	TermIDNames *TermIDNames
 }
 
-// Error kinds, for errors.Is. Every error of ToBinary and ToText is a
-// *codecerr.Error (codec "mapping") that matches one of them, and also the cause it wraps
-// (pkgs.ErrUnknown, termid.ErrSyntax, pkgs.ErrNoType...).
+// Error kinds, for errors.Is. Every error of ToBinary and ToText is an
+// *Error that matches one of them, and also the cause it wraps
+// (pkgs.ErrUnknown, termid.ErrSyntax, pkgs.ErrNoType, ErrVersion...).
 var (
 	// ErrNoBinary: the text form has something the binary form cannot
 	// carry with this configuration (an unknown name, a termination ID that
@@ -77,33 +76,38 @@ var (
 	ErrNoText = errors.New("no text form")
 	// ErrConfig: the configuration or the version is not usable.
 	ErrConfig = errors.New("bad mapping configuration")
+	// ErrVersion is the cause of an ErrConfig for a protocol version
+	// other than 1, 2 or 3.
+	ErrVersion = errors.New("protocol version not supported")
 )
 
-// mapErr is a field of the message that could not be mapped: an error of
-// the one codec error type (codec "mapping", op Map) whose Err matches the
-// kind (ErrNoBinary, ErrNoText, ErrConfig) and the cause for errors.Is.
-func mapErr(path string, kind, cause error, msg string) *codecerr.Error {
-	k := codecerr.Mapping
-	if kind == ErrConfig {
-		k = codecerr.Unsupported
-	}
-	e := &codecerr.Error{Codec: "mapping", Op: codecerr.Map, Kind: k, Msg: msg, Err: causes{kind, cause}}
-	if path != "" {
-		e.SetPath(path)
-	}
-	return e
+// Error is a field of the message that could not be mapped. The codec
+// pipeline (internal/codec) hands it on as the codecs' one error type,
+// codec "mapping"; its text reads alike.
+type Error struct {
+	Path  string // the field in the model ("mess.messageBody..."); "" for the whole message
+	Msg   string // what was wrong
+	Kind  error  // ErrNoBinary, ErrNoText or ErrConfig
+	Cause error  // what the registry or a parser said, if anything
 }
 
-// causes lets errors.Is and errors.As see both the kind and the cause.
-type causes [2]error
-
-func (c causes) Error() string { return c[0].Error() }
-
-func (c causes) Unwrap() []error {
-	if c[1] == nil {
-		return c[:1]
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return "mapping: " + e.Msg
 	}
-	return c[:]
+	return "mapping: " + e.Path + ": " + e.Msg
+}
+
+// Unwrap lets errors.Is and errors.As see both the kind and the cause.
+func (e *Error) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Cause}
+}
+
+func mapErr(path string, kind, cause error, msg string) *Error {
+	return &Error{Path: path, Msg: msg, Kind: kind, Cause: cause}
 }
 
 var (
@@ -161,7 +165,7 @@ func (t *transformer) run(m *model.MegacoMessage, version int, c *Config, toBina
 	*t = transformer{c: c, reg: c.Registry, layout: c.Layout, toBin: toBinary, v: pkgs.Version(version),
 		w: t.w, arena: t.arena, wilds: t.wilds[:0], tmp: t.tmp[:0], tmp2: t.tmp2[:0], tmp3: t.tmp3[:0]}
 	if version < 1 || version > 3 {
-		return mapErr("", ErrConfig, codecerr.ErrVersion, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
+		return mapErr("", ErrConfig, ErrVersion, fmt.Sprintf("protocol version %d, want 1, 2 or 3", version))
 	}
 	if c.Profile != pkgs.OTP && c.Profile != pkgs.RFC {
 		return mapErr("", ErrConfig, nil, fmt.Sprintf("unknown value profile %s", c.Profile))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"megaco/internal/codec/codecerr"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -426,8 +425,8 @@ func TestToBinaryErrors(t *testing.T) {
 			if strings.HasPrefix(c.want, "mapping:") && !strings.HasPrefix(msg, c.want) || !strings.Contains(msg, c.want) {
 				t.Errorf("error\n %s\nwant\n %s", msg, c.want)
 			}
-			me, ok := codecerr.As(err)
-			if !ok || me.Codec != "mapping" || !strings.HasPrefix(me.Path(), "mess.") {
+			var me *Error
+			if !errors.As(err, &me) || !strings.HasPrefix(me.Path, "mess.") {
 				t.Errorf("not an *Error with a path: %#v", err)
 			}
 			for _, target := range append(c.is, ErrNoBinary) {
