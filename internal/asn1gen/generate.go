@@ -69,6 +69,7 @@ func Generate(root string) (map[string][]byte, error) {
 	}{
 		{"internal/model/model_gen.go", "model", func() ([]byte, error) { return f.EmitModel("model") }},
 		{"internal/model/walk_gen.go", "walk", func() ([]byte, error) { return f.EmitWalk("model") }},
+		{"internal/model/clone_gen.go", "clone", func() ([]byte, error) { return f.EmitClone("model") }},
 		{"internal/codec/ber/ber_gen.go", "ber", func() ([]byte, error) { return f.EmitBER("ber", model) }},
 		{"internal/codec/ber/enum_gen.go", "ber enums", func() ([]byte, error) { return f.EmitEnumChecks("ber") }},
 		{"internal/codec/ber/scantags_gen.go", "ber scan tags", func() ([]byte, error) { return f.EmitScanTags("ber") }},

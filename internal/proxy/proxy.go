@@ -361,36 +361,15 @@ func (p *Proxy) midFor(s side) model.MId {
 // from the one kept. m belongs to a transient decoding
 // (codec.DecodeTransient): its strings and bytes alias the decoder's
 // reused memory and the read loop's buffer, and the kept mId outlives
-// both, so it is copied here, field by field (a test holds it to that:
-// TestLearnMIDOutlivesDecode). Decoding the message again with memory of
-// its own (codec.DecodeAs) would do too, but costs a whole decoding per
-// change where the copy costs three small allocations (1-5 us and up to
-// 5 KB more per change, measured), and the kept mId changes with every
-// message when several gateways share the MG side (--mg-allow).
+// both, so it keeps a clone (TestLearnMIDOutlivesDecode holds it to
+// that). Decoding the message again with memory of its own would do too,
+// but costs a whole decoding per change, and the kept mId changes with
+// every message when several gateways share the MG side (--mg-allow).
 func (s *sideState) learnMID(m *model.MId) {
 	if old := s.mid.Load(); old != nil && midEqual(old, m) {
 		return
 	}
-	c := *m
-	switch m.Kind {
-	case model.MId_Ip4Address:
-		a := *m.Ip4Address
-		a.Address = append(model.Octets(nil), a.Address...)
-		c.Ip4Address = &a
-	case model.MId_Ip6Address:
-		a := *m.Ip6Address
-		a.Address = append(model.Octets(nil), a.Address...)
-		c.Ip6Address = &a
-	case model.MId_DomainName:
-		d := *m.DomainName
-		d.Name = strings.Clone(d.Name)
-		c.DomainName = &d
-	case model.MId_DeviceName:
-		c.DeviceName = strings.Clone(m.DeviceName)
-	case model.MId_MtpAddress:
-		c.MtpAddress = append(model.Octets(nil), m.MtpAddress...)
-	}
-	s.mid.Store(&c)
+	s.mid.Store(m.Clone())
 }
 
 func midEqual(a, b *model.MId) bool {
