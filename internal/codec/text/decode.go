@@ -19,7 +19,8 @@ import (
 // memory, handed out for good (slab.Model.Keep): chunks are shared by the
 // messages decoded one after the other, as the native codec's Decode
 // does, so that a decode makes a few allocations rather than a set of
-// slabs of its own.
+// slabs of its own. A message held keeps alive the chunks it shares with
+// its neighbours (each a few KiB, bar a list or copy bigger than that).
 func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
 	return decode(data, "text", opts)
 }
