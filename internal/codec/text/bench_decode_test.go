@@ -4,8 +4,8 @@ import "testing"
 
 // The decode benchmarks run over the whole corpus; ns/msg is the mean per
 // message. Reuse decodes with one Decoder, as a server loop would (no
-// allocation once warm); the others call Decode, which gives every
-// message memory of its own.
+// allocation once warm); the others call Decode, whose messages are the
+// caller's to keep.
 
 func decBench(b *testing.B, style string, reuse bool) {
 	corpus := loadCorpus(b)

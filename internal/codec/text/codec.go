@@ -59,7 +59,7 @@ type Codec struct {
 	Options Options
 }
 
-// Decode decodes one message into memory of its own (see Decode).
+// Decode decodes one message, which is the caller's to keep (see Decode).
 func (c Codec) Decode(data []byte) (*model.MegacoMessage, error) {
 	return decode(data, c.Style.String(), c.Options)
 }

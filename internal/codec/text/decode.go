@@ -11,25 +11,58 @@ import (
 
 // Decode decodes one text message, pretty or compact, of protocol version
 // 1, 2 or 3 into the text form of the model (see package mapping). The
-// message keeps references into a private copy of data, never into data
-// itself. Its errors name the codec "text" (Codec.Decode names the style).
+// message is the caller's to keep: it keeps references into a private
+// copy of data, never into data itself. Its errors name the codec "text"
+// (Codec.Decode names the style).
+//
+// The message's values and its copy of data come from a pooled decoder's
+// memory, handed out for good (slab.Model.Keep): chunks are shared by the
+// messages decoded one after the other, as the native codec's Decode
+// does, so that a decode makes a few allocations rather than a set of
+// slabs of its own. A message held keeps alive the chunks it shares with
+// its neighbours (each a few KiB, bar a list or copy bigger than that).
 func Decode(data []byte, opts Options) (*model.MegacoMessage, error) {
 	return decode(data, "text", opts)
 }
 
 func decode(data []byte, name string, opts Options) (*model.MegacoMessage, error) {
-	// The parser and the stacks come from a pool; the message's memory
-	// (its copy of data, the slabs) is its own.
-	d := decoderPool.Get().(*decoder)
-	d.reset()
-	d.sl, d.src = decSlabs{}, nil
+	k := keepers.Get().(*keeper)
+	d := &k.d
+	d.resetStacks() // never the slabs: what they handed out is kept
+	// The copy of data goes where the last one ended, or in a new chunk:
+	// one of keptSrcChunk, or if data is bigger, append makes one once
+	// the size is checked.
+	if cap(k.free) < len(data) {
+		k.free = nil
+		if len(data) <= keptSrcChunk {
+			k.free = make([]byte, 0, keptSrcChunk)
+		}
+	}
+	d.src = k.free
 	m, err := d.decode(data, name, opts, new(model.MegacoMessage))
-	d.sl, d.src, d.msg, d.sc = decSlabs{}, nil, nil, scanner{}
-	decoderPool.Put(d)
+	k.free = d.src[len(d.src):]
+	d.src, d.msg, d.sc = nil, nil, scanner{}
+	keepers.Put(k)
 	return m, err
 }
 
-var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
+// keeper is a decoder of Decode, whose messages are kept: its slabs hand
+// out values for good, and free is what is left of the chunk the last
+// message's copy of data went in.
+type keeper struct {
+	d    decoder
+	free []byte
+}
+
+var keepers = sync.Pool{New: func() any {
+	k := new(keeper)
+	k.d.sl.keep()
+	return k
+}}
+
+// keptSrcChunk is the size of the chunks Decode shares between the copies
+// of its messages' data.
+const keptSrcChunk = 4 << 10
 
 // A Decoder decodes messages one after the other, reusing its memory: the
 // message Decode returns is valid until the next call of Decode. A Decoder
@@ -130,6 +163,11 @@ func (d *decoder) cur() lexToken {
 // reset readies a used decoder for the next message, keeping its memory.
 func (d *decoder) reset() {
 	d.sl.reset()
+	d.resetStacks()
+}
+
+// resetStacks empties the builder's stacks, keeping their memory.
+func (d *decoder) resetStacks() {
 	d.params, d.objs, d.octs, d.tids = d.params[:0], d.objs[:0], d.octs[:0], d.tids[:0]
 	d.props, d.evPars, d.sigPars, d.sigs = d.props[:0], d.evPars[:0], d.sigPars[:0], d.sigs[:0]
 	d.sigReqs, d.reqEvs, d.secEvs, d.obsEvs = d.sigReqs[:0], d.reqEvs[:0], d.secEvs[:0], d.obsEvs[:0]

@@ -251,6 +251,13 @@ type decSlabs struct {
 	serviceChangeParm slab.Slab[model.ServiceChangeParm]
 }
 
+// keep makes every slab hand out values for good (Decode's decoders).
+func (s *decSlabs) keep() {
+	s.Model.Keep()
+	s.bytes.Keep()
+	s.serviceChangeParm.Keep()
+}
+
 // reset makes the memory of every slab available again.
 func (s *decSlabs) reset() {
 	s.Model.Reset()
