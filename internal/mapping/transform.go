@@ -76,10 +76,11 @@ var (
 	ErrNoText = errors.New("no text form")
 	// ErrConfig: the configuration or the version is not usable.
 	ErrConfig = errors.New("bad mapping configuration")
-	// ErrVersion is the cause of an ErrConfig for a protocol version
-	// other than 1, 2 or 3.
-	ErrVersion = errors.New("protocol version not supported")
 )
+
+// ErrVersion is the cause of an ErrConfig for a protocol version other
+// than 1, 2 or 3.
+var ErrVersion = errors.New("protocol version not supported")
 
 // Error is a field of the message that could not be mapped. The codec
 // pipeline (internal/codec) hands it on as the codecs' one error type,

@@ -342,13 +342,13 @@ func (f *flatScan) body(i int) bool {
 		case transToken:
 			i = f.request(e)
 		case replyToken:
-			i = f.reply(e)
+			i = f.reply(e, scan.Reply)
 		case pendingToken:
 			i = f.pending(e)
 		case responseAckToken:
 			i = f.responseAck(e)
 		case messageSegmentToken:
-			i = f.segmentReply(e)
+			i = f.reply(e, scan.SegmentReply)
 		default:
 			return false
 		}
@@ -411,15 +411,23 @@ func (f *flatScan) request(i int) int {
 	return i
 }
 
-// reply reads "= id { [ImmAckRequired,] (error / actions) }" at i.
-func (f *flatScan) reply(i int) int {
+// reply reads "= id [/ n [/ END]] { [ImmAckRequired,] (error / actions)
+// }" at i; a SegmentReply (kind), the same head without the body and
+// with the segment number required: "= id / n [/ END]".
+func (f *flatScan) reply(i int, kind scan.TxKind) int {
 	id, sp, i := f.txID(i)
-	if i < 0 {
+	if i < 0 || kind == scan.SegmentReply && flatByte(f.src, i, '/') < 0 {
 		return -1
 	}
-	t := scan.Transaction{Kind: scan.Reply, ID: id, LastID: id, IDSpan: sp}
+	t := scan.Transaction{Kind: kind, ID: id, LastID: id, IDSpan: sp}
 	if i = f.segment(i, &t); i < 0 {
 		return -1
+	}
+	if kind == scan.SegmentReply {
+		if f.addTx(t) < 0 {
+			return -1
+		}
+		return i
 	}
 	if i = f.open(i); i < 0 {
 		return -1
@@ -495,22 +503,6 @@ func (f *flatScan) segment(i int, t *scan.Transaction) int {
 	}
 	t.Complete = true
 	return e
-}
-
-// segmentReply reads "= id / n [/ END]" at i.
-func (f *flatScan) segmentReply(i int) int {
-	id, sp, i := f.txID(i)
-	if i < 0 {
-		return -1
-	}
-	t := scan.Transaction{Kind: scan.SegmentReply, ID: id, LastID: id, IDSpan: sp}
-	if j := flatByte(f.src, i, '/'); j < 0 {
-		return -1
-	}
-	if i = f.segment(i, &t); i < 0 || f.addTx(t) < 0 {
-		return -1
-	}
-	return i
 }
 
 // pending reads "= id { }" at i.
