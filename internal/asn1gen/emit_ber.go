@@ -494,6 +494,15 @@ func (g *berGen) resolveNamed(v *Version, t *Type) (*Type, string, error) {
 	return r, g.f.named[r], nil
 }
 
+// endLenCode is the code that closes the element whose length octet
+// is at mark: the short form written in place, the long form through
+// the runtime's endLen. Written out, not a call: endLen is over the
+// inliner's budget, and its call per constructed element cost the
+// encoder 7% of its instructions (callgrind, BenchmarkEncode).
+func endLenCode(mark string) string {
+	return fmt.Sprintf("if n := len(b) - %s - 1; n < 0x80 {\nb[%s] = byte(n)\n} else {\nb = endLen(b, %s)\n}\n", mark, mark, mark)
+}
+
 // enc emits code that appends the encoding of value (of ASN.1 type t,
 // tagged with tags) to b, leaving any error in err.
 func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
@@ -554,8 +563,8 @@ func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
 		fmt.Fprintf(w, "b, err = appendOID(b, %s, %s)\n", tag, value)
 	case KindSequence, KindSet:
 		mk := g.tmp("mk")
-		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nb, err = append%s%s(b, %s)\nb = endLen(b, %s)\n",
-			tag, mk, name, g.funcSuffix(name, v.N), addr(value), mk)
+		fmt.Fprintf(w, "b = append(b, %s...)\n%s := len(b)\nb = append(b, 0)\nb, err = append%s%s(b, %s)\n%s",
+			tag, mk, name, g.funcSuffix(name, v.N), addr(value), endLenCode(mk))
 	case KindChoice:
 		fmt.Fprintf(w, "b, err = append%s%s(b, %s)\n", name, g.funcSuffix(name, v.N), addr(value))
 	case KindSequenceOf, KindSetOf:
@@ -569,12 +578,12 @@ func (g *berGen) enc(v *Version, t *Type, value string, tags []TagSpec) error {
 		if err := g.enc(v, r.Elem, value+"["+i+"]", etags); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "if err != nil {\nerr = codecerr.AtIndex(err, %s)\nbreak\n}\n}\nb = endLen(b, %s)\n}\n", i, mk)
+		fmt.Fprintf(w, "if err != nil {\nerr = codecerr.AtIndex(err, %s)\nbreak\n}\n}\n%s}\n", i, endLenCode(mk))
 	default:
 		return fmt.Errorf("BER: %s is not supported", r.Kind)
 	}
 	for i := len(marks) - 1; i >= 0; i-- {
-		fmt.Fprintf(w, "b = endLen(b, %s)\n", marks[i])
+		w.WriteString(endLenCode(marks[i]))
 	}
 	return nil
 }

@@ -14,7 +14,11 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk1 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk1)
+		if n := len(b) - mk1 - 1; n < 0x80 {
+			b[mk1] = byte(n)
+		} else {
+			b = endLen(b, mk1)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
@@ -24,7 +28,11 @@ func appendMegacoMessageV1(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk2 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV1(b, &m.Mess)
-		b = endLen(b, mk2)
+		if n := len(b) - mk2 - 1; n < 0x80 {
+			b[mk2] = byte(n)
+		} else {
+			b = endLen(b, mk2)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -127,7 +135,11 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk5 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk5)
+		if n := len(b) - mk5 - 1; n < 0x80 {
+			b[mk5] = byte(n)
+		} else {
+			b = endLen(b, mk5)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
@@ -137,7 +149,11 @@ func appendMegacoMessageV2(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk6 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV2(b, &m.Mess)
-		b = endLen(b, mk6)
+		if n := len(b) - mk6 - 1; n < 0x80 {
+			b[mk6] = byte(n)
+		} else {
+			b = endLen(b, mk6)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -240,7 +256,11 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk9 := len(b)
 		b = append(b, 0)
 		b, err = appendAuthenticationHeaderV123(b, m.AuthHeader)
-		b = endLen(b, mk9)
+		if n := len(b) - mk9 - 1; n < 0x80 {
+			b[mk9] = byte(n)
+		} else {
+			b = endLen(b, mk9)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "authHeader")
 		}
@@ -250,7 +270,11 @@ func appendMegacoMessageV3(b []byte, m *model.MegacoMessage) ([]byte, error) {
 		mk10 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageV3(b, &m.Mess)
-		b = endLen(b, mk10)
+		if n := len(b) - mk10 - 1; n < 0x80 {
+			b[mk10] = byte(n)
+		} else {
+			b = endLen(b, mk10)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mess")
 		}
@@ -534,7 +558,11 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 		mk13 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk13)
+		if n := len(b) - mk13 - 1; n < 0x80 {
+			b[mk13] = byte(n)
+		} else {
+			b = endLen(b, mk13)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
@@ -544,7 +572,11 @@ func appendMessageV1(b []byte, m *model.Message) ([]byte, error) {
 		mk14 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV1(b, &m.MessageBody)
-		b = endLen(b, mk14)
+		if n := len(b) - mk14 - 1; n < 0x80 {
+			b[mk14] = byte(n)
+		} else {
+			b = endLen(b, mk14)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -727,7 +759,11 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 		mk25 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk25)
+		if n := len(b) - mk25 - 1; n < 0x80 {
+			b[mk25] = byte(n)
+		} else {
+			b = endLen(b, mk25)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
@@ -737,7 +773,11 @@ func appendMessageV2(b []byte, m *model.Message) ([]byte, error) {
 		mk26 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV2(b, &m.MessageBody)
-		b = endLen(b, mk26)
+		if n := len(b) - mk26 - 1; n < 0x80 {
+			b[mk26] = byte(n)
+		} else {
+			b = endLen(b, mk26)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -920,7 +960,11 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 		mk37 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, &m.MId)
-		b = endLen(b, mk37)
+		if n := len(b) - mk37 - 1; n < 0x80 {
+			b[mk37] = byte(n)
+		} else {
+			b = endLen(b, mk37)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mId")
 		}
@@ -930,7 +974,11 @@ func appendMessageV3(b []byte, m *model.Message) ([]byte, error) {
 		mk38 := len(b)
 		b = append(b, 0)
 		b, err = appendMessageMessageBodyV3(b, &m.MessageBody)
-		b = endLen(b, mk38)
+		if n := len(b) - mk38 - 1; n < 0x80 {
+			b[mk38] = byte(n)
+		} else {
+			b = endLen(b, mk38)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageBody")
 		}
@@ -1107,7 +1155,11 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 		mk49 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk49)
+		if n := len(b) - mk49 - 1; n < 0x80 {
+			b[mk49] = byte(n)
+		} else {
+			b = endLen(b, mk49)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
@@ -1123,7 +1175,11 @@ func appendMessageMessageBodyV1(b []byte, m *model.MessageMessageBody) ([]byte, 
 					break
 				}
 			}
-			b = endLen(b, mk50)
+			if n := len(b) - mk50 - 1; n < 0x80 {
+				b[mk50] = byte(n)
+			} else {
+				b = endLen(b, mk50)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -1206,7 +1262,11 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 		mk58 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk58)
+		if n := len(b) - mk58 - 1; n < 0x80 {
+			b[mk58] = byte(n)
+		} else {
+			b = endLen(b, mk58)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
@@ -1222,7 +1282,11 @@ func appendMessageMessageBodyV2(b []byte, m *model.MessageMessageBody) ([]byte, 
 					break
 				}
 			}
-			b = endLen(b, mk59)
+			if n := len(b) - mk59 - 1; n < 0x80 {
+				b[mk59] = byte(n)
+			} else {
+				b = endLen(b, mk59)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -1305,7 +1369,11 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 		mk67 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.MessageError)
-		b = endLen(b, mk67)
+		if n := len(b) - mk67 - 1; n < 0x80 {
+			b[mk67] = byte(n)
+		} else {
+			b = endLen(b, mk67)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "messageError")
 		}
@@ -1321,7 +1389,11 @@ func appendMessageMessageBodyV3(b []byte, m *model.MessageMessageBody) ([]byte, 
 					break
 				}
 			}
-			b = endLen(b, mk68)
+			if n := len(b) - mk68 - 1; n < 0x80 {
+				b[mk68] = byte(n)
+			} else {
+				b = endLen(b, mk68)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactions")
@@ -1404,7 +1476,11 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		mk76 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk76)
+		if n := len(b) - mk76 - 1; n < 0x80 {
+			b[mk76] = byte(n)
+		} else {
+			b = endLen(b, mk76)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -1416,7 +1492,11 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		mk77 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk77)
+		if n := len(b) - mk77 - 1; n < 0x80 {
+			b[mk77] = byte(n)
+		} else {
+			b = endLen(b, mk77)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -1428,7 +1508,11 @@ func appendMIdV123(b []byte, m *model.MId) ([]byte, error) {
 		mk78 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk78)
+		if n := len(b) - mk78 - 1; n < 0x80 {
+			b[mk78] = byte(n)
+		} else {
+			b = endLen(b, mk78)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -1998,7 +2082,11 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		mk97 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV1(b, m.TransactionRequest)
-		b = endLen(b, mk97)
+		if n := len(b) - mk97 - 1; n < 0x80 {
+			b[mk97] = byte(n)
+		} else {
+			b = endLen(b, mk97)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -2010,7 +2098,11 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		mk98 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk98)
+		if n := len(b) - mk98 - 1; n < 0x80 {
+			b[mk98] = byte(n)
+		} else {
+			b = endLen(b, mk98)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -2022,7 +2114,11 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 		mk99 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV1(b, m.TransactionReply)
-		b = endLen(b, mk99)
+		if n := len(b) - mk99 - 1; n < 0x80 {
+			b[mk99] = byte(n)
+		} else {
+			b = endLen(b, mk99)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
@@ -2036,13 +2132,21 @@ func appendTransactionV1(b []byte, m *model.Transaction) ([]byte, error) {
 				mk102 := len(b)
 				b = append(b, 0)
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i101])
-				b = endLen(b, mk102)
+				if n := len(b) - mk102 - 1; n < 0x80 {
+					b[mk102] = byte(n)
+				} else {
+					b = endLen(b, mk102)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i101)
 					break
 				}
 			}
-			b = endLen(b, mk100)
+			if n := len(b) - mk100 - 1; n < 0x80 {
+				b[mk100] = byte(n)
+			} else {
+				b = endLen(b, mk100)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -2164,7 +2268,11 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		mk114 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV2(b, m.TransactionRequest)
-		b = endLen(b, mk114)
+		if n := len(b) - mk114 - 1; n < 0x80 {
+			b[mk114] = byte(n)
+		} else {
+			b = endLen(b, mk114)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -2176,7 +2284,11 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		mk115 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk115)
+		if n := len(b) - mk115 - 1; n < 0x80 {
+			b[mk115] = byte(n)
+		} else {
+			b = endLen(b, mk115)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -2188,7 +2300,11 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 		mk116 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV2(b, m.TransactionReply)
-		b = endLen(b, mk116)
+		if n := len(b) - mk116 - 1; n < 0x80 {
+			b[mk116] = byte(n)
+		} else {
+			b = endLen(b, mk116)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
@@ -2202,13 +2318,21 @@ func appendTransactionV2(b []byte, m *model.Transaction) ([]byte, error) {
 				mk119 := len(b)
 				b = append(b, 0)
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i118])
-				b = endLen(b, mk119)
+				if n := len(b) - mk119 - 1; n < 0x80 {
+					b[mk119] = byte(n)
+				} else {
+					b = endLen(b, mk119)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i118)
 					break
 				}
 			}
-			b = endLen(b, mk117)
+			if n := len(b) - mk117 - 1; n < 0x80 {
+				b[mk117] = byte(n)
+			} else {
+				b = endLen(b, mk117)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -2330,7 +2454,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		mk131 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionRequestV3(b, m.TransactionRequest)
-		b = endLen(b, mk131)
+		if n := len(b) - mk131 - 1; n < 0x80 {
+			b[mk131] = byte(n)
+		} else {
+			b = endLen(b, mk131)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionRequest")
 		}
@@ -2342,7 +2470,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		mk132 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionPendingV123(b, m.TransactionPending)
-		b = endLen(b, mk132)
+		if n := len(b) - mk132 - 1; n < 0x80 {
+			b[mk132] = byte(n)
+		} else {
+			b = endLen(b, mk132)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionPending")
 		}
@@ -2354,7 +2486,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		mk133 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyV3(b, m.TransactionReply)
-		b = endLen(b, mk133)
+		if n := len(b) - mk133 - 1; n < 0x80 {
+			b[mk133] = byte(n)
+		} else {
+			b = endLen(b, mk133)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionReply")
 		}
@@ -2368,13 +2504,21 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 				mk136 := len(b)
 				b = append(b, 0)
 				b, err = appendTransactionAckV123(b, &m.TransactionResponseAck[i135])
-				b = endLen(b, mk136)
+				if n := len(b) - mk136 - 1; n < 0x80 {
+					b[mk136] = byte(n)
+				} else {
+					b = endLen(b, mk136)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i135)
 					break
 				}
 			}
-			b = endLen(b, mk134)
+			if n := len(b) - mk134 - 1; n < 0x80 {
+				b[mk134] = byte(n)
+			} else {
+				b = endLen(b, mk134)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResponseAck")
@@ -2387,7 +2531,11 @@ func appendTransactionV3(b []byte, m *model.Transaction) ([]byte, error) {
 		mk137 := len(b)
 		b = append(b, 0)
 		b, err = appendSegmentReplyV3(b, m.SegmentReply)
-		b = endLen(b, mk137)
+		if n := len(b) - mk137 - 1; n < 0x80 {
+			b[mk137] = byte(n)
+		} else {
+			b = endLen(b, mk137)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "segmentReply")
 		}
@@ -2528,13 +2676,21 @@ func appendTransactionRequestV1(b []byte, m *model.TransactionRequest) ([]byte, 
 				mk152 := len(b)
 				b = append(b, 0)
 				b, err = appendActionRequestV1(b, &m.Actions[i151])
-				b = endLen(b, mk152)
+				if n := len(b) - mk152 - 1; n < 0x80 {
+					b[mk152] = byte(n)
+				} else {
+					b = endLen(b, mk152)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i151)
 					break
 				}
 			}
-			b = endLen(b, mk150)
+			if n := len(b) - mk150 - 1; n < 0x80 {
+				b[mk150] = byte(n)
+			} else {
+				b = endLen(b, mk150)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -2738,13 +2894,21 @@ func appendTransactionRequestV2(b []byte, m *model.TransactionRequest) ([]byte, 
 				mk171 := len(b)
 				b = append(b, 0)
 				b, err = appendActionRequestV2(b, &m.Actions[i170])
-				b = endLen(b, mk171)
+				if n := len(b) - mk171 - 1; n < 0x80 {
+					b[mk171] = byte(n)
+				} else {
+					b = endLen(b, mk171)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i170)
 					break
 				}
 			}
-			b = endLen(b, mk169)
+			if n := len(b) - mk169 - 1; n < 0x80 {
+				b[mk169] = byte(n)
+			} else {
+				b = endLen(b, mk169)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -2948,13 +3112,21 @@ func appendTransactionRequestV3(b []byte, m *model.TransactionRequest) ([]byte, 
 				mk190 := len(b)
 				b = append(b, 0)
 				b, err = appendActionRequestV3(b, &m.Actions[i189])
-				b = endLen(b, mk190)
+				if n := len(b) - mk190 - 1; n < 0x80 {
+					b[mk190] = byte(n)
+				} else {
+					b = endLen(b, mk190)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i189)
 					break
 				}
 			}
-			b = endLen(b, mk188)
+			if n := len(b) - mk188 - 1; n < 0x80 {
+				b[mk188] = byte(n)
+			} else {
+				b = endLen(b, mk188)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actions")
@@ -3255,7 +3427,11 @@ func appendTransactionReplyV1(b []byte, m *model.TransactionReply) ([]byte, erro
 		mk210 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV1(b, &m.TransactionResult)
-		b = endLen(b, mk210)
+		if n := len(b) - mk210 - 1; n < 0x80 {
+			b[mk210] = byte(n)
+		} else {
+			b = endLen(b, mk210)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -3415,7 +3591,11 @@ func appendTransactionReplyV2(b []byte, m *model.TransactionReply) ([]byte, erro
 		mk217 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV2(b, &m.TransactionResult)
-		b = endLen(b, mk217)
+		if n := len(b) - mk217 - 1; n < 0x80 {
+			b[mk217] = byte(n)
+		} else {
+			b = endLen(b, mk217)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -3569,7 +3749,11 @@ func appendTransactionReplyV3(b []byte, m *model.TransactionReply) ([]byte, erro
 		mk224 := len(b)
 		b = append(b, 0)
 		b, err = appendTransactionReplyTransactionResultV3(b, &m.TransactionResult)
-		b = endLen(b, mk224)
+		if n := len(b) - mk224 - 1; n < 0x80 {
+			b[mk224] = byte(n)
+		} else {
+			b = endLen(b, mk224)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionResult")
 		}
@@ -3774,7 +3958,11 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 		mk233 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk233)
+		if n := len(b) - mk233 - 1; n < 0x80 {
+			b[mk233] = byte(n)
+		} else {
+			b = endLen(b, mk233)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
@@ -3788,13 +3976,21 @@ func appendTransactionReplyTransactionResultV1(b []byte, m *model.TransactionRep
 				mk236 := len(b)
 				b = append(b, 0)
 				b, err = appendActionReplyV1(b, &m.ActionReplies[i235])
-				b = endLen(b, mk236)
+				if n := len(b) - mk236 - 1; n < 0x80 {
+					b[mk236] = byte(n)
+				} else {
+					b = endLen(b, mk236)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i235)
 					break
 				}
 			}
-			b = endLen(b, mk234)
+			if n := len(b) - mk234 - 1; n < 0x80 {
+				b[mk234] = byte(n)
+			} else {
+				b = endLen(b, mk234)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -3888,7 +4084,11 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 		mk245 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk245)
+		if n := len(b) - mk245 - 1; n < 0x80 {
+			b[mk245] = byte(n)
+		} else {
+			b = endLen(b, mk245)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
@@ -3902,13 +4102,21 @@ func appendTransactionReplyTransactionResultV2(b []byte, m *model.TransactionRep
 				mk248 := len(b)
 				b = append(b, 0)
 				b, err = appendActionReplyV2(b, &m.ActionReplies[i247])
-				b = endLen(b, mk248)
+				if n := len(b) - mk248 - 1; n < 0x80 {
+					b[mk248] = byte(n)
+				} else {
+					b = endLen(b, mk248)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i247)
 					break
 				}
 			}
-			b = endLen(b, mk246)
+			if n := len(b) - mk246 - 1; n < 0x80 {
+				b[mk246] = byte(n)
+			} else {
+				b = endLen(b, mk246)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -4002,7 +4210,11 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 		mk257 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.TransactionError)
-		b = endLen(b, mk257)
+		if n := len(b) - mk257 - 1; n < 0x80 {
+			b[mk257] = byte(n)
+		} else {
+			b = endLen(b, mk257)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "transactionError")
 		}
@@ -4016,13 +4228,21 @@ func appendTransactionReplyTransactionResultV3(b []byte, m *model.TransactionRep
 				mk260 := len(b)
 				b = append(b, 0)
 				b, err = appendActionReplyV3(b, &m.ActionReplies[i259])
-				b = endLen(b, mk260)
+				if n := len(b) - mk260 - 1; n < 0x80 {
+					b[mk260] = byte(n)
+				} else {
+					b = endLen(b, mk260)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i259)
 					break
 				}
 			}
-			b = endLen(b, mk258)
+			if n := len(b) - mk258 - 1; n < 0x80 {
+				b[mk258] = byte(n)
+			} else {
+				b = endLen(b, mk258)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "actionReplies")
@@ -4387,7 +4607,11 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk280 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextRequest)
-		b = endLen(b, mk280)
+		if n := len(b) - mk280 - 1; n < 0x80 {
+			b[mk280] = byte(n)
+		} else {
+			b = endLen(b, mk280)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
@@ -4397,7 +4621,11 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk281 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk281)
+		if n := len(b) - mk281 - 1; n < 0x80 {
+			b[mk281] = byte(n)
+		} else {
+			b = endLen(b, mk281)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -4412,13 +4640,21 @@ func appendActionRequestV1(b []byte, m *model.ActionRequest) ([]byte, error) {
 				mk284 := len(b)
 				b = append(b, 0)
 				b, err = appendCommandRequestV1(b, &m.CommandRequests[i283])
-				b = endLen(b, mk284)
+				if n := len(b) - mk284 - 1; n < 0x80 {
+					b[mk284] = byte(n)
+				} else {
+					b = endLen(b, mk284)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i283)
 					break
 				}
 			}
-			b = endLen(b, mk282)
+			if n := len(b) - mk282 - 1; n < 0x80 {
+				b[mk282] = byte(n)
+			} else {
+				b = endLen(b, mk282)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -4681,7 +4917,11 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk305 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextRequest)
-		b = endLen(b, mk305)
+		if n := len(b) - mk305 - 1; n < 0x80 {
+			b[mk305] = byte(n)
+		} else {
+			b = endLen(b, mk305)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
@@ -4691,7 +4931,11 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk306 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV12(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk306)
+		if n := len(b) - mk306 - 1; n < 0x80 {
+			b[mk306] = byte(n)
+		} else {
+			b = endLen(b, mk306)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -4706,13 +4950,21 @@ func appendActionRequestV2(b []byte, m *model.ActionRequest) ([]byte, error) {
 				mk309 := len(b)
 				b = append(b, 0)
 				b, err = appendCommandRequestV2(b, &m.CommandRequests[i308])
-				b = endLen(b, mk309)
+				if n := len(b) - mk309 - 1; n < 0x80 {
+					b[mk309] = byte(n)
+				} else {
+					b = endLen(b, mk309)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i308)
 					break
 				}
 			}
-			b = endLen(b, mk307)
+			if n := len(b) - mk307 - 1; n < 0x80 {
+				b[mk307] = byte(n)
+			} else {
+				b = endLen(b, mk307)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -4975,7 +5227,11 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk330 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextRequest)
-		b = endLen(b, mk330)
+		if n := len(b) - mk330 - 1; n < 0x80 {
+			b[mk330] = byte(n)
+		} else {
+			b = endLen(b, mk330)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextRequest")
 		}
@@ -4985,7 +5241,11 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 		mk331 := len(b)
 		b = append(b, 0)
 		b, err = appendContextAttrAuditRequestV3(b, m.ContextAttrAuditReq)
-		b = endLen(b, mk331)
+		if n := len(b) - mk331 - 1; n < 0x80 {
+			b[mk331] = byte(n)
+		} else {
+			b = endLen(b, mk331)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAttrAuditReq")
 		}
@@ -5000,13 +5260,21 @@ func appendActionRequestV3(b []byte, m *model.ActionRequest) ([]byte, error) {
 				mk334 := len(b)
 				b = append(b, 0)
 				b, err = appendCommandRequestV3(b, &m.CommandRequests[i333])
-				b = endLen(b, mk334)
+				if n := len(b) - mk334 - 1; n < 0x80 {
+					b[mk334] = byte(n)
+				} else {
+					b = endLen(b, mk334)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i333)
 					break
 				}
 			}
-			b = endLen(b, mk332)
+			if n := len(b) - mk332 - 1; n < 0x80 {
+				b[mk332] = byte(n)
+			} else {
+				b = endLen(b, mk332)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandRequests")
@@ -5265,7 +5533,11 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk355 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk355)
+		if n := len(b) - mk355 - 1; n < 0x80 {
+			b[mk355] = byte(n)
+		} else {
+			b = endLen(b, mk355)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -5275,7 +5547,11 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk356 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV1(b, m.ContextReply)
-		b = endLen(b, mk356)
+		if n := len(b) - mk356 - 1; n < 0x80 {
+			b[mk356] = byte(n)
+		} else {
+			b = endLen(b, mk356)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -5292,7 +5568,11 @@ func appendActionReplyV1(b []byte, m *model.ActionReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk357)
+			if n := len(b) - mk357 - 1; n < 0x80 {
+				b[mk357] = byte(n)
+			} else {
+				b = endLen(b, mk357)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -5533,7 +5813,11 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk375 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk375)
+		if n := len(b) - mk375 - 1; n < 0x80 {
+			b[mk375] = byte(n)
+		} else {
+			b = endLen(b, mk375)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -5543,7 +5827,11 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk376 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV2(b, m.ContextReply)
-		b = endLen(b, mk376)
+		if n := len(b) - mk376 - 1; n < 0x80 {
+			b[mk376] = byte(n)
+		} else {
+			b = endLen(b, mk376)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -5560,7 +5848,11 @@ func appendActionReplyV2(b []byte, m *model.ActionReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk377)
+			if n := len(b) - mk377 - 1; n < 0x80 {
+				b[mk377] = byte(n)
+			} else {
+				b = endLen(b, mk377)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -5801,7 +6093,11 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk395 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk395)
+		if n := len(b) - mk395 - 1; n < 0x80 {
+			b[mk395] = byte(n)
+		} else {
+			b = endLen(b, mk395)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -5811,7 +6107,11 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 		mk396 := len(b)
 		b = append(b, 0)
 		b, err = appendContextRequestV3(b, m.ContextReply)
-		b = endLen(b, mk396)
+		if n := len(b) - mk396 - 1; n < 0x80 {
+			b[mk396] = byte(n)
+		} else {
+			b = endLen(b, mk396)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "contextReply")
 		}
@@ -5828,7 +6128,11 @@ func appendActionReplyV3(b []byte, m *model.ActionReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk397)
+			if n := len(b) - mk397 - 1; n < 0x80 {
+				b[mk397] = byte(n)
+			} else {
+				b = endLen(b, mk397)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "commandReply")
@@ -6087,13 +6391,21 @@ func appendContextRequestV1(b []byte, m *model.ContextRequest) ([]byte, error) {
 				mk417 := len(b)
 				b = append(b, 0)
 				b, err = appendTopologyRequestV1(b, &m.TopologyReq[i416])
-				b = endLen(b, mk417)
+				if n := len(b) - mk417 - 1; n < 0x80 {
+					b[mk417] = byte(n)
+				} else {
+					b = endLen(b, mk417)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i416)
 					break
 				}
 			}
-			b = endLen(b, mk415)
+			if n := len(b) - mk415 - 1; n < 0x80 {
+				b[mk415] = byte(n)
+			} else {
+				b = endLen(b, mk415)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -6390,13 +6702,21 @@ func appendContextRequestV2(b []byte, m *model.ContextRequest) ([]byte, error) {
 				mk443 := len(b)
 				b = append(b, 0)
 				b, err = appendTopologyRequestV2(b, &m.TopologyReq[i442])
-				b = endLen(b, mk443)
+				if n := len(b) - mk443 - 1; n < 0x80 {
+					b[mk443] = byte(n)
+				} else {
+					b = endLen(b, mk443)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i442)
 					break
 				}
 			}
-			b = endLen(b, mk441)
+			if n := len(b) - mk441 - 1; n < 0x80 {
+				b[mk441] = byte(n)
+			} else {
+				b = endLen(b, mk441)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -6684,13 +7004,21 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 				mk469 := len(b)
 				b = append(b, 0)
 				b, err = appendTopologyRequestV3(b, &m.TopologyReq[i468])
-				b = endLen(b, mk469)
+				if n := len(b) - mk469 - 1; n < 0x80 {
+					b[mk469] = byte(n)
+				} else {
+					b = endLen(b, mk469)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i468)
 					break
 				}
 			}
-			b = endLen(b, mk467)
+			if n := len(b) - mk467 - 1; n < 0x80 {
+				b[mk467] = byte(n)
+			} else {
+				b = endLen(b, mk467)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "topologyReq")
@@ -6712,13 +7040,21 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 				mk472 := len(b)
 				b = append(b, 0)
 				b, err = appendPropertyParmV123(b, &m.ContextProp[i471])
-				b = endLen(b, mk472)
+				if n := len(b) - mk472 - 1; n < 0x80 {
+					b[mk472] = byte(n)
+				} else {
+					b = endLen(b, mk472)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i471)
 					break
 				}
 			}
-			b = endLen(b, mk470)
+			if n := len(b) - mk470 - 1; n < 0x80 {
+				b[mk470] = byte(n)
+			} else {
+				b = endLen(b, mk470)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextProp")
@@ -6738,7 +7074,11 @@ func appendContextRequestV3(b []byte, m *model.ContextRequest) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk473)
+			if n := len(b) - mk473 - 1; n < 0x80 {
+				b[mk473] = byte(n)
+			} else {
+				b = endLen(b, mk473)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextList")
@@ -7361,13 +7701,21 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 				mk527 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV3(b, &m.ContextPropAud[i526])
-				b = endLen(b, mk527)
+				if n := len(b) - mk527 - 1; n < 0x80 {
+					b[mk527] = byte(n)
+				} else {
+					b = endLen(b, mk527)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i526)
 					break
 				}
 			}
-			b = endLen(b, mk525)
+			if n := len(b) - mk525 - 1; n < 0x80 {
+				b[mk525] = byte(n)
+			} else {
+				b = endLen(b, mk525)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextPropAud")
@@ -7400,7 +7748,11 @@ func appendContextAttrAuditRequestV3(b []byte, m *model.ContextAttrAuditRequest)
 		mk528 := len(b)
 		b = append(b, 0)
 		b, err = appendSelectLogicV3(b, m.SelectLogic)
-		b = endLen(b, mk528)
+		if n := len(b) - mk528 - 1; n < 0x80 {
+			b[mk528] = byte(n)
+		} else {
+			b = endLen(b, mk528)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "selectLogic")
 		}
@@ -7854,7 +8206,11 @@ func appendCommandRequestV1(b []byte, m *model.CommandRequest) ([]byte, error) {
 		mk559 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV1(b, &m.Command)
-		b = endLen(b, mk559)
+		if n := len(b) - mk559 - 1; n < 0x80 {
+			b[mk559] = byte(n)
+		} else {
+			b = endLen(b, mk559)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -7995,7 +8351,11 @@ func appendCommandRequestV2(b []byte, m *model.CommandRequest) ([]byte, error) {
 		mk564 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV2(b, &m.Command)
-		b = endLen(b, mk564)
+		if n := len(b) - mk564 - 1; n < 0x80 {
+			b[mk564] = byte(n)
+		} else {
+			b = endLen(b, mk564)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -8136,7 +8496,11 @@ func appendCommandRequestV3(b []byte, m *model.CommandRequest) ([]byte, error) {
 		mk569 := len(b)
 		b = append(b, 0)
 		b, err = appendCommandV3(b, &m.Command)
-		b = endLen(b, mk569)
+		if n := len(b) - mk569 - 1; n < 0x80 {
+			b[mk569] = byte(n)
+		} else {
+			b = endLen(b, mk569)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "command")
 		}
@@ -8281,7 +8645,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk574 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.AddReq)
-		b = endLen(b, mk574)
+		if n := len(b) - mk574 - 1; n < 0x80 {
+			b[mk574] = byte(n)
+		} else {
+			b = endLen(b, mk574)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -8293,7 +8661,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk575 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.MoveReq)
-		b = endLen(b, mk575)
+		if n := len(b) - mk575 - 1; n < 0x80 {
+			b[mk575] = byte(n)
+		} else {
+			b = endLen(b, mk575)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -8305,7 +8677,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk576 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV1(b, m.ModReq)
-		b = endLen(b, mk576)
+		if n := len(b) - mk576 - 1; n < 0x80 {
+			b[mk576] = byte(n)
+		} else {
+			b = endLen(b, mk576)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -8317,7 +8693,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk577 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV1(b, m.SubtractReq)
-		b = endLen(b, mk577)
+		if n := len(b) - mk577 - 1; n < 0x80 {
+			b[mk577] = byte(n)
+		} else {
+			b = endLen(b, mk577)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -8329,7 +8709,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk578 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditCapRequest)
-		b = endLen(b, mk578)
+		if n := len(b) - mk578 - 1; n < 0x80 {
+			b[mk578] = byte(n)
+		} else {
+			b = endLen(b, mk578)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -8341,7 +8725,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk579 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV1(b, m.AuditValueRequest)
-		b = endLen(b, mk579)
+		if n := len(b) - mk579 - 1; n < 0x80 {
+			b[mk579] = byte(n)
+		} else {
+			b = endLen(b, mk579)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -8353,7 +8741,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk580 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk580)
+		if n := len(b) - mk580 - 1; n < 0x80 {
+			b[mk580] = byte(n)
+		} else {
+			b = endLen(b, mk580)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -8365,7 +8757,11 @@ func appendCommandV1(b []byte, m *model.Command) ([]byte, error) {
 		mk581 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV1(b, m.ServiceChangeReq)
-		b = endLen(b, mk581)
+		if n := len(b) - mk581 - 1; n < 0x80 {
+			b[mk581] = byte(n)
+		} else {
+			b = endLen(b, mk581)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -8485,7 +8881,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk590 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.AddReq)
-		b = endLen(b, mk590)
+		if n := len(b) - mk590 - 1; n < 0x80 {
+			b[mk590] = byte(n)
+		} else {
+			b = endLen(b, mk590)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -8497,7 +8897,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk591 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.MoveReq)
-		b = endLen(b, mk591)
+		if n := len(b) - mk591 - 1; n < 0x80 {
+			b[mk591] = byte(n)
+		} else {
+			b = endLen(b, mk591)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -8509,7 +8913,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk592 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV2(b, m.ModReq)
-		b = endLen(b, mk592)
+		if n := len(b) - mk592 - 1; n < 0x80 {
+			b[mk592] = byte(n)
+		} else {
+			b = endLen(b, mk592)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -8521,7 +8929,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk593 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV2(b, m.SubtractReq)
-		b = endLen(b, mk593)
+		if n := len(b) - mk593 - 1; n < 0x80 {
+			b[mk593] = byte(n)
+		} else {
+			b = endLen(b, mk593)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -8533,7 +8945,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk594 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditCapRequest)
-		b = endLen(b, mk594)
+		if n := len(b) - mk594 - 1; n < 0x80 {
+			b[mk594] = byte(n)
+		} else {
+			b = endLen(b, mk594)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -8545,7 +8961,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk595 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV2(b, m.AuditValueRequest)
-		b = endLen(b, mk595)
+		if n := len(b) - mk595 - 1; n < 0x80 {
+			b[mk595] = byte(n)
+		} else {
+			b = endLen(b, mk595)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -8557,7 +8977,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk596 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk596)
+		if n := len(b) - mk596 - 1; n < 0x80 {
+			b[mk596] = byte(n)
+		} else {
+			b = endLen(b, mk596)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -8569,7 +8993,11 @@ func appendCommandV2(b []byte, m *model.Command) ([]byte, error) {
 		mk597 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV2(b, m.ServiceChangeReq)
-		b = endLen(b, mk597)
+		if n := len(b) - mk597 - 1; n < 0x80 {
+			b[mk597] = byte(n)
+		} else {
+			b = endLen(b, mk597)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -8689,7 +9117,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk606 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.AddReq)
-		b = endLen(b, mk606)
+		if n := len(b) - mk606 - 1; n < 0x80 {
+			b[mk606] = byte(n)
+		} else {
+			b = endLen(b, mk606)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReq")
 		}
@@ -8701,7 +9133,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk607 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.MoveReq)
-		b = endLen(b, mk607)
+		if n := len(b) - mk607 - 1; n < 0x80 {
+			b[mk607] = byte(n)
+		} else {
+			b = endLen(b, mk607)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReq")
 		}
@@ -8713,7 +9149,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk608 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmRequestV3(b, m.ModReq)
-		b = endLen(b, mk608)
+		if n := len(b) - mk608 - 1; n < 0x80 {
+			b[mk608] = byte(n)
+		} else {
+			b = endLen(b, mk608)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReq")
 		}
@@ -8725,7 +9165,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk609 := len(b)
 		b = append(b, 0)
 		b, err = appendSubtractRequestV3(b, m.SubtractReq)
-		b = endLen(b, mk609)
+		if n := len(b) - mk609 - 1; n < 0x80 {
+			b[mk609] = byte(n)
+		} else {
+			b = endLen(b, mk609)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReq")
 		}
@@ -8737,7 +9181,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk610 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditCapRequest)
-		b = endLen(b, mk610)
+		if n := len(b) - mk610 - 1; n < 0x80 {
+			b[mk610] = byte(n)
+		} else {
+			b = endLen(b, mk610)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapRequest")
 		}
@@ -8749,7 +9197,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk611 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditRequestV3(b, m.AuditValueRequest)
-		b = endLen(b, mk611)
+		if n := len(b) - mk611 - 1; n < 0x80 {
+			b[mk611] = byte(n)
+		} else {
+			b = endLen(b, mk611)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueRequest")
 		}
@@ -8761,7 +9213,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk612 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyRequestV123(b, m.NotifyReq)
-		b = endLen(b, mk612)
+		if n := len(b) - mk612 - 1; n < 0x80 {
+			b[mk612] = byte(n)
+		} else {
+			b = endLen(b, mk612)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReq")
 		}
@@ -8773,7 +9229,11 @@ func appendCommandV3(b []byte, m *model.Command) ([]byte, error) {
 		mk613 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeRequestV3(b, m.ServiceChangeReq)
-		b = endLen(b, mk613)
+		if n := len(b) - mk613 - 1; n < 0x80 {
+			b[mk613] = byte(n)
+		} else {
+			b = endLen(b, mk613)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReq")
 		}
@@ -8893,7 +9353,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk622 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.AddReply)
-		b = endLen(b, mk622)
+		if n := len(b) - mk622 - 1; n < 0x80 {
+			b[mk622] = byte(n)
+		} else {
+			b = endLen(b, mk622)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -8905,7 +9369,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk623 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.MoveReply)
-		b = endLen(b, mk623)
+		if n := len(b) - mk623 - 1; n < 0x80 {
+			b[mk623] = byte(n)
+		} else {
+			b = endLen(b, mk623)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -8917,7 +9385,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk624 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.ModReply)
-		b = endLen(b, mk624)
+		if n := len(b) - mk624 - 1; n < 0x80 {
+			b[mk624] = byte(n)
+		} else {
+			b = endLen(b, mk624)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -8929,7 +9401,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk625 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV1(b, m.SubtractReply)
-		b = endLen(b, mk625)
+		if n := len(b) - mk625 - 1; n < 0x80 {
+			b[mk625] = byte(n)
+		} else {
+			b = endLen(b, mk625)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -8941,7 +9417,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk626 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditCapReply)
-		b = endLen(b, mk626)
+		if n := len(b) - mk626 - 1; n < 0x80 {
+			b[mk626] = byte(n)
+		} else {
+			b = endLen(b, mk626)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -8953,7 +9433,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk627 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV1(b, m.AuditValueReply)
-		b = endLen(b, mk627)
+		if n := len(b) - mk627 - 1; n < 0x80 {
+			b[mk627] = byte(n)
+		} else {
+			b = endLen(b, mk627)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -8965,7 +9449,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk628 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk628)
+		if n := len(b) - mk628 - 1; n < 0x80 {
+			b[mk628] = byte(n)
+		} else {
+			b = endLen(b, mk628)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -8977,7 +9465,11 @@ func appendCommandReplyV1(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk629 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV1(b, m.ServiceChangeReply)
-		b = endLen(b, mk629)
+		if n := len(b) - mk629 - 1; n < 0x80 {
+			b[mk629] = byte(n)
+		} else {
+			b = endLen(b, mk629)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -9121,7 +9613,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk642 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.AddReply)
-		b = endLen(b, mk642)
+		if n := len(b) - mk642 - 1; n < 0x80 {
+			b[mk642] = byte(n)
+		} else {
+			b = endLen(b, mk642)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -9133,7 +9629,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk643 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.MoveReply)
-		b = endLen(b, mk643)
+		if n := len(b) - mk643 - 1; n < 0x80 {
+			b[mk643] = byte(n)
+		} else {
+			b = endLen(b, mk643)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -9145,7 +9645,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk644 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.ModReply)
-		b = endLen(b, mk644)
+		if n := len(b) - mk644 - 1; n < 0x80 {
+			b[mk644] = byte(n)
+		} else {
+			b = endLen(b, mk644)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -9157,7 +9661,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk645 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV2(b, m.SubtractReply)
-		b = endLen(b, mk645)
+		if n := len(b) - mk645 - 1; n < 0x80 {
+			b[mk645] = byte(n)
+		} else {
+			b = endLen(b, mk645)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -9169,7 +9677,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk646 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditCapReply)
-		b = endLen(b, mk646)
+		if n := len(b) - mk646 - 1; n < 0x80 {
+			b[mk646] = byte(n)
+		} else {
+			b = endLen(b, mk646)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -9181,7 +9693,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk647 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV2(b, m.AuditValueReply)
-		b = endLen(b, mk647)
+		if n := len(b) - mk647 - 1; n < 0x80 {
+			b[mk647] = byte(n)
+		} else {
+			b = endLen(b, mk647)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -9193,7 +9709,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk648 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk648)
+		if n := len(b) - mk648 - 1; n < 0x80 {
+			b[mk648] = byte(n)
+		} else {
+			b = endLen(b, mk648)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -9205,7 +9725,11 @@ func appendCommandReplyV2(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk649 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk649)
+		if n := len(b) - mk649 - 1; n < 0x80 {
+			b[mk649] = byte(n)
+		} else {
+			b = endLen(b, mk649)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -9349,7 +9873,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk662 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.AddReply)
-		b = endLen(b, mk662)
+		if n := len(b) - mk662 - 1; n < 0x80 {
+			b[mk662] = byte(n)
+		} else {
+			b = endLen(b, mk662)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "addReply")
 		}
@@ -9361,7 +9889,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk663 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.MoveReply)
-		b = endLen(b, mk663)
+		if n := len(b) - mk663 - 1; n < 0x80 {
+			b[mk663] = byte(n)
+		} else {
+			b = endLen(b, mk663)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "moveReply")
 		}
@@ -9373,7 +9905,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk664 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.ModReply)
-		b = endLen(b, mk664)
+		if n := len(b) - mk664 - 1; n < 0x80 {
+			b[mk664] = byte(n)
+		} else {
+			b = endLen(b, mk664)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modReply")
 		}
@@ -9385,7 +9921,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk665 := len(b)
 		b = append(b, 0)
 		b, err = appendAmmsReplyV3(b, m.SubtractReply)
-		b = endLen(b, mk665)
+		if n := len(b) - mk665 - 1; n < 0x80 {
+			b[mk665] = byte(n)
+		} else {
+			b = endLen(b, mk665)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "subtractReply")
 		}
@@ -9397,7 +9937,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk666 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditCapReply)
-		b = endLen(b, mk666)
+		if n := len(b) - mk666 - 1; n < 0x80 {
+			b[mk666] = byte(n)
+		} else {
+			b = endLen(b, mk666)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditCapReply")
 		}
@@ -9409,7 +9953,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk667 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditReplyV3(b, m.AuditValueReply)
-		b = endLen(b, mk667)
+		if n := len(b) - mk667 - 1; n < 0x80 {
+			b[mk667] = byte(n)
+		} else {
+			b = endLen(b, mk667)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditValueReply")
 		}
@@ -9421,7 +9969,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk668 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyReplyV123(b, m.NotifyReply)
-		b = endLen(b, mk668)
+		if n := len(b) - mk668 - 1; n < 0x80 {
+			b[mk668] = byte(n)
+		} else {
+			b = endLen(b, mk668)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyReply")
 		}
@@ -9433,7 +9985,11 @@ func appendCommandReplyV3(b []byte, m *model.CommandReply) ([]byte, error) {
 		mk669 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeReplyV23(b, m.ServiceChangeReply)
-		b = endLen(b, mk669)
+		if n := len(b) - mk669 - 1; n < 0x80 {
+			b[mk669] = byte(n)
+		} else {
+			b = endLen(b, mk669)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReply")
 		}
@@ -9579,7 +10135,11 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk682 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk682)
+		if n := len(b) - mk682 - 1; n < 0x80 {
+			b[mk682] = byte(n)
+		} else {
+			b = endLen(b, mk682)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
@@ -9589,7 +10149,11 @@ func appendTopologyRequestV1(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk683 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk683)
+		if n := len(b) - mk683 - 1; n < 0x80 {
+			b[mk683] = byte(n)
+		} else {
+			b = endLen(b, mk683)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -9773,7 +10337,11 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk687 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk687)
+		if n := len(b) - mk687 - 1; n < 0x80 {
+			b[mk687] = byte(n)
+		} else {
+			b = endLen(b, mk687)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
@@ -9783,7 +10351,11 @@ func appendTopologyRequestV2(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk688 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk688)
+		if n := len(b) - mk688 - 1; n < 0x80 {
+			b[mk688] = byte(n)
+		} else {
+			b = endLen(b, mk688)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -10011,7 +10583,11 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk695 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationFrom)
-		b = endLen(b, mk695)
+		if n := len(b) - mk695 - 1; n < 0x80 {
+			b[mk695] = byte(n)
+		} else {
+			b = endLen(b, mk695)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationFrom")
 		}
@@ -10021,7 +10597,11 @@ func appendTopologyRequestV3(b []byte, m *model.TopologyRequest) ([]byte, error)
 		mk696 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationTo)
-		b = endLen(b, mk696)
+		if n := len(b) - mk696 - 1; n < 0x80 {
+			b[mk696] = byte(n)
+		} else {
+			b = endLen(b, mk696)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationTo")
 		}
@@ -10305,13 +10885,21 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 				mk708 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i707])
-				b = endLen(b, mk708)
+				if n := len(b) - mk708 - 1; n < 0x80 {
+					b[mk708] = byte(n)
+				} else {
+					b = endLen(b, mk708)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i707)
 					break
 				}
 			}
-			b = endLen(b, mk706)
+			if n := len(b) - mk706 - 1; n < 0x80 {
+				b[mk706] = byte(n)
+			} else {
+				b = endLen(b, mk706)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10329,7 +10917,11 @@ func appendAmmRequestV1(b []byte, m *model.AmmRequest) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk709)
+			if n := len(b) - mk709 - 1; n < 0x80 {
+				b[mk709] = byte(n)
+			} else {
+				b = endLen(b, mk709)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -10597,13 +11189,21 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 				mk739 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i738])
-				b = endLen(b, mk739)
+				if n := len(b) - mk739 - 1; n < 0x80 {
+					b[mk739] = byte(n)
+				} else {
+					b = endLen(b, mk739)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i738)
 					break
 				}
 			}
-			b = endLen(b, mk737)
+			if n := len(b) - mk737 - 1; n < 0x80 {
+				b[mk737] = byte(n)
+			} else {
+				b = endLen(b, mk737)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10621,7 +11221,11 @@ func appendAmmRequestV2(b []byte, m *model.AmmRequest) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk740)
+			if n := len(b) - mk740 - 1; n < 0x80 {
+				b[mk740] = byte(n)
+			} else {
+				b = endLen(b, mk740)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -10889,13 +11493,21 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 				mk770 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i769])
-				b = endLen(b, mk770)
+				if n := len(b) - mk770 - 1; n < 0x80 {
+					b[mk770] = byte(n)
+				} else {
+					b = endLen(b, mk770)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i769)
 					break
 				}
 			}
-			b = endLen(b, mk768)
+			if n := len(b) - mk768 - 1; n < 0x80 {
+				b[mk768] = byte(n)
+			} else {
+				b = endLen(b, mk768)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -10913,7 +11525,11 @@ func appendAmmRequestV3(b []byte, m *model.AmmRequest) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk771)
+			if n := len(b) - mk771 - 1; n < 0x80 {
+				b[mk771] = byte(n)
+			} else {
+				b = endLen(b, mk771)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "descriptors")
@@ -11180,7 +11796,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk799 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk799)
+		if n := len(b) - mk799 - 1; n < 0x80 {
+			b[mk799] = byte(n)
+		} else {
+			b = endLen(b, mk799)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -11192,7 +11812,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk800 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk800)
+		if n := len(b) - mk800 - 1; n < 0x80 {
+			b[mk800] = byte(n)
+		} else {
+			b = endLen(b, mk800)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -11204,7 +11828,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk801 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk801)
+		if n := len(b) - mk801 - 1; n < 0x80 {
+			b[mk801] = byte(n)
+		} else {
+			b = endLen(b, mk801)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -11216,7 +11844,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk802 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk802)
+		if n := len(b) - mk802 - 1; n < 0x80 {
+			b[mk802] = byte(n)
+		} else {
+			b = endLen(b, mk802)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -11230,13 +11862,21 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				mk805 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i804])
-				b = endLen(b, mk805)
+				if n := len(b) - mk805 - 1; n < 0x80 {
+					b[mk805] = byte(n)
+				} else {
+					b = endLen(b, mk805)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i804)
 					break
 				}
 			}
-			b = endLen(b, mk803)
+			if n := len(b) - mk803 - 1; n < 0x80 {
+				b[mk803] = byte(n)
+			} else {
+				b = endLen(b, mk803)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -11253,7 +11893,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk806)
+			if n := len(b) - mk806 - 1; n < 0x80 {
+				b[mk806] = byte(n)
+			} else {
+				b = endLen(b, mk806)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -11266,7 +11910,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk808 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk808)
+		if n := len(b) - mk808 - 1; n < 0x80 {
+			b[mk808] = byte(n)
+		} else {
+			b = endLen(b, mk808)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -11278,7 +11926,11 @@ func appendAmmDescriptorV1(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk809 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk809)
+		if n := len(b) - mk809 - 1; n < 0x80 {
+			b[mk809] = byte(n)
+		} else {
+			b = endLen(b, mk809)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -11473,7 +12125,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk829 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk829)
+		if n := len(b) - mk829 - 1; n < 0x80 {
+			b[mk829] = byte(n)
+		} else {
+			b = endLen(b, mk829)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -11485,7 +12141,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk830 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk830)
+		if n := len(b) - mk830 - 1; n < 0x80 {
+			b[mk830] = byte(n)
+		} else {
+			b = endLen(b, mk830)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -11497,7 +12157,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk831 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk831)
+		if n := len(b) - mk831 - 1; n < 0x80 {
+			b[mk831] = byte(n)
+		} else {
+			b = endLen(b, mk831)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -11509,7 +12173,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk832 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk832)
+		if n := len(b) - mk832 - 1; n < 0x80 {
+			b[mk832] = byte(n)
+		} else {
+			b = endLen(b, mk832)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -11523,13 +12191,21 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				mk835 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i834])
-				b = endLen(b, mk835)
+				if n := len(b) - mk835 - 1; n < 0x80 {
+					b[mk835] = byte(n)
+				} else {
+					b = endLen(b, mk835)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i834)
 					break
 				}
 			}
-			b = endLen(b, mk833)
+			if n := len(b) - mk833 - 1; n < 0x80 {
+				b[mk833] = byte(n)
+			} else {
+				b = endLen(b, mk833)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -11546,7 +12222,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk836)
+			if n := len(b) - mk836 - 1; n < 0x80 {
+				b[mk836] = byte(n)
+			} else {
+				b = endLen(b, mk836)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -11559,7 +12239,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk838 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk838)
+		if n := len(b) - mk838 - 1; n < 0x80 {
+			b[mk838] = byte(n)
+		} else {
+			b = endLen(b, mk838)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -11571,7 +12255,11 @@ func appendAmmDescriptorV2(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk839 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk839)
+		if n := len(b) - mk839 - 1; n < 0x80 {
+			b[mk839] = byte(n)
+		} else {
+			b = endLen(b, mk839)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -11766,7 +12454,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk859 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk859)
+		if n := len(b) - mk859 - 1; n < 0x80 {
+			b[mk859] = byte(n)
+		} else {
+			b = endLen(b, mk859)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -11778,7 +12470,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk860 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk860)
+		if n := len(b) - mk860 - 1; n < 0x80 {
+			b[mk860] = byte(n)
+		} else {
+			b = endLen(b, mk860)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -11790,7 +12486,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk861 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk861)
+		if n := len(b) - mk861 - 1; n < 0x80 {
+			b[mk861] = byte(n)
+		} else {
+			b = endLen(b, mk861)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -11802,7 +12502,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk862 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk862)
+		if n := len(b) - mk862 - 1; n < 0x80 {
+			b[mk862] = byte(n)
+		} else {
+			b = endLen(b, mk862)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -11816,13 +12520,21 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				mk865 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i864])
-				b = endLen(b, mk865)
+				if n := len(b) - mk865 - 1; n < 0x80 {
+					b[mk865] = byte(n)
+				} else {
+					b = endLen(b, mk865)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i864)
 					break
 				}
 			}
-			b = endLen(b, mk863)
+			if n := len(b) - mk863 - 1; n < 0x80 {
+				b[mk863] = byte(n)
+			} else {
+				b = endLen(b, mk863)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -11839,7 +12551,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk866)
+			if n := len(b) - mk866 - 1; n < 0x80 {
+				b[mk866] = byte(n)
+			} else {
+				b = endLen(b, mk866)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -11852,7 +12568,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk868 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk868)
+		if n := len(b) - mk868 - 1; n < 0x80 {
+			b[mk868] = byte(n)
+		} else {
+			b = endLen(b, mk868)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -11864,7 +12584,11 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 		mk869 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk869)
+		if n := len(b) - mk869 - 1; n < 0x80 {
+			b[mk869] = byte(n)
+		} else {
+			b = endLen(b, mk869)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -11878,13 +12602,21 @@ func appendAmmDescriptorV3(b []byte, m *model.AmmDescriptor) ([]byte, error) {
 				mk872 := len(b)
 				b = append(b, 0)
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i871])
-				b = endLen(b, mk872)
+				if n := len(b) - mk872 - 1; n < 0x80 {
+					b[mk872] = byte(n)
+				} else {
+					b = endLen(b, mk872)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i871)
 					break
 				}
 			}
-			b = endLen(b, mk870)
+			if n := len(b) - mk870 - 1; n < 0x80 {
+				b[mk870] = byte(n)
+			} else {
+				b = endLen(b, mk870)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -12133,13 +12865,21 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 				mk902 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i901])
-				b = endLen(b, mk902)
+				if n := len(b) - mk902 - 1; n < 0x80 {
+					b[mk902] = byte(n)
+				} else {
+					b = endLen(b, mk902)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i901)
 					break
 				}
 			}
-			b = endLen(b, mk900)
+			if n := len(b) - mk900 - 1; n < 0x80 {
+				b[mk900] = byte(n)
+			} else {
+				b = endLen(b, mk900)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12157,7 +12897,11 @@ func appendAmmsReplyV1(b []byte, m *model.AmmsReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk903)
+			if n := len(b) - mk903 - 1; n < 0x80 {
+				b[mk903] = byte(n)
+			} else {
+				b = endLen(b, mk903)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -12416,13 +13160,21 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 				mk933 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i932])
-				b = endLen(b, mk933)
+				if n := len(b) - mk933 - 1; n < 0x80 {
+					b[mk933] = byte(n)
+				} else {
+					b = endLen(b, mk933)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i932)
 					break
 				}
 			}
-			b = endLen(b, mk931)
+			if n := len(b) - mk931 - 1; n < 0x80 {
+				b[mk931] = byte(n)
+			} else {
+				b = endLen(b, mk931)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12440,7 +13192,11 @@ func appendAmmsReplyV2(b []byte, m *model.AmmsReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk934)
+			if n := len(b) - mk934 - 1; n < 0x80 {
+				b[mk934] = byte(n)
+			} else {
+				b = endLen(b, mk934)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -12699,13 +13455,21 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 				mk964 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i963])
-				b = endLen(b, mk964)
+				if n := len(b) - mk964 - 1; n < 0x80 {
+					b[mk964] = byte(n)
+				} else {
+					b = endLen(b, mk964)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i963)
 					break
 				}
 			}
-			b = endLen(b, mk962)
+			if n := len(b) - mk962 - 1; n < 0x80 {
+				b[mk962] = byte(n)
+			} else {
+				b = endLen(b, mk962)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12723,7 +13487,11 @@ func appendAmmsReplyV3(b []byte, m *model.AmmsReply) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk965)
+			if n := len(b) - mk965 - 1; n < 0x80 {
+				b[mk965] = byte(n)
+			} else {
+				b = endLen(b, mk965)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAudit")
@@ -12982,13 +13750,21 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 				mk995 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i994])
-				b = endLen(b, mk995)
+				if n := len(b) - mk995 - 1; n < 0x80 {
+					b[mk995] = byte(n)
+				} else {
+					b = endLen(b, mk995)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i994)
 					break
 				}
 			}
-			b = endLen(b, mk993)
+			if n := len(b) - mk993 - 1; n < 0x80 {
+				b[mk993] = byte(n)
+			} else {
+				b = endLen(b, mk993)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -12999,7 +13775,11 @@ func appendSubtractRequestV1(b []byte, m *model.SubtractRequest) ([]byte, error)
 		mk996 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.AuditDescriptor)
-		b = endLen(b, mk996)
+		if n := len(b) - mk996 - 1; n < 0x80 {
+			b[mk996] = byte(n)
+		} else {
+			b = endLen(b, mk996)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13201,13 +13981,21 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 				mk1017 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1016])
-				b = endLen(b, mk1017)
+				if n := len(b) - mk1017 - 1; n < 0x80 {
+					b[mk1017] = byte(n)
+				} else {
+					b = endLen(b, mk1017)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1016)
 					break
 				}
 			}
-			b = endLen(b, mk1015)
+			if n := len(b) - mk1015 - 1; n < 0x80 {
+				b[mk1015] = byte(n)
+			} else {
+				b = endLen(b, mk1015)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -13218,7 +14006,11 @@ func appendSubtractRequestV2(b []byte, m *model.SubtractRequest) ([]byte, error)
 		mk1018 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.AuditDescriptor)
-		b = endLen(b, mk1018)
+		if n := len(b) - mk1018 - 1; n < 0x80 {
+			b[mk1018] = byte(n)
+		} else {
+			b = endLen(b, mk1018)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13420,13 +14212,21 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 				mk1039 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1038])
-				b = endLen(b, mk1039)
+				if n := len(b) - mk1039 - 1; n < 0x80 {
+					b[mk1039] = byte(n)
+				} else {
+					b = endLen(b, mk1039)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1038)
 					break
 				}
 			}
-			b = endLen(b, mk1037)
+			if n := len(b) - mk1037 - 1; n < 0x80 {
+				b[mk1037] = byte(n)
+			} else {
+				b = endLen(b, mk1037)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -13437,7 +14237,11 @@ func appendSubtractRequestV3(b []byte, m *model.SubtractRequest) ([]byte, error)
 		mk1040 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.AuditDescriptor)
-		b = endLen(b, mk1040)
+		if n := len(b) - mk1040 - 1; n < 0x80 {
+			b[mk1040] = byte(n)
+		} else {
+			b = endLen(b, mk1040)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13637,7 +14441,11 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1059 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1059)
+		if n := len(b) - mk1059 - 1; n < 0x80 {
+			b[mk1059] = byte(n)
+		} else {
+			b = endLen(b, mk1059)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -13647,7 +14455,11 @@ func appendAuditRequestV1(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1060 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, &m.AuditDescriptor)
-		b = endLen(b, mk1060)
+		if n := len(b) - mk1060 - 1; n < 0x80 {
+			b[mk1060] = byte(n)
+		} else {
+			b = endLen(b, mk1060)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13750,7 +14562,11 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1061 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1061)
+		if n := len(b) - mk1061 - 1; n < 0x80 {
+			b[mk1061] = byte(n)
+		} else {
+			b = endLen(b, mk1061)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -13760,7 +14576,11 @@ func appendAuditRequestV2(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1062 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, &m.AuditDescriptor)
-		b = endLen(b, mk1062)
+		if n := len(b) - mk1062 - 1; n < 0x80 {
+			b[mk1062] = byte(n)
+		} else {
+			b = endLen(b, mk1062)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13860,7 +14680,11 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1063 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1063)
+		if n := len(b) - mk1063 - 1; n < 0x80 {
+			b[mk1063] = byte(n)
+		} else {
+			b = endLen(b, mk1063)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -13870,7 +14694,11 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 		mk1064 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, &m.AuditDescriptor)
-		b = endLen(b, mk1064)
+		if n := len(b) - mk1064 - 1; n < 0x80 {
+			b[mk1064] = byte(n)
+		} else {
+			b = endLen(b, mk1064)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditDescriptor")
 		}
@@ -13885,13 +14713,21 @@ func appendAuditRequestV3(b []byte, m *model.AuditRequest) ([]byte, error) {
 				mk1067 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i1066])
-				b = endLen(b, mk1067)
+				if n := len(b) - mk1067 - 1; n < 0x80 {
+					b[mk1067] = byte(n)
+				} else {
+					b = endLen(b, mk1067)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1066)
 					break
 				}
 			}
-			b = endLen(b, mk1065)
+			if n := len(b) - mk1065 - 1; n < 0x80 {
+				b[mk1065] = byte(n)
+			} else {
+				b = endLen(b, mk1065)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -14112,13 +14948,21 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 				mk1086 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i1085])
-				b = endLen(b, mk1086)
+				if n := len(b) - mk1086 - 1; n < 0x80 {
+					b[mk1086] = byte(n)
+				} else {
+					b = endLen(b, mk1086)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1085)
 					break
 				}
 			}
-			b = endLen(b, mk1084)
+			if n := len(b) - mk1084 - 1; n < 0x80 {
+				b[mk1084] = byte(n)
+			} else {
+				b = endLen(b, mk1084)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -14131,7 +14975,11 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1087 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk1087)
+		if n := len(b) - mk1087 - 1; n < 0x80 {
+			b[mk1087] = byte(n)
+		} else {
+			b = endLen(b, mk1087)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -14143,7 +14991,11 @@ func appendAuditReplyV1(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1088 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV1(b, m.AuditResult)
-		b = endLen(b, mk1088)
+		if n := len(b) - mk1088 - 1; n < 0x80 {
+			b[mk1088] = byte(n)
+		} else {
+			b = endLen(b, mk1088)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -14255,13 +15107,21 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 				mk1101 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i1100])
-				b = endLen(b, mk1101)
+				if n := len(b) - mk1101 - 1; n < 0x80 {
+					b[mk1101] = byte(n)
+				} else {
+					b = endLen(b, mk1101)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1100)
 					break
 				}
 			}
-			b = endLen(b, mk1099)
+			if n := len(b) - mk1099 - 1; n < 0x80 {
+				b[mk1099] = byte(n)
+			} else {
+				b = endLen(b, mk1099)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -14274,7 +15134,11 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1102 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk1102)
+		if n := len(b) - mk1102 - 1; n < 0x80 {
+			b[mk1102] = byte(n)
+		} else {
+			b = endLen(b, mk1102)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -14286,7 +15150,11 @@ func appendAuditReplyV2(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1103 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV2(b, m.AuditResult)
-		b = endLen(b, mk1103)
+		if n := len(b) - mk1103 - 1; n < 0x80 {
+			b[mk1103] = byte(n)
+		} else {
+			b = endLen(b, mk1103)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -14398,13 +15266,21 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 				mk1116 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.ContextAuditResult[i1115])
-				b = endLen(b, mk1116)
+				if n := len(b) - mk1116 - 1; n < 0x80 {
+					b[mk1116] = byte(n)
+				} else {
+					b = endLen(b, mk1116)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1115)
 					break
 				}
 			}
-			b = endLen(b, mk1114)
+			if n := len(b) - mk1114 - 1; n < 0x80 {
+				b[mk1114] = byte(n)
+			} else {
+				b = endLen(b, mk1114)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "contextAuditResult")
@@ -14417,7 +15293,11 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1117 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.Error)
-		b = endLen(b, mk1117)
+		if n := len(b) - mk1117 - 1; n < 0x80 {
+			b[mk1117] = byte(n)
+		} else {
+			b = endLen(b, mk1117)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "error")
 		}
@@ -14429,7 +15309,11 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1118 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditResultV3(b, m.AuditResult)
-		b = endLen(b, mk1118)
+		if n := len(b) - mk1118 - 1; n < 0x80 {
+			b[mk1118] = byte(n)
+		} else {
+			b = endLen(b, mk1118)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditResult")
 		}
@@ -14441,7 +15325,11 @@ func appendAuditReplyV3(b []byte, m *model.AuditReply) ([]byte, error) {
 		mk1119 := len(b)
 		b = append(b, 0)
 		b, err = appendTermListAuditResultV3(b, m.AuditResultTermList)
-		b = endLen(b, mk1119)
+		if n := len(b) - mk1119 - 1; n < 0x80 {
+			b[mk1119] = byte(n)
+		} else {
+			b = endLen(b, mk1119)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "auditResultTermList")
 		}
@@ -14556,7 +15444,11 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 		mk1131 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1131)
+		if n := len(b) - mk1131 - 1; n < 0x80 {
+			b[mk1131] = byte(n)
+		} else {
+			b = endLen(b, mk1131)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -14573,7 +15465,11 @@ func appendAuditResultV1(b []byte, m *model.AuditResult) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk1132)
+			if n := len(b) - mk1132 - 1; n < 0x80 {
+				b[mk1132] = byte(n)
+			} else {
+				b = endLen(b, mk1132)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -14742,7 +15638,11 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 		mk1144 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1144)
+		if n := len(b) - mk1144 - 1; n < 0x80 {
+			b[mk1144] = byte(n)
+		} else {
+			b = endLen(b, mk1144)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -14759,7 +15659,11 @@ func appendAuditResultV2(b []byte, m *model.AuditResult) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk1145)
+			if n := len(b) - mk1145 - 1; n < 0x80 {
+				b[mk1145] = byte(n)
+			} else {
+				b = endLen(b, mk1145)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -14928,7 +15832,11 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 		mk1157 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationIDV123(b, &m.TerminationID)
-		b = endLen(b, mk1157)
+		if n := len(b) - mk1157 - 1; n < 0x80 {
+			b[mk1157] = byte(n)
+		} else {
+			b = endLen(b, mk1157)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
 		}
@@ -14945,7 +15853,11 @@ func appendAuditResultV3(b []byte, m *model.AuditResult) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk1158)
+			if n := len(b) - mk1158 - 1; n < 0x80 {
+				b[mk1158] = byte(n)
+			} else {
+				b = endLen(b, mk1158)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -15118,7 +16030,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1170 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1170)
+		if n := len(b) - mk1170 - 1; n < 0x80 {
+			b[mk1170] = byte(n)
+		} else {
+			b = endLen(b, mk1170)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -15130,7 +16046,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1171 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk1171)
+		if n := len(b) - mk1171 - 1; n < 0x80 {
+			b[mk1171] = byte(n)
+		} else {
+			b = endLen(b, mk1171)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -15142,7 +16062,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1172 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk1172)
+		if n := len(b) - mk1172 - 1; n < 0x80 {
+			b[mk1172] = byte(n)
+		} else {
+			b = endLen(b, mk1172)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -15154,7 +16078,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1173 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV1(b, m.MuxDescriptor)
-		b = endLen(b, mk1173)
+		if n := len(b) - mk1173 - 1; n < 0x80 {
+			b[mk1173] = byte(n)
+		} else {
+			b = endLen(b, mk1173)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -15166,7 +16094,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1174 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV1(b, m.EventsDescriptor)
-		b = endLen(b, mk1174)
+		if n := len(b) - mk1174 - 1; n < 0x80 {
+			b[mk1174] = byte(n)
+		} else {
+			b = endLen(b, mk1174)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -15180,13 +16112,21 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1177 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i1176])
-				b = endLen(b, mk1177)
+				if n := len(b) - mk1177 - 1; n < 0x80 {
+					b[mk1177] = byte(n)
+				} else {
+					b = endLen(b, mk1177)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1176)
 					break
 				}
 			}
-			b = endLen(b, mk1175)
+			if n := len(b) - mk1175 - 1; n < 0x80 {
+				b[mk1175] = byte(n)
+			} else {
+				b = endLen(b, mk1175)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -15203,7 +16143,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 					break
 				}
 			}
-			b = endLen(b, mk1178)
+			if n := len(b) - mk1178 - 1; n < 0x80 {
+				b[mk1178] = byte(n)
+			} else {
+				b = endLen(b, mk1178)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15216,7 +16160,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1180 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV1(b, m.DigitMapDescriptor)
-		b = endLen(b, mk1180)
+		if n := len(b) - mk1180 - 1; n < 0x80 {
+			b[mk1180] = byte(n)
+		} else {
+			b = endLen(b, mk1180)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -15228,7 +16176,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1181 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk1181)
+		if n := len(b) - mk1181 - 1; n < 0x80 {
+			b[mk1181] = byte(n)
+		} else {
+			b = endLen(b, mk1181)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -15242,13 +16194,21 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1184 := len(b)
 				b = append(b, 0)
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1183])
-				b = endLen(b, mk1184)
+				if n := len(b) - mk1184 - 1; n < 0x80 {
+					b[mk1184] = byte(n)
+				} else {
+					b = endLen(b, mk1184)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1183)
 					break
 				}
 			}
-			b = endLen(b, mk1182)
+			if n := len(b) - mk1182 - 1; n < 0x80 {
+				b[mk1182] = byte(n)
+			} else {
+				b = endLen(b, mk1182)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -15263,13 +16223,21 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1187 := len(b)
 				b = append(b, 0)
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i1186])
-				b = endLen(b, mk1187)
+				if n := len(b) - mk1187 - 1; n < 0x80 {
+					b[mk1187] = byte(n)
+				} else {
+					b = endLen(b, mk1187)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1186)
 					break
 				}
 			}
-			b = endLen(b, mk1185)
+			if n := len(b) - mk1185 - 1; n < 0x80 {
+				b[mk1185] = byte(n)
+			} else {
+				b = endLen(b, mk1185)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -15282,7 +16250,11 @@ func appendAuditReturnParameterV1(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1188 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV1(b, m.EmptyDescriptors)
-		b = endLen(b, mk1188)
+		if n := len(b) - mk1188 - 1; n < 0x80 {
+			b[mk1188] = byte(n)
+		} else {
+			b = endLen(b, mk1188)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -15609,7 +16581,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1226 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1226)
+		if n := len(b) - mk1226 - 1; n < 0x80 {
+			b[mk1226] = byte(n)
+		} else {
+			b = endLen(b, mk1226)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -15621,7 +16597,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1227 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV12(b, m.MediaDescriptor)
-		b = endLen(b, mk1227)
+		if n := len(b) - mk1227 - 1; n < 0x80 {
+			b[mk1227] = byte(n)
+		} else {
+			b = endLen(b, mk1227)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -15633,7 +16613,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1228 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk1228)
+		if n := len(b) - mk1228 - 1; n < 0x80 {
+			b[mk1228] = byte(n)
+		} else {
+			b = endLen(b, mk1228)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -15645,7 +16629,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1229 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk1229)
+		if n := len(b) - mk1229 - 1; n < 0x80 {
+			b[mk1229] = byte(n)
+		} else {
+			b = endLen(b, mk1229)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -15657,7 +16645,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1230 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV2(b, m.EventsDescriptor)
-		b = endLen(b, mk1230)
+		if n := len(b) - mk1230 - 1; n < 0x80 {
+			b[mk1230] = byte(n)
+		} else {
+			b = endLen(b, mk1230)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -15671,13 +16663,21 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1233 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i1232])
-				b = endLen(b, mk1233)
+				if n := len(b) - mk1233 - 1; n < 0x80 {
+					b[mk1233] = byte(n)
+				} else {
+					b = endLen(b, mk1233)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1232)
 					break
 				}
 			}
-			b = endLen(b, mk1231)
+			if n := len(b) - mk1231 - 1; n < 0x80 {
+				b[mk1231] = byte(n)
+			} else {
+				b = endLen(b, mk1231)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -15694,7 +16694,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 					break
 				}
 			}
-			b = endLen(b, mk1234)
+			if n := len(b) - mk1234 - 1; n < 0x80 {
+				b[mk1234] = byte(n)
+			} else {
+				b = endLen(b, mk1234)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -15707,7 +16711,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1236 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk1236)
+		if n := len(b) - mk1236 - 1; n < 0x80 {
+			b[mk1236] = byte(n)
+		} else {
+			b = endLen(b, mk1236)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -15719,7 +16727,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1237 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk1237)
+		if n := len(b) - mk1237 - 1; n < 0x80 {
+			b[mk1237] = byte(n)
+		} else {
+			b = endLen(b, mk1237)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -15733,13 +16745,21 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1240 := len(b)
 				b = append(b, 0)
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1239])
-				b = endLen(b, mk1240)
+				if n := len(b) - mk1240 - 1; n < 0x80 {
+					b[mk1240] = byte(n)
+				} else {
+					b = endLen(b, mk1240)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1239)
 					break
 				}
 			}
-			b = endLen(b, mk1238)
+			if n := len(b) - mk1238 - 1; n < 0x80 {
+				b[mk1238] = byte(n)
+			} else {
+				b = endLen(b, mk1238)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -15754,13 +16774,21 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1243 := len(b)
 				b = append(b, 0)
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i1242])
-				b = endLen(b, mk1243)
+				if n := len(b) - mk1243 - 1; n < 0x80 {
+					b[mk1243] = byte(n)
+				} else {
+					b = endLen(b, mk1243)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1242)
 					break
 				}
 			}
-			b = endLen(b, mk1241)
+			if n := len(b) - mk1241 - 1; n < 0x80 {
+				b[mk1241] = byte(n)
+			} else {
+				b = endLen(b, mk1241)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -15773,7 +16801,11 @@ func appendAuditReturnParameterV2(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1244 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.EmptyDescriptors)
-		b = endLen(b, mk1244)
+		if n := len(b) - mk1244 - 1; n < 0x80 {
+			b[mk1244] = byte(n)
+		} else {
+			b = endLen(b, mk1244)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -16100,7 +17132,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1282 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1282)
+		if n := len(b) - mk1282 - 1; n < 0x80 {
+			b[mk1282] = byte(n)
+		} else {
+			b = endLen(b, mk1282)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -16112,7 +17148,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1283 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorV3(b, m.MediaDescriptor)
-		b = endLen(b, mk1283)
+		if n := len(b) - mk1283 - 1; n < 0x80 {
+			b[mk1283] = byte(n)
+		} else {
+			b = endLen(b, mk1283)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "mediaDescriptor")
 		}
@@ -16124,7 +17164,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1284 := len(b)
 		b = append(b, 0)
 		b, err = appendModemDescriptorV123(b, m.ModemDescriptor)
-		b = endLen(b, mk1284)
+		if n := len(b) - mk1284 - 1; n < 0x80 {
+			b[mk1284] = byte(n)
+		} else {
+			b = endLen(b, mk1284)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "modemDescriptor")
 		}
@@ -16136,7 +17180,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1285 := len(b)
 		b = append(b, 0)
 		b, err = appendMuxDescriptorV23(b, m.MuxDescriptor)
-		b = endLen(b, mk1285)
+		if n := len(b) - mk1285 - 1; n < 0x80 {
+			b[mk1285] = byte(n)
+		} else {
+			b = endLen(b, mk1285)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "muxDescriptor")
 		}
@@ -16148,7 +17196,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1286 := len(b)
 		b = append(b, 0)
 		b, err = appendEventsDescriptorV3(b, m.EventsDescriptor)
-		b = endLen(b, mk1286)
+		if n := len(b) - mk1286 - 1; n < 0x80 {
+			b[mk1286] = byte(n)
+		} else {
+			b = endLen(b, mk1286)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventsDescriptor")
 		}
@@ -16162,13 +17214,21 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1289 := len(b)
 				b = append(b, 0)
 				b, err = appendEventSpecV123(b, &m.EventBufferDescriptor[i1288])
-				b = endLen(b, mk1289)
+				if n := len(b) - mk1289 - 1; n < 0x80 {
+					b[mk1289] = byte(n)
+				} else {
+					b = endLen(b, mk1289)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1288)
 					break
 				}
 			}
-			b = endLen(b, mk1287)
+			if n := len(b) - mk1287 - 1; n < 0x80 {
+				b[mk1287] = byte(n)
+			} else {
+				b = endLen(b, mk1287)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventBufferDescriptor")
@@ -16185,7 +17245,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 					break
 				}
 			}
-			b = endLen(b, mk1290)
+			if n := len(b) - mk1290 - 1; n < 0x80 {
+				b[mk1290] = byte(n)
+			} else {
+				b = endLen(b, mk1290)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -16198,7 +17262,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1292 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapDescriptorV23(b, m.DigitMapDescriptor)
-		b = endLen(b, mk1292)
+		if n := len(b) - mk1292 - 1; n < 0x80 {
+			b[mk1292] = byte(n)
+		} else {
+			b = endLen(b, mk1292)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapDescriptor")
 		}
@@ -16210,7 +17278,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1293 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, m.ObservedEventsDescriptor)
-		b = endLen(b, mk1293)
+		if n := len(b) - mk1293 - 1; n < 0x80 {
+			b[mk1293] = byte(n)
+		} else {
+			b = endLen(b, mk1293)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -16224,13 +17296,21 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1296 := len(b)
 				b = append(b, 0)
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1295])
-				b = endLen(b, mk1296)
+				if n := len(b) - mk1296 - 1; n < 0x80 {
+					b[mk1296] = byte(n)
+				} else {
+					b = endLen(b, mk1296)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1295)
 					break
 				}
 			}
-			b = endLen(b, mk1294)
+			if n := len(b) - mk1294 - 1; n < 0x80 {
+				b[mk1294] = byte(n)
+			} else {
+				b = endLen(b, mk1294)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -16245,13 +17325,21 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 				mk1299 := len(b)
 				b = append(b, 0)
 				b, err = appendPackagesItemV123(b, &m.PackagesDescriptor[i1298])
-				b = endLen(b, mk1299)
+				if n := len(b) - mk1299 - 1; n < 0x80 {
+					b[mk1299] = byte(n)
+				} else {
+					b = endLen(b, mk1299)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1298)
 					break
 				}
 			}
-			b = endLen(b, mk1297)
+			if n := len(b) - mk1297 - 1; n < 0x80 {
+				b[mk1297] = byte(n)
+			} else {
+				b = endLen(b, mk1297)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "packagesDescriptor")
@@ -16264,7 +17352,11 @@ func appendAuditReturnParameterV3(b []byte, m *model.AuditReturnParameter) ([]by
 		mk1300 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.EmptyDescriptors)
-		b = endLen(b, mk1300)
+		if n := len(b) - mk1300 - 1; n < 0x80 {
+			b[mk1300] = byte(n)
+		} else {
+			b = endLen(b, mk1300)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "emptyDescriptors")
 		}
@@ -16665,7 +17757,11 @@ func appendAuditDescriptorV2(b []byte, m *model.AuditDescriptor) ([]byte, error)
 					break
 				}
 			}
-			b = endLen(b, mk1338)
+			if n := len(b) - mk1338 - 1; n < 0x80 {
+				b[mk1338] = byte(n)
+			} else {
+				b = endLen(b, mk1338)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -16827,7 +17923,11 @@ func appendAuditDescriptorV3(b []byte, m *model.AuditDescriptor) ([]byte, error)
 					break
 				}
 			}
-			b = endLen(b, mk1350)
+			if n := len(b) - mk1350 - 1; n < 0x80 {
+				b[mk1350] = byte(n)
+			} else {
+				b = endLen(b, mk1350)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "auditPropertyToken")
@@ -16979,13 +18079,21 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 				mk1364 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1363])
-				b = endLen(b, mk1364)
+				if n := len(b) - mk1364 - 1; n < 0x80 {
+					b[mk1364] = byte(n)
+				} else {
+					b = endLen(b, mk1364)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1363)
 					break
 				}
 			}
-			b = endLen(b, mk1362)
+			if n := len(b) - mk1362 - 1; n < 0x80 {
+				b[mk1362] = byte(n)
+			} else {
+				b = endLen(b, mk1362)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -16996,7 +18104,11 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 		mk1365 := len(b)
 		b = append(b, 0)
 		b, err = appendObservedEventsDescriptorV123(b, &m.ObservedEventsDescriptor)
-		b = endLen(b, mk1365)
+		if n := len(b) - mk1365 - 1; n < 0x80 {
+			b[mk1365] = byte(n)
+		} else {
+			b = endLen(b, mk1365)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventsDescriptor")
 		}
@@ -17006,7 +18118,11 @@ func appendNotifyRequestV123(b []byte, m *model.NotifyRequest) ([]byte, error) {
 		mk1366 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1366)
+		if n := len(b) - mk1366 - 1; n < 0x80 {
+			b[mk1366] = byte(n)
+		} else {
+			b = endLen(b, mk1366)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -17308,13 +18424,21 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 				mk1392 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1391])
-				b = endLen(b, mk1392)
+				if n := len(b) - mk1392 - 1; n < 0x80 {
+					b[mk1392] = byte(n)
+				} else {
+					b = endLen(b, mk1392)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1391)
 					break
 				}
 			}
-			b = endLen(b, mk1390)
+			if n := len(b) - mk1390 - 1; n < 0x80 {
+				b[mk1390] = byte(n)
+			} else {
+				b = endLen(b, mk1390)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -17325,7 +18449,11 @@ func appendNotifyReplyV123(b []byte, m *model.NotifyReply) ([]byte, error) {
 		mk1393 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1393)
+		if n := len(b) - mk1393 - 1; n < 0x80 {
+			b[mk1393] = byte(n)
+		} else {
+			b = endLen(b, mk1393)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -17598,13 +18726,21 @@ func appendObservedEventsDescriptorV123(b []byte, m *model.ObservedEventsDescrip
 				mk1419 := len(b)
 				b = append(b, 0)
 				b, err = appendObservedEventV123(b, &m.ObservedEventLst[i1418])
-				b = endLen(b, mk1419)
+				if n := len(b) - mk1419 - 1; n < 0x80 {
+					b[mk1419] = byte(n)
+				} else {
+					b = endLen(b, mk1419)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1418)
 					break
 				}
 			}
-			b = endLen(b, mk1417)
+			if n := len(b) - mk1417 - 1; n < 0x80 {
+				b[mk1417] = byte(n)
+			} else {
+				b = endLen(b, mk1417)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "observedEventLst")
@@ -17885,13 +19021,21 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 				mk1445 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EventParList[i1444])
-				b = endLen(b, mk1445)
+				if n := len(b) - mk1445 - 1; n < 0x80 {
+					b[mk1445] = byte(n)
+				} else {
+					b = endLen(b, mk1445)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1444)
 					break
 				}
 			}
-			b = endLen(b, mk1443)
+			if n := len(b) - mk1443 - 1; n < 0x80 {
+				b[mk1443] = byte(n)
+			} else {
+				b = endLen(b, mk1443)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -17902,7 +19046,11 @@ func appendObservedEventV123(b []byte, m *model.ObservedEvent) ([]byte, error) {
 		mk1446 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeNotation)
-		b = endLen(b, mk1446)
+		if n := len(b) - mk1446 - 1; n < 0x80 {
+			b[mk1446] = byte(n)
+		} else {
+			b = endLen(b, mk1446)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timeNotation")
 		}
@@ -18251,7 +19399,11 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 					break
 				}
 			}
-			b = endLen(b, mk1473)
+			if n := len(b) - mk1473 - 1; n < 0x80 {
+				b[mk1473] = byte(n)
+			} else {
+				b = endLen(b, mk1473)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -18262,7 +19414,11 @@ func appendEventParameterV123(b []byte, m *model.EventParameter) ([]byte, error)
 		mk1475 := len(b)
 		b = append(b, 0)
 		b, err = appendEventParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1475)
+		if n := len(b) - mk1475 - 1; n < 0x80 {
+			b[mk1475] = byte(n)
+		} else {
+			b = endLen(b, mk1475)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -18654,13 +19810,21 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 				mk1505 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1504])
-				b = endLen(b, mk1505)
+				if n := len(b) - mk1505 - 1; n < 0x80 {
+					b[mk1505] = byte(n)
+				} else {
+					b = endLen(b, mk1505)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1504)
 					break
 				}
 			}
-			b = endLen(b, mk1503)
+			if n := len(b) - mk1503 - 1; n < 0x80 {
+				b[mk1503] = byte(n)
+			} else {
+				b = endLen(b, mk1503)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -18671,7 +19835,11 @@ func appendServiceChangeRequestV1(b []byte, m *model.ServiceChangeRequest) ([]by
 		mk1506 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV1(b, &m.ServiceChangeParms)
-		b = endLen(b, mk1506)
+		if n := len(b) - mk1506 - 1; n < 0x80 {
+			b[mk1506] = byte(n)
+		} else {
+			b = endLen(b, mk1506)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -18870,13 +20038,21 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 				mk1525 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1524])
-				b = endLen(b, mk1525)
+				if n := len(b) - mk1525 - 1; n < 0x80 {
+					b[mk1525] = byte(n)
+				} else {
+					b = endLen(b, mk1525)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1524)
 					break
 				}
 			}
-			b = endLen(b, mk1523)
+			if n := len(b) - mk1523 - 1; n < 0x80 {
+				b[mk1523] = byte(n)
+			} else {
+				b = endLen(b, mk1523)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -18887,7 +20063,11 @@ func appendServiceChangeRequestV2(b []byte, m *model.ServiceChangeRequest) ([]by
 		mk1526 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV2(b, &m.ServiceChangeParms)
-		b = endLen(b, mk1526)
+		if n := len(b) - mk1526 - 1; n < 0x80 {
+			b[mk1526] = byte(n)
+		} else {
+			b = endLen(b, mk1526)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -19086,13 +20266,21 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 				mk1545 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1544])
-				b = endLen(b, mk1545)
+				if n := len(b) - mk1545 - 1; n < 0x80 {
+					b[mk1545] = byte(n)
+				} else {
+					b = endLen(b, mk1545)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1544)
 					break
 				}
 			}
-			b = endLen(b, mk1543)
+			if n := len(b) - mk1543 - 1; n < 0x80 {
+				b[mk1543] = byte(n)
+			} else {
+				b = endLen(b, mk1543)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -19103,7 +20291,11 @@ func appendServiceChangeRequestV3(b []byte, m *model.ServiceChangeRequest) ([]by
 		mk1546 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeParmV3(b, &m.ServiceChangeParms)
-		b = endLen(b, mk1546)
+		if n := len(b) - mk1546 - 1; n < 0x80 {
+			b[mk1546] = byte(n)
+		} else {
+			b = endLen(b, mk1546)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeParms")
 		}
@@ -19302,13 +20494,21 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 				mk1565 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1564])
-				b = endLen(b, mk1565)
+				if n := len(b) - mk1565 - 1; n < 0x80 {
+					b[mk1565] = byte(n)
+				} else {
+					b = endLen(b, mk1565)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1564)
 					break
 				}
 			}
-			b = endLen(b, mk1563)
+			if n := len(b) - mk1563 - 1; n < 0x80 {
+				b[mk1563] = byte(n)
+			} else {
+				b = endLen(b, mk1563)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -19319,7 +20519,11 @@ func appendServiceChangeReplyV1(b []byte, m *model.ServiceChangeReply) ([]byte, 
 		mk1566 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV1(b, &m.ServiceChangeResult)
-		b = endLen(b, mk1566)
+		if n := len(b) - mk1566 - 1; n < 0x80 {
+			b[mk1566] = byte(n)
+		} else {
+			b = endLen(b, mk1566)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -19599,13 +20803,21 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 				mk1593 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationID[i1592])
-				b = endLen(b, mk1593)
+				if n := len(b) - mk1593 - 1; n < 0x80 {
+					b[mk1593] = byte(n)
+				} else {
+					b = endLen(b, mk1593)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1592)
 					break
 				}
 			}
-			b = endLen(b, mk1591)
+			if n := len(b) - mk1591 - 1; n < 0x80 {
+				b[mk1591] = byte(n)
+			} else {
+				b = endLen(b, mk1591)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationID")
@@ -19616,7 +20828,11 @@ func appendServiceChangeReplyV23(b []byte, m *model.ServiceChangeReply) ([]byte,
 		mk1594 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResultV23(b, &m.ServiceChangeResult)
-		b = endLen(b, mk1594)
+		if n := len(b) - mk1594 - 1; n < 0x80 {
+			b[mk1594] = byte(n)
+		} else {
+			b = endLen(b, mk1594)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResult")
 		}
@@ -19895,7 +21111,11 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		mk1619 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1619)
+		if n := len(b) - mk1619 - 1; n < 0x80 {
+			b[mk1619] = byte(n)
+		} else {
+			b = endLen(b, mk1619)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -19907,7 +21127,11 @@ func appendServiceChangeResultV1(b []byte, m *model.ServiceChangeResult) ([]byte
 		mk1620 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV1(b, m.ServiceChangeResParms)
-		b = endLen(b, mk1620)
+		if n := len(b) - mk1620 - 1; n < 0x80 {
+			b[mk1620] = byte(n)
+		} else {
+			b = endLen(b, mk1620)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -20002,7 +21226,11 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		mk1625 := len(b)
 		b = append(b, 0)
 		b, err = appendErrorDescriptorV123(b, m.ErrorDescriptor)
-		b = endLen(b, mk1625)
+		if n := len(b) - mk1625 - 1; n < 0x80 {
+			b[mk1625] = byte(n)
+		} else {
+			b = endLen(b, mk1625)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "errorDescriptor")
 		}
@@ -20014,7 +21242,11 @@ func appendServiceChangeResultV23(b []byte, m *model.ServiceChangeResult) ([]byt
 		mk1626 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeResParmV23(b, m.ServiceChangeResParms)
-		b = endLen(b, mk1626)
+		if n := len(b) - mk1626 - 1; n < 0x80 {
+			b[mk1626] = byte(n)
+		} else {
+			b = endLen(b, mk1626)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeResParms")
 		}
@@ -20116,7 +21348,11 @@ func appendTerminationIDV123(b []byte, m *model.TerminationID) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk1631)
+			if n := len(b) - mk1631 - 1; n < 0x80 {
+				b[mk1631] = byte(n)
+			} else {
+				b = endLen(b, mk1631)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "wildcard")
@@ -20372,7 +21608,11 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		mk1651 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk1651)
+		if n := len(b) - mk1651 - 1; n < 0x80 {
+			b[mk1651] = byte(n)
+		} else {
+			b = endLen(b, mk1651)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
@@ -20382,7 +21622,11 @@ func appendMediaDescriptorV12(b []byte, m *model.MediaDescriptor) ([]byte, error
 		mk1652 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV12(b, m.Streams)
-		b = endLen(b, mk1652)
+		if n := len(b) - mk1652 - 1; n < 0x80 {
+			b[mk1652] = byte(n)
+		} else {
+			b = endLen(b, mk1652)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -20526,7 +21770,11 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		mk1662 := len(b)
 		b = append(b, 0)
 		b, err = appendTerminationStateDescriptorV123(b, m.TermStateDescr)
-		b = endLen(b, mk1662)
+		if n := len(b) - mk1662 - 1; n < 0x80 {
+			b[mk1662] = byte(n)
+		} else {
+			b = endLen(b, mk1662)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
@@ -20536,7 +21784,11 @@ func appendMediaDescriptorV3(b []byte, m *model.MediaDescriptor) ([]byte, error)
 		mk1663 := len(b)
 		b = append(b, 0)
 		b, err = appendMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk1663)
+		if n := len(b) - mk1663 - 1; n < 0x80 {
+			b[mk1663] = byte(n)
+		} else {
+			b = endLen(b, mk1663)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -20684,7 +21936,11 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 		mk1673 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, m.OneStream)
-		b = endLen(b, mk1673)
+		if n := len(b) - mk1673 - 1; n < 0x80 {
+			b[mk1673] = byte(n)
+		} else {
+			b = endLen(b, mk1673)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
@@ -20698,13 +21954,21 @@ func appendMediaDescriptorStreamsV12(b []byte, m *model.MediaDescriptorStreams) 
 				mk1676 := len(b)
 				b = append(b, 0)
 				b, err = appendStreamDescriptorV12(b, &m.MultiStream[i1675])
-				b = endLen(b, mk1676)
+				if n := len(b) - mk1676 - 1; n < 0x80 {
+					b[mk1676] = byte(n)
+				} else {
+					b = endLen(b, mk1676)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1675)
 					break
 				}
 			}
-			b = endLen(b, mk1674)
+			if n := len(b) - mk1674 - 1; n < 0x80 {
+				b[mk1674] = byte(n)
+			} else {
+				b = endLen(b, mk1674)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -20796,7 +22060,11 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 		mk1685 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk1685)
+		if n := len(b) - mk1685 - 1; n < 0x80 {
+			b[mk1685] = byte(n)
+		} else {
+			b = endLen(b, mk1685)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
@@ -20810,13 +22078,21 @@ func appendMediaDescriptorStreamsV3(b []byte, m *model.MediaDescriptorStreams) (
 				mk1688 := len(b)
 				b = append(b, 0)
 				b, err = appendStreamDescriptorV3(b, &m.MultiStream[i1687])
-				b = endLen(b, mk1688)
+				if n := len(b) - mk1688 - 1; n < 0x80 {
+					b[mk1688] = byte(n)
+				} else {
+					b = endLen(b, mk1688)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1687)
 					break
 				}
 			}
-			b = endLen(b, mk1686)
+			if n := len(b) - mk1686 - 1; n < 0x80 {
+				b[mk1686] = byte(n)
+			} else {
+				b = endLen(b, mk1686)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -20914,7 +22190,11 @@ func appendStreamDescriptorV12(b []byte, m *model.StreamDescriptor) ([]byte, err
 		mk1697 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV12(b, &m.StreamParms)
-		b = endLen(b, mk1697)
+		if n := len(b) - mk1697 - 1; n < 0x80 {
+			b[mk1697] = byte(n)
+		} else {
+			b = endLen(b, mk1697)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -21024,7 +22304,11 @@ func appendStreamDescriptorV3(b []byte, m *model.StreamDescriptor) ([]byte, erro
 		mk1700 := len(b)
 		b = append(b, 0)
 		b, err = appendStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk1700)
+		if n := len(b) - mk1700 - 1; n < 0x80 {
+			b[mk1700] = byte(n)
+		} else {
+			b = endLen(b, mk1700)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -21127,7 +22411,11 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1703 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1703)
+		if n := len(b) - mk1703 - 1; n < 0x80 {
+			b[mk1703] = byte(n)
+		} else {
+			b = endLen(b, mk1703)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
@@ -21137,7 +22425,11 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1704 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk1704)
+		if n := len(b) - mk1704 - 1; n < 0x80 {
+			b[mk1704] = byte(n)
+		} else {
+			b = endLen(b, mk1704)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
@@ -21147,7 +22439,11 @@ func appendStreamParmsV12(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1705 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk1705)
+		if n := len(b) - mk1705 - 1; n < 0x80 {
+			b[mk1705] = byte(n)
+		} else {
+			b = endLen(b, mk1705)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -21279,7 +22575,11 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1712 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalControlDescriptorV123(b, m.LocalControlDescriptor)
-		b = endLen(b, mk1712)
+		if n := len(b) - mk1712 - 1; n < 0x80 {
+			b[mk1712] = byte(n)
+		} else {
+			b = endLen(b, mk1712)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
@@ -21289,7 +22589,11 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1713 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.LocalDescriptor)
-		b = endLen(b, mk1713)
+		if n := len(b) - mk1713 - 1; n < 0x80 {
+			b[mk1713] = byte(n)
+		} else {
+			b = endLen(b, mk1713)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
@@ -21299,7 +22603,11 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 		mk1714 := len(b)
 		b = append(b, 0)
 		b, err = appendLocalRemoteDescriptorV123(b, m.RemoteDescriptor)
-		b = endLen(b, mk1714)
+		if n := len(b) - mk1714 - 1; n < 0x80 {
+			b[mk1714] = byte(n)
+		} else {
+			b = endLen(b, mk1714)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -21314,13 +22622,21 @@ func appendStreamParmsV3(b []byte, m *model.StreamParms) ([]byte, error) {
 				mk1717 := len(b)
 				b = append(b, 0)
 				b, err = appendStatisticsParameterV123(b, &m.StatisticsDescriptor[i1716])
-				b = endLen(b, mk1717)
+				if n := len(b) - mk1717 - 1; n < 0x80 {
+					b[mk1717] = byte(n)
+				} else {
+					b = endLen(b, mk1717)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1716)
 					break
 				}
 			}
-			b = endLen(b, mk1715)
+			if n := len(b) - mk1715 - 1; n < 0x80 {
+				b[mk1715] = byte(n)
+			} else {
+				b = endLen(b, mk1715)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
@@ -21592,13 +22908,21 @@ func appendLocalControlDescriptorV123(b []byte, m *model.LocalControlDescriptor)
 				mk1742 := len(b)
 				b = append(b, 0)
 				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1741])
-				b = endLen(b, mk1742)
+				if n := len(b) - mk1742 - 1; n < 0x80 {
+					b[mk1742] = byte(n)
+				} else {
+					b = endLen(b, mk1742)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1741)
 					break
 				}
 			}
-			b = endLen(b, mk1740)
+			if n := len(b) - mk1740 - 1; n < 0x80 {
+				b[mk1740] = byte(n)
+			} else {
+				b = endLen(b, mk1740)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -21929,7 +23253,11 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk1766)
+			if n := len(b) - mk1766 - 1; n < 0x80 {
+				b[mk1766] = byte(n)
+			} else {
+				b = endLen(b, mk1766)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -21940,7 +23268,11 @@ func appendPropertyParmV123(b []byte, m *model.PropertyParm) ([]byte, error) {
 		mk1768 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk1768)
+		if n := len(b) - mk1768 - 1; n < 0x80 {
+			b[mk1768] = byte(n)
+		} else {
+			b = endLen(b, mk1768)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -22337,20 +23669,32 @@ func appendLocalRemoteDescriptorV123(b []byte, m *model.LocalRemoteDescriptor) (
 						mk1800 := len(b)
 						b = append(b, 0)
 						b, err = appendPropertyParmV123(b, &m.PropGrps[i1797][i1799])
-						b = endLen(b, mk1800)
+						if n := len(b) - mk1800 - 1; n < 0x80 {
+							b[mk1800] = byte(n)
+						} else {
+							b = endLen(b, mk1800)
+						}
 						if err != nil {
 							err = codecerr.AtIndex(err, i1799)
 							break
 						}
 					}
-					b = endLen(b, mk1798)
+					if n := len(b) - mk1798 - 1; n < 0x80 {
+						b[mk1798] = byte(n)
+					} else {
+						b = endLen(b, mk1798)
+					}
 				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1797)
 					break
 				}
 			}
-			b = endLen(b, mk1796)
+			if n := len(b) - mk1796 - 1; n < 0x80 {
+				b[mk1796] = byte(n)
+			} else {
+				b = endLen(b, mk1796)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -22601,13 +23945,21 @@ func appendTerminationStateDescriptorV123(b []byte, m *model.TerminationStateDes
 				mk1833 := len(b)
 				b = append(b, 0)
 				b, err = appendPropertyParmV123(b, &m.PropertyParms[i1832])
-				b = endLen(b, mk1833)
+				if n := len(b) - mk1833 - 1; n < 0x80 {
+					b[mk1833] = byte(n)
+				} else {
+					b = endLen(b, mk1833)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1832)
 					break
 				}
 			}
-			b = endLen(b, mk1831)
+			if n := len(b) - mk1831 - 1; n < 0x80 {
+				b[mk1831] = byte(n)
+			} else {
+				b = endLen(b, mk1831)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -22939,13 +24291,21 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 				mk1862 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TermList[i1861])
-				b = endLen(b, mk1862)
+				if n := len(b) - mk1862 - 1; n < 0x80 {
+					b[mk1862] = byte(n)
+				} else {
+					b = endLen(b, mk1862)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1861)
 					break
 				}
 			}
-			b = endLen(b, mk1860)
+			if n := len(b) - mk1860 - 1; n < 0x80 {
+				b[mk1860] = byte(n)
+			} else {
+				b = endLen(b, mk1860)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -22956,7 +24316,11 @@ func appendMuxDescriptorV1(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		mk1863 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1863)
+		if n := len(b) - mk1863 - 1; n < 0x80 {
+			b[mk1863] = byte(n)
+		} else {
+			b = endLen(b, mk1863)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -23201,13 +24565,21 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 				mk1886 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TermList[i1885])
-				b = endLen(b, mk1886)
+				if n := len(b) - mk1886 - 1; n < 0x80 {
+					b[mk1886] = byte(n)
+				} else {
+					b = endLen(b, mk1886)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1885)
 					break
 				}
 			}
-			b = endLen(b, mk1884)
+			if n := len(b) - mk1884 - 1; n < 0x80 {
+				b[mk1884] = byte(n)
+			} else {
+				b = endLen(b, mk1884)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "termList")
@@ -23218,7 +24590,11 @@ func appendMuxDescriptorV23(b []byte, m *model.MuxDescriptor) ([]byte, error) {
 		mk1887 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk1887)
+		if n := len(b) - mk1887 - 1; n < 0x80 {
+			b[mk1887] = byte(n)
+		} else {
+			b = endLen(b, mk1887)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -23466,13 +24842,21 @@ func appendEventsDescriptorV1(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				mk1910 := len(b)
 				b = append(b, 0)
 				b, err = appendRequestedEventV1(b, &m.EventList[i1909])
-				b = endLen(b, mk1910)
+				if n := len(b) - mk1910 - 1; n < 0x80 {
+					b[mk1910] = byte(n)
+				} else {
+					b = endLen(b, mk1910)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1909)
 					break
 				}
 			}
-			b = endLen(b, mk1908)
+			if n := len(b) - mk1908 - 1; n < 0x80 {
+				b[mk1908] = byte(n)
+			} else {
+				b = endLen(b, mk1908)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -23678,13 +25062,21 @@ func appendEventsDescriptorV2(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				mk1929 := len(b)
 				b = append(b, 0)
 				b, err = appendRequestedEventV2(b, &m.EventList[i1928])
-				b = endLen(b, mk1929)
+				if n := len(b) - mk1929 - 1; n < 0x80 {
+					b[mk1929] = byte(n)
+				} else {
+					b = endLen(b, mk1929)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1928)
 					break
 				}
 			}
-			b = endLen(b, mk1927)
+			if n := len(b) - mk1927 - 1; n < 0x80 {
+				b[mk1927] = byte(n)
+			} else {
+				b = endLen(b, mk1927)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -23887,13 +25279,21 @@ func appendEventsDescriptorV3(b []byte, m *model.EventsDescriptor) ([]byte, erro
 				mk1948 := len(b)
 				b = append(b, 0)
 				b, err = appendRequestedEventV3(b, &m.EventList[i1947])
-				b = endLen(b, mk1948)
+				if n := len(b) - mk1948 - 1; n < 0x80 {
+					b[mk1948] = byte(n)
+				} else {
+					b = endLen(b, mk1948)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1947)
 					break
 				}
 			}
-			b = endLen(b, mk1946)
+			if n := len(b) - mk1946 - 1; n < 0x80 {
+				b[mk1946] = byte(n)
+			} else {
+				b = endLen(b, mk1946)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -24103,7 +25503,11 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		mk1965 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk1965)
+		if n := len(b) - mk1965 - 1; n < 0x80 {
+			b[mk1965] = byte(n)
+		} else {
+			b = endLen(b, mk1965)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -24118,13 +25522,21 @@ func appendRequestedEventV1(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				mk1968 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i1967])
-				b = endLen(b, mk1968)
+				if n := len(b) - mk1968 - 1; n < 0x80 {
+					b[mk1968] = byte(n)
+				} else {
+					b = endLen(b, mk1968)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1967)
 					break
 				}
 			}
-			b = endLen(b, mk1966)
+			if n := len(b) - mk1966 - 1; n < 0x80 {
+				b[mk1966] = byte(n)
+			} else {
+				b = endLen(b, mk1966)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -24394,7 +25806,11 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		mk1989 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk1989)
+		if n := len(b) - mk1989 - 1; n < 0x80 {
+			b[mk1989] = byte(n)
+		} else {
+			b = endLen(b, mk1989)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -24409,13 +25825,21 @@ func appendRequestedEventV2(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				mk1992 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i1991])
-				b = endLen(b, mk1992)
+				if n := len(b) - mk1992 - 1; n < 0x80 {
+					b[mk1992] = byte(n)
+				} else {
+					b = endLen(b, mk1992)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i1991)
 					break
 				}
 			}
-			b = endLen(b, mk1990)
+			if n := len(b) - mk1990 - 1; n < 0x80 {
+				b[mk1990] = byte(n)
+			} else {
+				b = endLen(b, mk1990)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -24685,7 +26109,11 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 		mk2013 := len(b)
 		b = append(b, 0)
 		b, err = appendRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk2013)
+		if n := len(b) - mk2013 - 1; n < 0x80 {
+			b[mk2013] = byte(n)
+		} else {
+			b = endLen(b, mk2013)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -24700,13 +26128,21 @@ func appendRequestedEventV3(b []byte, m *model.RequestedEvent) ([]byte, error) {
 				mk2016 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i2015])
-				b = endLen(b, mk2016)
+				if n := len(b) - mk2016 - 1; n < 0x80 {
+					b[mk2016] = byte(n)
+				} else {
+					b = endLen(b, mk2016)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2015)
 					break
 				}
 			}
-			b = endLen(b, mk2014)
+			if n := len(b) - mk2014 - 1; n < 0x80 {
+				b[mk2014] = byte(n)
+			} else {
+				b = endLen(b, mk2014)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -24968,7 +26404,11 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2037 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk2037)
+		if n := len(b) - mk2037 - 1; n < 0x80 {
+			b[mk2037] = byte(n)
+		} else {
+			b = endLen(b, mk2037)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -24978,7 +26418,11 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2038 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV1(b, m.SecondEvent)
-		b = endLen(b, mk2038)
+		if n := len(b) - mk2038 - 1; n < 0x80 {
+			b[mk2038] = byte(n)
+		} else {
+			b = endLen(b, mk2038)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -24995,7 +26439,11 @@ func appendRequestedActionsV1(b []byte, m *model.RequestedActions) ([]byte, erro
 					break
 				}
 			}
-			b = endLen(b, mk2039)
+			if n := len(b) - mk2039 - 1; n < 0x80 {
+				b[mk2039] = byte(n)
+			} else {
+				b = endLen(b, mk2039)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -25236,7 +26684,11 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2059 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk2059)
+		if n := len(b) - mk2059 - 1; n < 0x80 {
+			b[mk2059] = byte(n)
+		} else {
+			b = endLen(b, mk2059)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -25246,7 +26698,11 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2060 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV2(b, m.SecondEvent)
-		b = endLen(b, mk2060)
+		if n := len(b) - mk2060 - 1; n < 0x80 {
+			b[mk2060] = byte(n)
+		} else {
+			b = endLen(b, mk2060)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -25263,7 +26719,11 @@ func appendRequestedActionsV2(b []byte, m *model.RequestedActions) ([]byte, erro
 					break
 				}
 			}
-			b = endLen(b, mk2061)
+			if n := len(b) - mk2061 - 1; n < 0x80 {
+				b[mk2061] = byte(n)
+			} else {
+				b = endLen(b, mk2061)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -25498,7 +26958,11 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2081 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk2081)
+		if n := len(b) - mk2081 - 1; n < 0x80 {
+			b[mk2081] = byte(n)
+		} else {
+			b = endLen(b, mk2081)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -25508,7 +26972,11 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2082 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk2082)
+		if n := len(b) - mk2082 - 1; n < 0x80 {
+			b[mk2082] = byte(n)
+		} else {
+			b = endLen(b, mk2082)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -25525,7 +26993,11 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 					break
 				}
 			}
-			b = endLen(b, mk2083)
+			if n := len(b) - mk2083 - 1; n < 0x80 {
+				b[mk2083] = byte(n)
+			} else {
+				b = endLen(b, mk2083)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -25536,7 +27008,11 @@ func appendRequestedActionsV3(b []byte, m *model.RequestedActions) ([]byte, erro
 		mk2085 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk2085)
+		if n := len(b) - mk2085 - 1; n < 0x80 {
+			b[mk2085] = byte(n)
+		} else {
+			b = endLen(b, mk2085)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -25851,7 +27327,11 @@ func appendEventDMV1(b []byte, m *model.EventDM) ([]byte, error) {
 		mk2110 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk2110)
+		if n := len(b) - mk2110 - 1; n < 0x80 {
+			b[mk2110] = byte(n)
+		} else {
+			b = endLen(b, mk2110)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -25947,7 +27427,11 @@ func appendEventDMV23(b []byte, m *model.EventDM) ([]byte, error) {
 		mk2113 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk2113)
+		if n := len(b) - mk2113 - 1; n < 0x80 {
+			b[mk2113] = byte(n)
+		} else {
+			b = endLen(b, mk2113)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -26046,13 +27530,21 @@ func appendSecondEventsDescriptorV1(b []byte, m *model.SecondEventsDescriptor) (
 				mk2118 := len(b)
 				b = append(b, 0)
 				b, err = appendSecondRequestedEventV1(b, &m.EventList[i2117])
-				b = endLen(b, mk2118)
+				if n := len(b) - mk2118 - 1; n < 0x80 {
+					b[mk2118] = byte(n)
+				} else {
+					b = endLen(b, mk2118)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2117)
 					break
 				}
 			}
-			b = endLen(b, mk2116)
+			if n := len(b) - mk2116 - 1; n < 0x80 {
+				b[mk2116] = byte(n)
+			} else {
+				b = endLen(b, mk2116)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -26258,13 +27750,21 @@ func appendSecondEventsDescriptorV2(b []byte, m *model.SecondEventsDescriptor) (
 				mk2137 := len(b)
 				b = append(b, 0)
 				b, err = appendSecondRequestedEventV2(b, &m.EventList[i2136])
-				b = endLen(b, mk2137)
+				if n := len(b) - mk2137 - 1; n < 0x80 {
+					b[mk2137] = byte(n)
+				} else {
+					b = endLen(b, mk2137)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2136)
 					break
 				}
 			}
-			b = endLen(b, mk2135)
+			if n := len(b) - mk2135 - 1; n < 0x80 {
+				b[mk2135] = byte(n)
+			} else {
+				b = endLen(b, mk2135)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -26467,13 +27967,21 @@ func appendSecondEventsDescriptorV3(b []byte, m *model.SecondEventsDescriptor) (
 				mk2156 := len(b)
 				b = append(b, 0)
 				b, err = appendSecondRequestedEventV3(b, &m.EventList[i2155])
-				b = endLen(b, mk2156)
+				if n := len(b) - mk2156 - 1; n < 0x80 {
+					b[mk2156] = byte(n)
+				} else {
+					b = endLen(b, mk2156)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2155)
 					break
 				}
 			}
-			b = endLen(b, mk2154)
+			if n := len(b) - mk2154 - 1; n < 0x80 {
+				b[mk2154] = byte(n)
+			} else {
+				b = endLen(b, mk2154)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventList")
@@ -26683,7 +28191,11 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 		mk2173 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV1(b, m.EventAction)
-		b = endLen(b, mk2173)
+		if n := len(b) - mk2173 - 1; n < 0x80 {
+			b[mk2173] = byte(n)
+		} else {
+			b = endLen(b, mk2173)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -26698,13 +28210,21 @@ func appendSecondRequestedEventV1(b []byte, m *model.SecondRequestedEvent) ([]by
 				mk2176 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i2175])
-				b = endLen(b, mk2176)
+				if n := len(b) - mk2176 - 1; n < 0x80 {
+					b[mk2176] = byte(n)
+				} else {
+					b = endLen(b, mk2176)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2175)
 					break
 				}
 			}
-			b = endLen(b, mk2174)
+			if n := len(b) - mk2174 - 1; n < 0x80 {
+				b[mk2174] = byte(n)
+			} else {
+				b = endLen(b, mk2174)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -26974,7 +28494,11 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 		mk2197 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV2(b, m.EventAction)
-		b = endLen(b, mk2197)
+		if n := len(b) - mk2197 - 1; n < 0x80 {
+			b[mk2197] = byte(n)
+		} else {
+			b = endLen(b, mk2197)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -26989,13 +28513,21 @@ func appendSecondRequestedEventV2(b []byte, m *model.SecondRequestedEvent) ([]by
 				mk2200 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i2199])
-				b = endLen(b, mk2200)
+				if n := len(b) - mk2200 - 1; n < 0x80 {
+					b[mk2200] = byte(n)
+				} else {
+					b = endLen(b, mk2200)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2199)
 					break
 				}
 			}
-			b = endLen(b, mk2198)
+			if n := len(b) - mk2198 - 1; n < 0x80 {
+				b[mk2198] = byte(n)
+			} else {
+				b = endLen(b, mk2198)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -27265,7 +28797,11 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 		mk2221 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondRequestedActionsV3(b, m.EventAction)
-		b = endLen(b, mk2221)
+		if n := len(b) - mk2221 - 1; n < 0x80 {
+			b[mk2221] = byte(n)
+		} else {
+			b = endLen(b, mk2221)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventAction")
 		}
@@ -27280,13 +28816,21 @@ func appendSecondRequestedEventV3(b []byte, m *model.SecondRequestedEvent) ([]by
 				mk2224 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EvParList[i2223])
-				b = endLen(b, mk2224)
+				if n := len(b) - mk2224 - 1; n < 0x80 {
+					b[mk2224] = byte(n)
+				} else {
+					b = endLen(b, mk2224)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2223)
 					break
 				}
 			}
-			b = endLen(b, mk2222)
+			if n := len(b) - mk2222 - 1; n < 0x80 {
+				b[mk2222] = byte(n)
+			} else {
+				b = endLen(b, mk2222)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "evParList")
@@ -27548,7 +29092,11 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 		mk2245 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV1(b, m.EventDM)
-		b = endLen(b, mk2245)
+		if n := len(b) - mk2245 - 1; n < 0x80 {
+			b[mk2245] = byte(n)
+		} else {
+			b = endLen(b, mk2245)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -27565,7 +29113,11 @@ func appendSecondRequestedActionsV1(b []byte, m *model.SecondRequestedActions) (
 					break
 				}
 			}
-			b = endLen(b, mk2246)
+			if n := len(b) - mk2246 - 1; n < 0x80 {
+				b[mk2246] = byte(n)
+			} else {
+				b = endLen(b, mk2246)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -27778,7 +29330,11 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 		mk2264 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk2264)
+		if n := len(b) - mk2264 - 1; n < 0x80 {
+			b[mk2264] = byte(n)
+		} else {
+			b = endLen(b, mk2264)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -27795,7 +29351,11 @@ func appendSecondRequestedActionsV2(b []byte, m *model.SecondRequestedActions) (
 					break
 				}
 			}
-			b = endLen(b, mk2265)
+			if n := len(b) - mk2265 - 1; n < 0x80 {
+				b[mk2265] = byte(n)
+			} else {
+				b = endLen(b, mk2265)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -28002,7 +29562,11 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		mk2283 := len(b)
 		b = append(b, 0)
 		b, err = appendEventDMV23(b, m.EventDM)
-		b = endLen(b, mk2283)
+		if n := len(b) - mk2283 - 1; n < 0x80 {
+			b[mk2283] = byte(n)
+		} else {
+			b = endLen(b, mk2283)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "eventDM")
 		}
@@ -28019,7 +29583,11 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 					break
 				}
 			}
-			b = endLen(b, mk2284)
+			if n := len(b) - mk2284 - 1; n < 0x80 {
+				b[mk2284] = byte(n)
+			} else {
+				b = endLen(b, mk2284)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -28030,7 +29598,11 @@ func appendSecondRequestedActionsV3(b []byte, m *model.SecondRequestedActions) (
 		mk2286 := len(b)
 		b = append(b, 0)
 		b, err = appendNotifyBehaviourV3(b, m.NotifyBehaviour)
-		b = endLen(b, mk2286)
+		if n := len(b) - mk2286 - 1; n < 0x80 {
+			b[mk2286] = byte(n)
+		} else {
+			b = endLen(b, mk2286)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyBehaviour")
 		}
@@ -28329,13 +29901,21 @@ func appendEventSpecV123(b []byte, m *model.EventSpec) ([]byte, error) {
 				mk2311 := len(b)
 				b = append(b, 0)
 				b, err = appendEventParameterV123(b, &m.EventParList[i2310])
-				b = endLen(b, mk2311)
+				if n := len(b) - mk2311 - 1; n < 0x80 {
+					b[mk2311] = byte(n)
+				} else {
+					b = endLen(b, mk2311)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2310)
 					break
 				}
 			}
-			b = endLen(b, mk2309)
+			if n := len(b) - mk2309 - 1; n < 0x80 {
+				b[mk2309] = byte(n)
+			} else {
+				b = endLen(b, mk2309)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "eventParList")
@@ -28626,7 +30206,11 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		mk2335 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV12(b, m.Signal)
-		b = endLen(b, mk2335)
+		if n := len(b) - mk2335 - 1; n < 0x80 {
+			b[mk2335] = byte(n)
+		} else {
+			b = endLen(b, mk2335)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -28638,7 +30222,11 @@ func appendSignalRequestV12(b []byte, m *model.SignalRequest) ([]byte, error) {
 		mk2336 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV12(b, m.SeqSigList)
-		b = endLen(b, mk2336)
+		if n := len(b) - mk2336 - 1; n < 0x80 {
+			b[mk2336] = byte(n)
+		} else {
+			b = endLen(b, mk2336)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -28690,7 +30278,11 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		mk2339 := len(b)
 		b = append(b, 0)
 		b, err = appendSignalV3(b, m.Signal)
-		b = endLen(b, mk2339)
+		if n := len(b) - mk2339 - 1; n < 0x80 {
+			b[mk2339] = byte(n)
+		} else {
+			b = endLen(b, mk2339)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -28702,7 +30294,11 @@ func appendSignalRequestV3(b []byte, m *model.SignalRequest) ([]byte, error) {
 		mk2340 := len(b)
 		b = append(b, 0)
 		b, err = appendSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk2340)
+		if n := len(b) - mk2340 - 1; n < 0x80 {
+			b[mk2340] = byte(n)
+		} else {
+			b = endLen(b, mk2340)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -28765,13 +30361,21 @@ func appendSeqSigListV12(b []byte, m *model.SeqSigList) ([]byte, error) {
 				mk2345 := len(b)
 				b = append(b, 0)
 				b, err = appendSignalV12(b, &m.SignalList[i2344])
-				b = endLen(b, mk2345)
+				if n := len(b) - mk2345 - 1; n < 0x80 {
+					b[mk2345] = byte(n)
+				} else {
+					b = endLen(b, mk2345)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2344)
 					break
 				}
 			}
-			b = endLen(b, mk2343)
+			if n := len(b) - mk2343 - 1; n < 0x80 {
+				b[mk2343] = byte(n)
+			} else {
+				b = endLen(b, mk2343)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -28977,13 +30581,21 @@ func appendSeqSigListV3(b []byte, m *model.SeqSigList) ([]byte, error) {
 				mk2364 := len(b)
 				b = append(b, 0)
 				b, err = appendSignalV3(b, &m.SignalList[i2363])
-				b = endLen(b, mk2364)
+				if n := len(b) - mk2364 - 1; n < 0x80 {
+					b[mk2364] = byte(n)
+				} else {
+					b = endLen(b, mk2364)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2363)
 					break
 				}
 			}
-			b = endLen(b, mk2362)
+			if n := len(b) - mk2362 - 1; n < 0x80 {
+				b[mk2362] = byte(n)
+			} else {
+				b = endLen(b, mk2362)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
@@ -29240,13 +30852,21 @@ func appendSignalV12(b []byte, m *model.Signal) ([]byte, error) {
 				mk2383 := len(b)
 				b = append(b, 0)
 				b, err = appendSigParameterV123(b, &m.SigParList[i2382])
-				b = endLen(b, mk2383)
+				if n := len(b) - mk2383 - 1; n < 0x80 {
+					b[mk2383] = byte(n)
+				} else {
+					b = endLen(b, mk2383)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2382)
 					break
 				}
 			}
-			b = endLen(b, mk2381)
+			if n := len(b) - mk2381 - 1; n < 0x80 {
+				b[mk2381] = byte(n)
+			} else {
+				b = endLen(b, mk2381)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -29623,13 +31243,21 @@ func appendSignalV3(b []byte, m *model.Signal) ([]byte, error) {
 				mk2408 := len(b)
 				b = append(b, 0)
 				b, err = appendSigParameterV123(b, &m.SigParList[i2407])
-				b = endLen(b, mk2408)
+				if n := len(b) - mk2408 - 1; n < 0x80 {
+					b[mk2408] = byte(n)
+				} else {
+					b = endLen(b, mk2408)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2407)
 					break
 				}
 			}
-			b = endLen(b, mk2406)
+			if n := len(b) - mk2406 - 1; n < 0x80 {
+				b[mk2406] = byte(n)
+			} else {
+				b = endLen(b, mk2406)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "sigParList")
@@ -30084,7 +31712,11 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 					break
 				}
 			}
-			b = endLen(b, mk2437)
+			if n := len(b) - mk2437 - 1; n < 0x80 {
+				b[mk2437] = byte(n)
+			} else {
+				b = endLen(b, mk2437)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "value")
@@ -30095,7 +31727,11 @@ func appendSigParameterV123(b []byte, m *model.SigParameter) ([]byte, error) {
 		mk2439 := len(b)
 		b = append(b, 0)
 		b, err = appendSigParameterExtraInfoV123(b, m.ExtraInfo)
-		b = endLen(b, mk2439)
+		if n := len(b) - mk2439 - 1; n < 0x80 {
+			b[mk2439] = byte(n)
+		} else {
+			b = endLen(b, mk2439)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "extraInfo")
 		}
@@ -30491,7 +32127,11 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 					break
 				}
 			}
-			b = endLen(b, mk2467)
+			if n := len(b) - mk2467 - 1; n < 0x80 {
+				b[mk2467] = byte(n)
+			} else {
+				b = endLen(b, mk2467)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mtl")
@@ -30507,13 +32147,21 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 				mk2471 := len(b)
 				b = append(b, 0)
 				b, err = appendPropertyParmV123(b, &m.Mpl[i2470])
-				b = endLen(b, mk2471)
+				if n := len(b) - mk2471 - 1; n < 0x80 {
+					b[mk2471] = byte(n)
+				} else {
+					b = endLen(b, mk2471)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2470)
 					break
 				}
 			}
-			b = endLen(b, mk2469)
+			if n := len(b) - mk2469 - 1; n < 0x80 {
+				b[mk2469] = byte(n)
+			} else {
+				b = endLen(b, mk2469)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "mpl")
@@ -30524,7 +32172,11 @@ func appendModemDescriptorV123(b []byte, m *model.ModemDescriptor) ([]byte, erro
 		mk2472 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk2472)
+		if n := len(b) - mk2472 - 1; n < 0x80 {
+			b[mk2472] = byte(n)
+		} else {
+			b = endLen(b, mk2472)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -30848,7 +32500,11 @@ func appendDigitMapDescriptorV1(b []byte, m *model.DigitMapDescriptor) ([]byte, 
 		mk2507 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV1(b, m.DigitMapValue)
-		b = endLen(b, mk2507)
+		if n := len(b) - mk2507 - 1; n < 0x80 {
+			b[mk2507] = byte(n)
+		} else {
+			b = endLen(b, mk2507)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -30980,7 +32636,11 @@ func appendDigitMapDescriptorV23(b []byte, m *model.DigitMapDescriptor) ([]byte,
 		mk2511 := len(b)
 		b = append(b, 0)
 		b, err = appendDigitMapValueV23(b, m.DigitMapValue)
-		b = endLen(b, mk2511)
+		if n := len(b) - mk2511 - 1; n < 0x80 {
+			b[mk2511] = byte(n)
+		} else {
+			b = endLen(b, mk2511)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "digitMapValue")
 		}
@@ -31620,7 +33280,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2540 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk2540)
+		if n := len(b) - mk2540 - 1; n < 0x80 {
+			b[mk2540] = byte(n)
+		} else {
+			b = endLen(b, mk2540)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -31640,7 +33304,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2541 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk2541)
+		if n := len(b) - mk2541 - 1; n < 0x80 {
+			b[mk2541] = byte(n)
+		} else {
+			b = endLen(b, mk2541)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -31659,7 +33327,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					break
 				}
 			}
-			b = endLen(b, mk2542)
+			if n := len(b) - mk2542 - 1; n < 0x80 {
+				b[mk2542] = byte(n)
+			} else {
+				b = endLen(b, mk2542)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -31678,7 +33350,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2544 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk2544)
+		if n := len(b) - mk2544 - 1; n < 0x80 {
+			b[mk2544] = byte(n)
+		} else {
+			b = endLen(b, mk2544)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -31688,7 +33364,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2545 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk2545)
+		if n := len(b) - mk2545 - 1; n < 0x80 {
+			b[mk2545] = byte(n)
+		} else {
+			b = endLen(b, mk2545)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
@@ -31698,7 +33378,11 @@ func appendServiceChangeParmV1(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2546 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk2546)
+		if n := len(b) - mk2546 - 1; n < 0x80 {
+			b[mk2546] = byte(n)
+		} else {
+			b = endLen(b, mk2546)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -32153,7 +33837,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2585 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk2585)
+		if n := len(b) - mk2585 - 1; n < 0x80 {
+			b[mk2585] = byte(n)
+		} else {
+			b = endLen(b, mk2585)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -32173,7 +33861,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2586 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk2586)
+		if n := len(b) - mk2586 - 1; n < 0x80 {
+			b[mk2586] = byte(n)
+		} else {
+			b = endLen(b, mk2586)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -32192,7 +33884,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					break
 				}
 			}
-			b = endLen(b, mk2587)
+			if n := len(b) - mk2587 - 1; n < 0x80 {
+				b[mk2587] = byte(n)
+			} else {
+				b = endLen(b, mk2587)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -32211,7 +33907,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2589 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk2589)
+		if n := len(b) - mk2589 - 1; n < 0x80 {
+			b[mk2589] = byte(n)
+		} else {
+			b = endLen(b, mk2589)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -32221,7 +33921,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2590 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk2590)
+		if n := len(b) - mk2590 - 1; n < 0x80 {
+			b[mk2590] = byte(n)
+		} else {
+			b = endLen(b, mk2590)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
@@ -32231,7 +33935,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2591 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk2591)
+		if n := len(b) - mk2591 - 1; n < 0x80 {
+			b[mk2591] = byte(n)
+		} else {
+			b = endLen(b, mk2591)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -32241,7 +33949,11 @@ func appendServiceChangeParmV2(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2592 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV2(b, m.ServiceChangeInfo)
-		b = endLen(b, mk2592)
+		if n := len(b) - mk2592 - 1; n < 0x80 {
+			b[mk2592] = byte(n)
+		} else {
+			b = endLen(b, mk2592)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -32721,7 +34433,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2633 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk2633)
+		if n := len(b) - mk2633 - 1; n < 0x80 {
+			b[mk2633] = byte(n)
+		} else {
+			b = endLen(b, mk2633)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -32741,7 +34457,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2634 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk2634)
+		if n := len(b) - mk2634 - 1; n < 0x80 {
+			b[mk2634] = byte(n)
+		} else {
+			b = endLen(b, mk2634)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -32760,7 +34480,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 					break
 				}
 			}
-			b = endLen(b, mk2635)
+			if n := len(b) - mk2635 - 1; n < 0x80 {
+				b[mk2635] = byte(n)
+			} else {
+				b = endLen(b, mk2635)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeReason")
@@ -32779,7 +34503,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2637 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk2637)
+		if n := len(b) - mk2637 - 1; n < 0x80 {
+			b[mk2637] = byte(n)
+		} else {
+			b = endLen(b, mk2637)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -32789,7 +34517,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2638 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.TimeStamp)
-		b = endLen(b, mk2638)
+		if n := len(b) - mk2638 - 1; n < 0x80 {
+			b[mk2638] = byte(n)
+		} else {
+			b = endLen(b, mk2638)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timeStamp")
 		}
@@ -32799,7 +34531,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2639 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardDataV123(b, m.NonStandardData)
-		b = endLen(b, mk2639)
+		if n := len(b) - mk2639 - 1; n < 0x80 {
+			b[mk2639] = byte(n)
+		} else {
+			b = endLen(b, mk2639)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardData")
 		}
@@ -32809,7 +34545,11 @@ func appendServiceChangeParmV3(b []byte, m *model.ServiceChangeParm) ([]byte, er
 		mk2640 := len(b)
 		b = append(b, 0)
 		b, err = appendAuditDescriptorV3(b, m.ServiceChangeInfo)
-		b = endLen(b, mk2640)
+		if n := len(b) - mk2640 - 1; n < 0x80 {
+			b[mk2640] = byte(n)
+		} else {
+			b = endLen(b, mk2640)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeInfo")
 		}
@@ -33318,7 +35058,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		mk2681 := len(b)
 		b = append(b, 0)
 		b, err = appendIP4AddressV123(b, m.Ip4Address)
-		b = endLen(b, mk2681)
+		if n := len(b) - mk2681 - 1; n < 0x80 {
+			b[mk2681] = byte(n)
+		} else {
+			b = endLen(b, mk2681)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "ip4Address")
 		}
@@ -33330,7 +35074,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		mk2682 := len(b)
 		b = append(b, 0)
 		b, err = appendIP6AddressV123(b, m.Ip6Address)
-		b = endLen(b, mk2682)
+		if n := len(b) - mk2682 - 1; n < 0x80 {
+			b[mk2682] = byte(n)
+		} else {
+			b = endLen(b, mk2682)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "ip6Address")
 		}
@@ -33342,7 +35090,11 @@ func appendServiceChangeAddressV123(b []byte, m *model.ServiceChangeAddress) ([]
 		mk2683 := len(b)
 		b = append(b, 0)
 		b, err = appendDomainNameV123(b, m.DomainName)
-		b = endLen(b, mk2683)
+		if n := len(b) - mk2683 - 1; n < 0x80 {
+			b[mk2683] = byte(n)
+		} else {
+			b = endLen(b, mk2683)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "domainName")
 		}
@@ -33528,7 +35280,11 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		mk2693 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk2693)
+		if n := len(b) - mk2693 - 1; n < 0x80 {
+			b[mk2693] = byte(n)
+		} else {
+			b = endLen(b, mk2693)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -33538,7 +35294,11 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		mk2694 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk2694)
+		if n := len(b) - mk2694 - 1; n < 0x80 {
+			b[mk2694] = byte(n)
+		} else {
+			b = endLen(b, mk2694)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -33558,7 +35318,11 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		mk2695 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk2695)
+		if n := len(b) - mk2695 - 1; n < 0x80 {
+			b[mk2695] = byte(n)
+		} else {
+			b = endLen(b, mk2695)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -33568,7 +35332,11 @@ func appendServiceChangeResParmV1(b []byte, m *model.ServiceChangeResParm) ([]by
 		mk2696 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk2696)
+		if n := len(b) - mk2696 - 1; n < 0x80 {
+			b[mk2696] = byte(n)
+		} else {
+			b = endLen(b, mk2696)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -33875,7 +35643,11 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		mk2720 := len(b)
 		b = append(b, 0)
 		b, err = appendMIdV123(b, m.ServiceChangeMgcId)
-		b = endLen(b, mk2720)
+		if n := len(b) - mk2720 - 1; n < 0x80 {
+			b[mk2720] = byte(n)
+		} else {
+			b = endLen(b, mk2720)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeMgcId")
 		}
@@ -33885,7 +35657,11 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		mk2721 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeAddressV123(b, m.ServiceChangeAddress)
-		b = endLen(b, mk2721)
+		if n := len(b) - mk2721 - 1; n < 0x80 {
+			b[mk2721] = byte(n)
+		} else {
+			b = endLen(b, mk2721)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeAddress")
 		}
@@ -33905,7 +35681,11 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		mk2722 := len(b)
 		b = append(b, 0)
 		b, err = appendServiceChangeProfileV123(b, m.ServiceChangeProfile)
-		b = endLen(b, mk2722)
+		if n := len(b) - mk2722 - 1; n < 0x80 {
+			b[mk2722] = byte(n)
+		} else {
+			b = endLen(b, mk2722)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "serviceChangeProfile")
 		}
@@ -33915,7 +35695,11 @@ func appendServiceChangeResParmV23(b []byte, m *model.ServiceChangeResParm) ([]b
 		mk2723 := len(b)
 		b = append(b, 0)
 		b, err = appendTimeNotationV123(b, m.Timestamp)
-		b = endLen(b, mk2723)
+		if n := len(b) - mk2723 - 1; n < 0x80 {
+			b[mk2723] = byte(n)
+		} else {
+			b = endLen(b, mk2723)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "timestamp")
 		}
@@ -34472,7 +36256,11 @@ func appendStatisticsParameterV123(b []byte, m *model.StatisticsParameter) ([]by
 					break
 				}
 			}
-			b = endLen(b, mk2752)
+			if n := len(b) - mk2752 - 1; n < 0x80 {
+				b[mk2752] = byte(n)
+			} else {
+				b = endLen(b, mk2752)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "statValue")
@@ -34689,7 +36477,11 @@ func appendNonStandardDataV123(b []byte, m *model.NonStandardData) ([]byte, erro
 		mk2772 := len(b)
 		b = append(b, 0)
 		b, err = appendNonStandardIdentifierV123(b, &m.NonStandardIdentifier)
-		b = endLen(b, mk2772)
+		if n := len(b) - mk2772 - 1; n < 0x80 {
+			b[mk2772] = byte(n)
+		} else {
+			b = endLen(b, mk2772)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "nonStandardIdentifier")
 		}
@@ -34817,7 +36609,11 @@ func appendNonStandardIdentifierV123(b []byte, m *model.NonStandardIdentifier) (
 		mk2777 := len(b)
 		b = append(b, 0)
 		b, err = appendH221NonStandardV123(b, m.H221NonStandard)
-		b = endLen(b, mk2777)
+		if n := len(b) - mk2777 - 1; n < 0x80 {
+			b[mk2777] = byte(n)
+		} else {
+			b = endLen(b, mk2777)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "h221NonStandard")
 		}
@@ -35268,7 +37064,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2795 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV2(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk2795)
+		if n := len(b) - mk2795 - 1; n < 0x80 {
+			b[mk2795] = byte(n)
+		} else {
+			b = endLen(b, mk2795)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -35280,7 +37080,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2796 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk2796)
+		if n := len(b) - mk2796 - 1; n < 0x80 {
+			b[mk2796] = byte(n)
+		} else {
+			b = endLen(b, mk2796)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -35292,7 +37096,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2797 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk2797)
+		if n := len(b) - mk2797 - 1; n < 0x80 {
+			b[mk2797] = byte(n)
+		} else {
+			b = endLen(b, mk2797)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -35304,7 +37112,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2798 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV2(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk2798)
+		if n := len(b) - mk2798 - 1; n < 0x80 {
+			b[mk2798] = byte(n)
+		} else {
+			b = endLen(b, mk2798)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -35316,7 +37128,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2799 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk2799)
+		if n := len(b) - mk2799 - 1; n < 0x80 {
+			b[mk2799] = byte(n)
+		} else {
+			b = endLen(b, mk2799)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -35328,7 +37144,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2800 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk2800)
+		if n := len(b) - mk2800 - 1; n < 0x80 {
+			b[mk2800] = byte(n)
+		} else {
+			b = endLen(b, mk2800)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -35340,7 +37160,11 @@ func appendIndAuditParameterV2(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2801 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk2801)
+		if n := len(b) - mk2801 - 1; n < 0x80 {
+			b[mk2801] = byte(n)
+		} else {
+			b = endLen(b, mk2801)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -35566,7 +37390,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2818 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorV3(b, m.IndAudMediaDescriptor)
-		b = endLen(b, mk2818)
+		if n := len(b) - mk2818 - 1; n < 0x80 {
+			b[mk2818] = byte(n)
+		} else {
+			b = endLen(b, mk2818)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudMediaDescriptor")
 		}
@@ -35578,7 +37406,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2819 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventsDescriptorV23(b, m.IndAudEventsDescriptor)
-		b = endLen(b, mk2819)
+		if n := len(b) - mk2819 - 1; n < 0x80 {
+			b[mk2819] = byte(n)
+		} else {
+			b = endLen(b, mk2819)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventsDescriptor")
 		}
@@ -35590,7 +37422,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2820 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudEventBufferDescriptorV23(b, m.IndAudEventBufferDescriptor)
-		b = endLen(b, mk2820)
+		if n := len(b) - mk2820 - 1; n < 0x80 {
+			b[mk2820] = byte(n)
+		} else {
+			b = endLen(b, mk2820)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudEventBufferDescriptor")
 		}
@@ -35602,7 +37438,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2821 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalsDescriptorV3(b, m.IndAudSignalsDescriptor)
-		b = endLen(b, mk2821)
+		if n := len(b) - mk2821 - 1; n < 0x80 {
+			b[mk2821] = byte(n)
+		} else {
+			b = endLen(b, mk2821)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudSignalsDescriptor")
 		}
@@ -35614,7 +37454,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2822 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudDigitMapDescriptorV23(b, m.IndAudDigitMapDescriptor)
-		b = endLen(b, mk2822)
+		if n := len(b) - mk2822 - 1; n < 0x80 {
+			b[mk2822] = byte(n)
+		} else {
+			b = endLen(b, mk2822)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudDigitMapDescriptor")
 		}
@@ -35626,7 +37470,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2823 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.IndAudStatisticsDescriptor)
-		b = endLen(b, mk2823)
+		if n := len(b) - mk2823 - 1; n < 0x80 {
+			b[mk2823] = byte(n)
+		} else {
+			b = endLen(b, mk2823)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudStatisticsDescriptor")
 		}
@@ -35638,7 +37486,11 @@ func appendIndAuditParameterV3(b []byte, m *model.IndAuditParameter) ([]byte, er
 		mk2824 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudPackagesDescriptorV23(b, m.IndAudPackagesDescriptor)
-		b = endLen(b, mk2824)
+		if n := len(b) - mk2824 - 1; n < 0x80 {
+			b[mk2824] = byte(n)
+		} else {
+			b = endLen(b, mk2824)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "indAudPackagesDescriptor")
 		}
@@ -35860,7 +37712,11 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		mk2841 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV2(b, m.TermStateDescr)
-		b = endLen(b, mk2841)
+		if n := len(b) - mk2841 - 1; n < 0x80 {
+			b[mk2841] = byte(n)
+		} else {
+			b = endLen(b, mk2841)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
@@ -35870,7 +37726,11 @@ func appendIndAudMediaDescriptorV2(b []byte, m *model.IndAudMediaDescriptor) ([]
 		mk2842 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV2(b, m.Streams)
-		b = endLen(b, mk2842)
+		if n := len(b) - mk2842 - 1; n < 0x80 {
+			b[mk2842] = byte(n)
+		} else {
+			b = endLen(b, mk2842)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -36030,7 +37890,11 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		mk2853 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudTerminationStateDescriptorV3(b, m.TermStateDescr)
-		b = endLen(b, mk2853)
+		if n := len(b) - mk2853 - 1; n < 0x80 {
+			b[mk2853] = byte(n)
+		} else {
+			b = endLen(b, mk2853)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "termStateDescr")
 		}
@@ -36040,7 +37904,11 @@ func appendIndAudMediaDescriptorV3(b []byte, m *model.IndAudMediaDescriptor) ([]
 		mk2854 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudMediaDescriptorStreamsV3(b, m.Streams)
-		b = endLen(b, mk2854)
+		if n := len(b) - mk2854 - 1; n < 0x80 {
+			b[mk2854] = byte(n)
+		} else {
+			b = endLen(b, mk2854)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streams")
 		}
@@ -36204,7 +38072,11 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 		mk2865 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, m.OneStream)
-		b = endLen(b, mk2865)
+		if n := len(b) - mk2865 - 1; n < 0x80 {
+			b[mk2865] = byte(n)
+		} else {
+			b = endLen(b, mk2865)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
@@ -36218,13 +38090,21 @@ func appendIndAudMediaDescriptorStreamsV2(b []byte, m *model.IndAudMediaDescript
 				mk2868 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudStreamDescriptorV2(b, &m.MultiStream[i2867])
-				b = endLen(b, mk2868)
+				if n := len(b) - mk2868 - 1; n < 0x80 {
+					b[mk2868] = byte(n)
+				} else {
+					b = endLen(b, mk2868)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2867)
 					break
 				}
 			}
-			b = endLen(b, mk2866)
+			if n := len(b) - mk2866 - 1; n < 0x80 {
+				b[mk2866] = byte(n)
+			} else {
+				b = endLen(b, mk2866)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -36388,7 +38268,11 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 		mk2883 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, m.OneStream)
-		b = endLen(b, mk2883)
+		if n := len(b) - mk2883 - 1; n < 0x80 {
+			b[mk2883] = byte(n)
+		} else {
+			b = endLen(b, mk2883)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "oneStream")
 		}
@@ -36402,13 +38286,21 @@ func appendIndAudMediaDescriptorStreamsV3(b []byte, m *model.IndAudMediaDescript
 				mk2886 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudStreamDescriptorV3(b, &m.MultiStream[i2885])
-				b = endLen(b, mk2886)
+				if n := len(b) - mk2886 - 1; n < 0x80 {
+					b[mk2886] = byte(n)
+				} else {
+					b = endLen(b, mk2886)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2885)
 					break
 				}
 			}
-			b = endLen(b, mk2884)
+			if n := len(b) - mk2884 - 1; n < 0x80 {
+				b[mk2884] = byte(n)
+			} else {
+				b = endLen(b, mk2884)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "multiStream")
@@ -36578,7 +38470,11 @@ func appendIndAudStreamDescriptorV2(b []byte, m *model.IndAudStreamDescriptor) (
 		mk2901 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV2(b, &m.StreamParms)
-		b = endLen(b, mk2901)
+		if n := len(b) - mk2901 - 1; n < 0x80 {
+			b[mk2901] = byte(n)
+		} else {
+			b = endLen(b, mk2901)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -36716,7 +38612,11 @@ func appendIndAudStreamDescriptorV3(b []byte, m *model.IndAudStreamDescriptor) (
 		mk2905 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStreamParmsV3(b, &m.StreamParms)
-		b = endLen(b, mk2905)
+		if n := len(b) - mk2905 - 1; n < 0x80 {
+			b[mk2905] = byte(n)
+		} else {
+			b = endLen(b, mk2905)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "streamParms")
 		}
@@ -36847,7 +38747,11 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2909 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV2(b, m.LocalControlDescriptor)
-		b = endLen(b, mk2909)
+		if n := len(b) - mk2909 - 1; n < 0x80 {
+			b[mk2909] = byte(n)
+		} else {
+			b = endLen(b, mk2909)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
@@ -36857,7 +38761,11 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2910 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.LocalDescriptor)
-		b = endLen(b, mk2910)
+		if n := len(b) - mk2910 - 1; n < 0x80 {
+			b[mk2910] = byte(n)
+		} else {
+			b = endLen(b, mk2910)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
@@ -36867,7 +38775,11 @@ func appendIndAudStreamParmsV2(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2911 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV2(b, m.RemoteDescriptor)
-		b = endLen(b, mk2911)
+		if n := len(b) - mk2911 - 1; n < 0x80 {
+			b[mk2911] = byte(n)
+		} else {
+			b = endLen(b, mk2911)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -37049,7 +38961,11 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2921 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalControlDescriptorV3(b, m.LocalControlDescriptor)
-		b = endLen(b, mk2921)
+		if n := len(b) - mk2921 - 1; n < 0x80 {
+			b[mk2921] = byte(n)
+		} else {
+			b = endLen(b, mk2921)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localControlDescriptor")
 		}
@@ -37059,7 +38975,11 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2922 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.LocalDescriptor)
-		b = endLen(b, mk2922)
+		if n := len(b) - mk2922 - 1; n < 0x80 {
+			b[mk2922] = byte(n)
+		} else {
+			b = endLen(b, mk2922)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "localDescriptor")
 		}
@@ -37069,7 +38989,11 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2923 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudLocalRemoteDescriptorV3(b, m.RemoteDescriptor)
-		b = endLen(b, mk2923)
+		if n := len(b) - mk2923 - 1; n < 0x80 {
+			b[mk2923] = byte(n)
+		} else {
+			b = endLen(b, mk2923)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "remoteDescriptor")
 		}
@@ -37079,7 +39003,11 @@ func appendIndAudStreamParmsV3(b []byte, m *model.IndAudStreamParms) ([]byte, er
 		mk2924 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudStatisticsDescriptorV23(b, m.StatisticsDescriptor)
-		b = endLen(b, mk2924)
+		if n := len(b) - mk2924 - 1; n < 0x80 {
+			b[mk2924] = byte(n)
+		} else {
+			b = endLen(b, mk2924)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "statisticsDescriptor")
 		}
@@ -37334,13 +39262,21 @@ func appendIndAudLocalControlDescriptorV2(b []byte, m *model.IndAudLocalControlD
 				mk2939 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i2938])
-				b = endLen(b, mk2939)
+				if n := len(b) - mk2939 - 1; n < 0x80 {
+					b[mk2939] = byte(n)
+				} else {
+					b = endLen(b, mk2939)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2938)
 					break
 				}
 			}
-			b = endLen(b, mk2937)
+			if n := len(b) - mk2937 - 1; n < 0x80 {
+				b[mk2937] = byte(n)
+			} else {
+				b = endLen(b, mk2937)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -37642,13 +39578,21 @@ func appendIndAudLocalControlDescriptorV3(b []byte, m *model.IndAudLocalControlD
 				mk2962 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i2961])
-				b = endLen(b, mk2962)
+				if n := len(b) - mk2962 - 1; n < 0x80 {
+					b[mk2962] = byte(n)
+				} else {
+					b = endLen(b, mk2962)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2961)
 					break
 				}
 			}
-			b = endLen(b, mk2960)
+			if n := len(b) - mk2960 - 1; n < 0x80 {
+				b[mk2960] = byte(n)
+			} else {
+				b = endLen(b, mk2960)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -38073,7 +40017,11 @@ func appendIndAudPropertyParmV3(b []byte, m *model.IndAudPropertyParm) ([]byte, 
 		mk2986 := len(b)
 		b = append(b, 0)
 		b, err = appendPropertyParmV123(b, m.PropertyParms)
-		b = endLen(b, mk2986)
+		if n := len(b) - mk2986 - 1; n < 0x80 {
+			b[mk2986] = byte(n)
+		} else {
+			b = endLen(b, mk2986)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
 		}
@@ -38217,13 +40165,21 @@ func appendIndAudLocalRemoteDescriptorV2(b []byte, m *model.IndAudLocalRemoteDes
 				mk2992 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV2(b, &m.PropGrps[i2991])
-				b = endLen(b, mk2992)
+				if n := len(b) - mk2992 - 1; n < 0x80 {
+					b[mk2992] = byte(n)
+				} else {
+					b = endLen(b, mk2992)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i2991)
 					break
 				}
 			}
-			b = endLen(b, mk2990)
+			if n := len(b) - mk2990 - 1; n < 0x80 {
+				b[mk2990] = byte(n)
+			} else {
+				b = endLen(b, mk2990)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -38492,13 +40448,21 @@ func appendIndAudLocalRemoteDescriptorV3(b []byte, m *model.IndAudLocalRemoteDes
 				mk3018 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV3(b, &m.PropGrps[i3017])
-				b = endLen(b, mk3018)
+				if n := len(b) - mk3018 - 1; n < 0x80 {
+					b[mk3018] = byte(n)
+				} else {
+					b = endLen(b, mk3018)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i3017)
 					break
 				}
 			}
-			b = endLen(b, mk3016)
+			if n := len(b) - mk3016 - 1; n < 0x80 {
+				b[mk3016] = byte(n)
+			} else {
+				b = endLen(b, mk3016)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propGrps")
@@ -38760,13 +40724,21 @@ func appendIndAudTerminationStateDescriptorV2(b []byte, m *model.IndAudTerminati
 				mk3044 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV2(b, &m.PropertyParms[i3043])
-				b = endLen(b, mk3044)
+				if n := len(b) - mk3044 - 1; n < 0x80 {
+					b[mk3044] = byte(n)
+				} else {
+					b = endLen(b, mk3044)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i3043)
 					break
 				}
 			}
-			b = endLen(b, mk3042)
+			if n := len(b) - mk3042 - 1; n < 0x80 {
+				b[mk3042] = byte(n)
+			} else {
+				b = endLen(b, mk3042)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -39050,13 +41022,21 @@ func appendIndAudTerminationStateDescriptorV3(b []byte, m *model.IndAudTerminati
 				mk3067 := len(b)
 				b = append(b, 0)
 				b, err = appendIndAudPropertyParmV3(b, &m.PropertyParms[i3066])
-				b = endLen(b, mk3067)
+				if n := len(b) - mk3067 - 1; n < 0x80 {
+					b[mk3067] = byte(n)
+				} else {
+					b = endLen(b, mk3067)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i3066)
 					break
 				}
 			}
-			b = endLen(b, mk3065)
+			if n := len(b) - mk3065 - 1; n < 0x80 {
+				b[mk3065] = byte(n)
+			} else {
+				b = endLen(b, mk3065)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "propertyParms")
@@ -39699,7 +41679,11 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		mk3100 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.Signal)
-		b = endLen(b, mk3100)
+		if n := len(b) - mk3100 - 1; n < 0x80 {
+			b[mk3100] = byte(n)
+		} else {
+			b = endLen(b, mk3100)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -39711,7 +41695,11 @@ func appendIndAudSignalsDescriptorV2(b []byte, m *model.IndAudSignalsDescriptor)
 		mk3101 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV2(b, m.SeqSigList)
-		b = endLen(b, mk3101)
+		if n := len(b) - mk3101 - 1; n < 0x80 {
+			b[mk3101] = byte(n)
+		} else {
+			b = endLen(b, mk3101)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -39806,7 +41794,11 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		mk3106 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.Signal)
-		b = endLen(b, mk3106)
+		if n := len(b) - mk3106 - 1; n < 0x80 {
+			b[mk3106] = byte(n)
+		} else {
+			b = endLen(b, mk3106)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signal")
 		}
@@ -39818,7 +41810,11 @@ func appendIndAudSignalsDescriptorV3(b []byte, m *model.IndAudSignalsDescriptor)
 		mk3107 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSeqSigListV3(b, m.SeqSigList)
-		b = endLen(b, mk3107)
+		if n := len(b) - mk3107 - 1; n < 0x80 {
+			b[mk3107] = byte(n)
+		} else {
+			b = endLen(b, mk3107)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "seqSigList")
 		}
@@ -39919,7 +41915,11 @@ func appendIndAudSeqSigListV2(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		mk3112 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV2(b, m.SignalList)
-		b = endLen(b, mk3112)
+		if n := len(b) - mk3112 - 1; n < 0x80 {
+			b[mk3112] = byte(n)
+		} else {
+			b = endLen(b, mk3112)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -40064,7 +42064,11 @@ func appendIndAudSeqSigListV3(b []byte, m *model.IndAudSeqSigList) ([]byte, erro
 		mk3119 := len(b)
 		b = append(b, 0)
 		b, err = appendIndAudSignalV3(b, m.SignalList)
-		b = endLen(b, mk3119)
+		if n := len(b) - mk3119 - 1; n < 0x80 {
+			b[mk3119] = byte(n)
+		} else {
+			b = endLen(b, mk3119)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "signalList")
 		}
@@ -41049,13 +43053,21 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 				mk3146 := len(b)
 				b = append(b, 0)
 				b, err = appendTerminationIDV123(b, &m.TerminationIDList[i3145])
-				b = endLen(b, mk3146)
+				if n := len(b) - mk3146 - 1; n < 0x80 {
+					b[mk3146] = byte(n)
+				} else {
+					b = endLen(b, mk3146)
+				}
 				if err != nil {
 					err = codecerr.AtIndex(err, i3145)
 					break
 				}
 			}
-			b = endLen(b, mk3144)
+			if n := len(b) - mk3144 - 1; n < 0x80 {
+				b[mk3144] = byte(n)
+			} else {
+				b = endLen(b, mk3144)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationIDList")
@@ -41073,7 +43085,11 @@ func appendTermListAuditResultV3(b []byte, m *model.TermListAuditResult) ([]byte
 					break
 				}
 			}
-			b = endLen(b, mk3147)
+			if n := len(b) - mk3147 - 1; n < 0x80 {
+				b[mk3147] = byte(n)
+			} else {
+				b = endLen(b, mk3147)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "terminationAuditResult")
@@ -41336,7 +43352,11 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 		mk3175 := len(b)
 		b = append(b, 0)
 		b, err = appendSecondEventsDescriptorV3(b, m.SecondEvent)
-		b = endLen(b, mk3175)
+		if n := len(b) - mk3175 - 1; n < 0x80 {
+			b[mk3175] = byte(n)
+		} else {
+			b = endLen(b, mk3175)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "secondEvent")
 		}
@@ -41353,7 +43373,11 @@ func appendRegulatedEmbeddedDescriptorV3(b []byte, m *model.RegulatedEmbeddedDes
 					break
 				}
 			}
-			b = endLen(b, mk3176)
+			if n := len(b) - mk3176 - 1; n < 0x80 {
+				b[mk3176] = byte(n)
+			} else {
+				b = endLen(b, mk3176)
+			}
 		}
 		if err != nil {
 			return b, codecerr.At(err, "signalsDescriptor")
@@ -41520,7 +43544,11 @@ func appendNotifyBehaviourV3(b []byte, m *model.NotifyBehaviour) ([]byte, error)
 		mk3190 := len(b)
 		b = append(b, 0)
 		b, err = appendRegulatedEmbeddedDescriptorV3(b, m.NotifyRegulated)
-		b = endLen(b, mk3190)
+		if n := len(b) - mk3190 - 1; n < 0x80 {
+			b[mk3190] = byte(n)
+		} else {
+			b = endLen(b, mk3190)
+		}
 		if err != nil {
 			return b, codecerr.At(err, "notifyRegulated")
 		}
@@ -41574,19 +43602,31 @@ func appendMessage(b []byte, v int, m *model.MegacoMessage) ([]byte, error) {
 		mk3192 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV1(b, m)
-		b = endLen(b, mk3192)
+		if n := len(b) - mk3192 - 1; n < 0x80 {
+			b[mk3192] = byte(n)
+		} else {
+			b = endLen(b, mk3192)
+		}
 	case 2:
 		b = append(b, "\x30"...)
 		mk3193 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV2(b, m)
-		b = endLen(b, mk3193)
+		if n := len(b) - mk3193 - 1; n < 0x80 {
+			b[mk3193] = byte(n)
+		} else {
+			b = endLen(b, mk3193)
+		}
 	case 3:
 		b = append(b, "\x30"...)
 		mk3194 := len(b)
 		b = append(b, 0)
 		b, err = appendMegacoMessageV3(b, m)
-		b = endLen(b, mk3194)
+		if n := len(b) - mk3194 - 1; n < 0x80 {
+			b[mk3194] = byte(n)
+		} else {
+			b = endLen(b, mk3194)
+		}
 	default:
 		return b, encErrorf("no schema for version %d", v)
 	}

@@ -694,15 +694,13 @@ func appendLen(b []byte, n int) []byte {
 }
 
 func appendInt(b []byte, tag string, v int64) []byte {
-	// Minimal two's complement: drop octets that only repeat the sign.
-	n := 8
-	for n > 1 {
-		top := v >> (8*(n-1) - 1)
-		if top != 0 && top != -1 {
-			break
-		}
-		n--
+	// Minimal two's complement: the value's significant bits and a sign
+	// bit, in whole octets (of v, or of ^v when negative: the same count).
+	m := uint64(v)
+	if v < 0 {
+		m = ^m
 	}
+	n := (bits.Len64(m) + 8) / 8
 	b = append(b, tag...)
 	b = append(b, byte(n))
 	for i := n - 1; i >= 0; i-- {
