@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -202,13 +203,19 @@ func (e *textEncoder) done(l *itemList, before int) {
 // uint writes a number in decimal; small ones (address octets, IDs,
 // codes) without strconv.
 func (e *textEncoder) uint(v uint64) {
-	switch {
+	// Up to five digits (the IDs and timers messages mostly carry) without
+	// strconv.AppendUint's call and copy, in 32-bit arithmetic.
+	switch x := uint32(v); {
 	case v < 10:
-		e.b = append(e.b, byte('0'+v))
+		e.b = append(e.b, byte('0'+x))
 	case v < 100:
-		e.b = append(e.b, byte('0'+v/10), byte('0'+v%10))
+		e.b = append(e.b, byte('0'+x/10), byte('0'+x%10))
 	case v < 1000:
-		e.b = append(e.b, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+		e.b = append(e.b, byte('0'+x/100), byte('0'+x/10%10), byte('0'+x%10))
+	case v < 10000:
+		e.b = append(e.b, byte('0'+x/1000), byte('0'+x/100%10), byte('0'+x/10%10), byte('0'+x%10))
+	case v < 100000:
+		e.b = append(e.b, byte('0'+x/10000), byte('0'+x/1000%10), byte('0'+x/100%10), byte('0'+x/10%10), byte('0'+x%10))
 	default:
 		e.b = strconv.AppendUint(e.b, v, 10)
 	}
@@ -300,7 +307,20 @@ func (e *textEncoder) termName(s []byte) error {
 	if len(s) > 64 {
 		return encErrNoTextf("termination ID of %d characters (at most 64)", len(s))
 	}
-	for _, c := range s {
+	// Eight bytes at a time while they are digits and slashes, what the
+	// IDs of a layout's text form hold ("11111111/00000000/00000000"):
+	// a quarter of the byte loop's instructions. A byte b is in '/'..'9'
+	// when neither b-'/' nor b-'/'+0x75 has its high bit set (a borrow
+	// from a byte outside reaches only the bytes above it, which the
+	// byte loop reads again anyway).
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := binary.LittleEndian.Uint64(s[i:]) - 0x2f2f2f2f2f2f2f2f
+		if (t|(t+0x7575757575757575))&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for _, c := range s[i:] {
 		if charClass[c]&(chName|chPath) == 0 {
 			for _, c := range s {
 				if encBinaryByte(c) {
