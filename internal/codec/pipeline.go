@@ -113,8 +113,11 @@ func Convert(m *model.MegacoMessage, from, to Form, opts Options) error {
 // pipeline read every error alike; errors.Is still sees the mapping's
 // kind and cause.
 func mappingError(err error) error {
+	if err == nil {
+		return nil // before me, which escapes: no allocation on success
+	}
 	var me *mapping.Error
-	if err == nil || !errors.As(err, &me) {
+	if !errors.As(err, &me) {
 		return err
 	}
 	e := &codecerr.Error{Codec: "mapping", Op: codecerr.Map, Kind: codecerr.Mapping, Msg: me.Msg, Err: me}

@@ -274,3 +274,31 @@ func TestNameCase(t *testing.T) {
 		t.Errorf("case variants took %d cache entries", grew)
 	}
 }
+
+// TestTransientAllocs: once warm, a transient decoding with the text <->
+// binary conversion and an encode into a reused buffer allocate nothing,
+// both ways: the proxy's path per message.
+func TestTransientAllocs(t *testing.T) {
+	for _, c := range []struct{ from, to, ext string }{{"compact", "ber", ".compact.txt"}, {"ber", "compact", ".ber"}} {
+		data := corpus.Files(t, c.ext)["msg01a"]
+		enc, err := Lookup(c.to, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []byte
+		run := func() {
+			m, release, _, err := DecodeTransient(data, c.from, FormOf(c.to), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err = Encode(out[:0], enc, c.to, m, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			release()
+		}
+		run()
+		if n := testing.AllocsPerRun(20, run); n != 0 {
+			t.Errorf("%s -> %s: %v allocations a message", c.from, c.to, n)
+		}
+	}
+}
