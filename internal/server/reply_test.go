@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -39,4 +40,47 @@ func TestWireReply(t *testing.T) {
 			t.Errorf("size %d: %d bytes still charged after Free", size, held)
 		}
 	}
+}
+
+// The answers the service writes itself are the bytes protobuf's Marshal
+// makes of the same messages: one answer, a stream's, a batch's, with
+// fields left out at zero and failures among them.
+func TestAnswerWire(t *testing.T) {
+	answers := []answer{
+		{data: bytes.Repeat([]byte{0x30}, 280), from: pb.Codec_CODEC_COMPACT, version: 3},
+		{data: bytes.Repeat([]byte{'!'}, 2000), from: pb.Codec_CODEC_PRETTY, version: 1},
+		{data: []byte{1}},
+		{from: pb.Codec_CODEC_BER},
+		{version: 2},
+		{},
+		{from: pb.Codec(-1), version: 1 << 31},
+		streamError(&RequestError{"bad request"}),
+		streamError(&TooLargeError{What: "batch", Size: 2000, Max: MaxBatch, Unit: "requests"}),
+	}
+	check := func(what string, r wireReply, err error, m proto.Message) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		want, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(r.data, want) {
+			t.Errorf("%s: wrote %x, protobuf's Marshal %x", what, r.data, want)
+		}
+		r.free()
+	}
+	for i, a := range answers {
+		r := newWireReply(a.size())
+		var err error
+		r.data, err = a.appendTo(r.data)
+		check(fmt.Sprintf("answer %d", i), r, err, a.proto())
+		r, err = streamReply(a, nil)
+		check(fmt.Sprintf("stream answer %d", i), r, err, streamResponse(a, nil))
+	}
+	r, err := streamReply(answer{}, answers)
+	check("batch", r, err, streamResponse(answer{}, answers))
+	r, err = streamReply(answer{}, answers[:0])
+	check("empty batch", r, err, streamResponse(answer{}, answers[:0]))
 }
