@@ -8,7 +8,10 @@ import (
 
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	pb "megaco/api/megaco/v1"
 
 	// Registers the proto codec lenientCodec wraps.
 	_ "google.golang.org/grpc/encoding/proto"
@@ -98,6 +101,9 @@ func (a *answerBuf) Put(b *[]byte) {
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if m, ok := v.(*pb.TranscodeRequest); ok && len(data) == 1 && readTranscodeRequest(data[0].ReadOnlyData(), m) {
+		return nil
+	}
 	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil || !guarded(v) {
 		return err
@@ -131,4 +137,59 @@ func (c *lenientCodec) failure(m any) error {
 	}
 	c.pending.Add(-1)
 	return err.(error)
+}
+
+// readTranscodeRequest reads the usual TranscodeRequest, data and codecs
+// only, into m (a new message, or one reset by putRequest), the data
+// copied into m's own Data, whose memory is reused from call to call
+// (getRequest): protobuf's Unmarshal allocates the message and a copy
+// of the data at every call, and finds its way through the message by
+// reflection. A request with anything else (options, a field it does not
+// know, a malformed one) is left to Unmarshal: false.
+func readTranscodeRequest(b []byte, m *pb.TranscodeRequest) bool {
+	var data []byte
+	var from, to uint64
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == fieldData && typ == protowire.BytesType:
+			data, n = protowire.ConsumeBytes(b)
+		case num == fieldFrom && typ == protowire.VarintType:
+			from, n = protowire.ConsumeVarint(b)
+		case num == fieldTo && typ == protowire.VarintType:
+			to, n = protowire.ConsumeVarint(b)
+		default:
+			return false
+		}
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	// As protobuf reads them: the last of a repeated field wins, and an
+	// enum is the low 32 bits of its varint.
+	m.Data = append(m.Data[:0], data...)
+	m.From, m.To = pb.Codec(int32(from)), pb.Codec(int32(to))
+	return true
+}
+
+// requests are TranscodeRequests with their Data's memory, for
+// readTranscodeRequest.
+var requests = sync.Pool{New: func() any { return new(pb.TranscodeRequest) }}
+
+func getRequest() *pb.TranscodeRequest { return requests.Get().(*pb.TranscodeRequest) }
+
+// putRequest gives m back once nothing holds it or its data, reset but
+// for its Data's memory (unless that is too large to keep).
+func putRequest(m *pb.TranscodeRequest) {
+	data := m.Data[:0]
+	m.Reset()
+	if cap(data) <= maxPooledOut {
+		m.Data = data
+	}
+	requests.Put(m)
 }

@@ -118,10 +118,13 @@ func (s *Service) codecServiceDesc() *grpc.ServiceDesc {
 // transcodeHandler is the generated Transcode handler, but for its
 // answer: a wireReply, not a *pb.TranscodeResponse.
 func (s *Service) transcodeHandler(srv any, ctx context.Context, dec func(any) error, icpt grpc.UnaryServerInterceptor) (any, error) {
-	in := new(pb.TranscodeRequest)
+	in := getRequest()
 	if err := dec(in); err != nil {
-		return nil, err
+		return nil, err // in is not reused: its failure may be kept (lenientCodec)
 	}
+	// Nothing holds the request once answered: the answer is in a
+	// buffer of its own, and errors and logs copy what they quote.
+	defer putRequest(in)
 	if icpt == nil {
 		return s.transcodeWire(ctx, in)
 	}
@@ -169,6 +172,7 @@ const (
 	fieldData    protowire.Number = 1
 	fieldFrom    protowire.Number = 2
 	fieldVersion protowire.Number = 3
+	fieldTo      protowire.Number = 3 // TranscodeRequest's
 )
 
 // TranscodeStreamResponse's field numbers.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	pb "megaco/api/megaco/v1"
@@ -83,4 +84,56 @@ func TestAnswerWire(t *testing.T) {
 	check("batch", r, err, streamResponse(answer{}, answers))
 	r, err = streamReply(answer{}, answers[:0])
 	check("empty batch", r, err, streamResponse(answer{}, answers[:0]))
+}
+
+// A TranscodeRequest read without protobuf's Unmarshal, into a reused
+// message, is the one Unmarshal reads; anything else is left to it.
+func TestReadTranscodeRequest(t *testing.T) {
+	msg := bytes.Repeat([]byte("!/1 [1.2.3.4] "), 30)
+	marshal := func(m *pb.TranscodeRequest) []byte {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tag := func(b []byte, num protowire.Number, typ protowire.Type) []byte {
+		return protowire.AppendTag(b, num, typ)
+	}
+	read := [][]byte{
+		marshal(&pb.TranscodeRequest{Data: msg, To: pb.Codec_CODEC_BER}),
+		marshal(&pb.TranscodeRequest{Data: msg[:3], From: pb.Codec_CODEC_COMPACT, To: pb.Codec_CODEC_PRETTY}),
+		marshal(&pb.TranscodeRequest{To: pb.Codec_CODEC_BER}),
+		{},
+		// Repeated fields (the last wins) and an enum beyond 32 bits.
+		protowire.AppendVarint(tag(protowire.AppendBytes(tag(marshal(&pb.TranscodeRequest{Data: msg, From: 3}), fieldData, protowire.BytesType), []byte("x")), fieldFrom, protowire.VarintType), 1<<40|7),
+	}
+	left := [][]byte{
+		marshal(&pb.TranscodeRequest{Data: msg, To: pb.Codec_CODEC_BER, Options: &pb.Options{Version: 2}}),
+		protowire.AppendVarint(tag(nil, 9, protowire.VarintType), 1), // unknown field
+		tag(nil, fieldData, protowire.VarintType),                    // wrong type, truncated
+		protowire.AppendVarint(tag(nil, fieldData, protowire.BytesType), 5),
+		{0x80},
+	}
+	m := getRequest()
+	m.Data = append(m.Data, bytes.Repeat([]byte{'z'}, 1000)...) // memory of an earlier request
+	for i, b := range read {
+		putRequest(m)
+		m = getRequest()
+		want := &pb.TranscodeRequest{}
+		if err := proto.Unmarshal(b, want); err != nil {
+			t.Fatal(err)
+		}
+		if !readTranscodeRequest(b, m) {
+			t.Fatalf("request %d (%x) left to Unmarshal", i, b)
+		}
+		if !bytes.Equal(m.GetData(), want.GetData()) || m.GetFrom() != want.GetFrom() || m.GetTo() != want.GetTo() || m.GetOptions() != nil {
+			t.Errorf("request %d: read %v, Unmarshal %v", i, m, want)
+		}
+	}
+	for i, b := range left {
+		if readTranscodeRequest(b, new(pb.TranscodeRequest)) {
+			t.Errorf("request %d (%x) read, not left to Unmarshal", i, b)
+		}
+	}
 }
