@@ -105,6 +105,7 @@ func putOut(bp *[]byte, out []byte) {
 func (s *Service) codecServiceDesc() *grpc.ServiceDesc {
 	s.wire = true
 	s.transcodeInfo = &grpc.UnaryServerInfo{Server: s, FullMethod: pb.CodecService_Transcode_FullMethodName}
+	s.transcodeFunc = s.transcodeWire
 	d := pb.CodecService_ServiceDesc
 	d.Methods = append([]grpc.MethodDesc(nil), d.Methods...)
 	for i := range d.Methods {
@@ -132,7 +133,7 @@ func (s *Service) transcodeHandler(srv any, ctx context.Context, dec func(any) e
 	if srv != info.Server {
 		info = &grpc.UnaryServerInfo{Server: srv, FullMethod: info.FullMethod}
 	}
-	return icpt(ctx, in, info, s.transcodeWire)
+	return icpt(ctx, in, info, s.transcodeFunc)
 }
 
 // transcodeWire is Transcode with the answer marshalled.

@@ -68,6 +68,9 @@ type Service struct {
 	// transcodeInfo is what the interceptor is told of a Transcode call
 	// (codecServiceDesc sets it): the same for every call.
 	transcodeInfo *grpc.UnaryServerInfo
+	// transcodeFunc is transcodeWire as a value, made once: a method
+	// value made at each call is an allocation.
+	transcodeFunc grpc.UnaryHandler
 }
 
 // New returns a service; metrics and log may be nil.
