@@ -101,8 +101,17 @@ func (a *answerBuf) Put(b *[]byte) {
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	if m, ok := v.(*pb.TranscodeRequest); ok && len(data) == 1 && readTranscodeRequest(data[0].ReadOnlyData(), m) {
-		return nil
+	if len(data) == 1 {
+		switch m := v.(type) {
+		case *pb.TranscodeRequest:
+			if readTranscodeRequest(data[0].ReadOnlyData(), m) {
+				return nil
+			}
+		case *pb.TranscodeStreamRequest:
+			if readTranscodeStreamRequest(data[0].ReadOnlyData(), m) {
+				return nil
+			}
+		}
 	}
 	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil || !guarded(v) {
@@ -192,4 +201,51 @@ func putRequest(m *pb.TranscodeRequest) {
 		m.Data = data
 	}
 	requests.Put(m)
+}
+
+// readTranscodeStreamRequest reads a TranscodeStreamRequest of one usual
+// request (readTranscodeRequest) into m (a new message, or one reset by
+// putStreamRequest), the request taken from getRequest. Anything else is
+// left to Unmarshal (false): a batch, or a request given twice (which
+// protobuf merges). Batches gained nothing from reused requests: giving
+// dozens back to a sync.Pool at every batch allocates as much as they
+// save.
+func readTranscodeStreamRequest(b []byte, m *pb.TranscodeStreamRequest) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != fieldRequest || typ != protowire.BytesType || m.Request != nil {
+			return false
+		}
+		b = b[n:]
+		v, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		r := getRequest()
+		if !readTranscodeRequest(v, r) {
+			requests.Put(r) // as it was: read wrote nothing
+			return false
+		}
+		m.Request = r
+	}
+	return true
+}
+
+// streamRequests are TranscodeStreamRequests, for
+// readTranscodeStreamRequest.
+var streamRequests = sync.Pool{New: func() any { return new(pb.TranscodeStreamRequest) }}
+
+func getStreamRequest() *pb.TranscodeStreamRequest {
+	return streamRequests.Get().(*pb.TranscodeStreamRequest)
+}
+
+// putStreamRequest gives m and its request back once nothing holds them;
+// a batch's requests (Unmarshal's) go to the collector.
+func putStreamRequest(m *pb.TranscodeStreamRequest) {
+	if m.Request != nil {
+		putRequest(m.Request)
+	}
+	m.Reset()
+	streamRequests.Put(m)
 }

@@ -176,10 +176,12 @@ const (
 	fieldTo      protowire.Number = 3 // TranscodeRequest's
 )
 
-// TranscodeStreamResponse's field numbers.
+// TranscodeStreamResponse's field numbers, and TranscodeStreamRequest's
+// request's.
 const (
 	fieldResponse protowire.Number = 1
 	fieldBatch    protowire.Number = 2
+	fieldRequest  protowire.Number = 1
 )
 
 func (a *answer) proto() *pb.TranscodeResponse {

@@ -90,13 +90,7 @@ func TestAnswerWire(t *testing.T) {
 // message, is the one Unmarshal reads; anything else is left to it.
 func TestReadTranscodeRequest(t *testing.T) {
 	msg := bytes.Repeat([]byte("!/1 [1.2.3.4] "), 30)
-	marshal := func(m *pb.TranscodeRequest) []byte {
-		b, err := proto.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	marshal := func(m proto.Message) []byte { return mustMarshal(t, m) }
 	tag := func(b []byte, num protowire.Number, typ protowire.Type) []byte {
 		return protowire.AppendTag(b, num, typ)
 	}
@@ -117,23 +111,67 @@ func TestReadTranscodeRequest(t *testing.T) {
 	}
 	m := getRequest()
 	m.Data = append(m.Data, bytes.Repeat([]byte{'z'}, 1000)...) // memory of an earlier request
+	putRequest(m)
+	checkRead(t, getRequest, putRequest, readTranscodeRequest, read, left)
+}
+
+// A TranscodeStreamRequest of one request is read likewise, its request
+// reused; a batch, or a request given twice (which protobuf merges), or
+// one readTranscodeRequest leaves, is left to Unmarshal.
+func TestReadTranscodeStreamRequest(t *testing.T) {
+	msg := bytes.Repeat([]byte("!/1 [1.2.3.4] "), 30)
+	one := &pb.TranscodeRequest{Data: msg, To: pb.Codec_CODEC_BER}
+	marshal := func(m proto.Message) []byte { return mustMarshal(t, m) }
+	read := [][]byte{
+		marshal(&pb.TranscodeStreamRequest{Request: one}),
+		marshal(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: msg[:5], From: pb.Codec_CODEC_PRETTY, To: pb.Codec_CODEC_PER}}),
+		marshal(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{}}),
+		{},
+	}
+	left := [][]byte{
+		append(marshal(&pb.TranscodeStreamRequest{Request: one}), marshal(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{From: 2}})...),
+		marshal(&pb.TranscodeStreamRequest{Batch: []*pb.TranscodeRequest{one}}),
+		marshal(&pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Options: &pb.Options{Version: 1}}}),
+		protowire.AppendVarint(protowire.AppendTag(nil, 3, protowire.VarintType), 1),
+		protowire.AppendTag(nil, fieldRequest, protowire.BytesType),
+	}
+	checkRead(t, getStreamRequest, putStreamRequest, readTranscodeStreamRequest, read, left)
+}
+
+func mustMarshal(t *testing.T, m proto.Message) []byte {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkRead reads each of read with readFunc into a message from get,
+// given back with put before the next: it must be what protobuf's
+// Unmarshal reads. Each of left must be left to Unmarshal.
+func checkRead[M interface {
+	proto.Message
+	*T
+}, T any](t *testing.T, get func() M, put func(M), readFunc func([]byte, M) bool, read, left [][]byte) {
+	t.Helper()
 	for i, b := range read {
-		putRequest(m)
-		m = getRequest()
-		want := &pb.TranscodeRequest{}
+		m := get()
+		want := M(new(T))
 		if err := proto.Unmarshal(b, want); err != nil {
 			t.Fatal(err)
 		}
-		if !readTranscodeRequest(b, m) {
-			t.Fatalf("request %d (%x) left to Unmarshal", i, b)
+		if !readFunc(b, m) {
+			t.Fatalf("message %d (%x) left to Unmarshal", i, b)
 		}
-		if !bytes.Equal(m.GetData(), want.GetData()) || m.GetFrom() != want.GetFrom() || m.GetTo() != want.GetTo() || m.GetOptions() != nil {
-			t.Errorf("request %d: read %v, Unmarshal %v", i, m, want)
+		if !bytes.Equal(mustMarshal(t, m), mustMarshal(t, want)) {
+			t.Errorf("message %d: read %v, Unmarshal %v", i, m, want)
 		}
+		put(m)
 	}
 	for i, b := range left {
-		if readTranscodeRequest(b, new(pb.TranscodeRequest)) {
-			t.Errorf("request %d (%x) read, not left to Unmarshal", i, b)
+		if readFunc(b, M(new(T))) {
+			t.Errorf("message %d (%x) read, not left to Unmarshal", i, b)
 		}
 	}
 }

@@ -277,14 +277,19 @@ const MaxBatch = 1024
 // response and the stream goes on.
 func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) error {
 	for {
-		req, err := stream.Recv()
+		// The request is reused (see readTranscodeStreamRequest): it is
+		// free again once answered.
+		req := getStreamRequest()
+		err := stream.RecvMsg(req)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return err
+			return err // req is not reused: its failure may be kept (lenientCodec)
 		}
-		if err := s.answerStream(stream, req); err != nil {
+		err = s.answerStream(stream, req)
+		putStreamRequest(req)
+		if err != nil {
 			return err
 		}
 	}
