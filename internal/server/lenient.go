@@ -8,7 +8,10 @@ import (
 
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	pb "megaco/api/megaco/v1"
 
 	// Registers the proto codec lenientCodec wraps.
 	_ "google.golang.org/grpc/encoding/proto"
@@ -98,6 +101,18 @@ func (a *answerBuf) Put(b *[]byte) {
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if len(data) == 1 {
+		switch m := v.(type) {
+		case *pb.TranscodeRequest:
+			if readTranscodeRequest(data[0].ReadOnlyData(), m) {
+				return nil
+			}
+		case *pb.TranscodeStreamRequest:
+			if readTranscodeStreamRequest(data[0].ReadOnlyData(), m) {
+				return nil
+			}
+		}
+	}
 	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil || !guarded(v) {
 		return err
@@ -131,4 +146,106 @@ func (c *lenientCodec) failure(m any) error {
 	}
 	c.pending.Add(-1)
 	return err.(error)
+}
+
+// readTranscodeRequest reads the usual TranscodeRequest, data and codecs
+// only, into m (a new message, or one reset by putRequest), the data
+// copied into m's own Data, whose memory is reused from call to call
+// (getRequest): protobuf's Unmarshal allocates the message and a copy
+// of the data at every call, and finds its way through the message by
+// reflection. A request with anything else (options, a field it does not
+// know, a malformed one) is left to Unmarshal: false.
+func readTranscodeRequest(b []byte, m *pb.TranscodeRequest) bool {
+	var data []byte
+	var from, to uint64
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		switch {
+		case num == fieldData && typ == protowire.BytesType:
+			data, n = protowire.ConsumeBytes(b)
+		case num == fieldFrom && typ == protowire.VarintType:
+			from, n = protowire.ConsumeVarint(b)
+		case num == fieldTo && typ == protowire.VarintType:
+			to, n = protowire.ConsumeVarint(b)
+		default:
+			return false
+		}
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	// As protobuf reads them: the last of a repeated field wins, and an
+	// enum is the low 32 bits of its varint.
+	m.Data = append(m.Data[:0], data...)
+	m.From, m.To = pb.Codec(int32(from)), pb.Codec(int32(to))
+	return true
+}
+
+// requests are TranscodeRequests with their Data's memory, for
+// readTranscodeRequest.
+var requests = sync.Pool{New: func() any { return new(pb.TranscodeRequest) }}
+
+func getRequest() *pb.TranscodeRequest { return requests.Get().(*pb.TranscodeRequest) }
+
+// putRequest gives m back once nothing holds it or its data, reset but
+// for its Data's memory (unless that is too large to keep).
+func putRequest(m *pb.TranscodeRequest) {
+	data := m.Data[:0]
+	m.Reset()
+	if cap(data) <= maxPooledOut {
+		m.Data = data
+	}
+	requests.Put(m)
+}
+
+// readTranscodeStreamRequest reads a TranscodeStreamRequest of one usual
+// request (readTranscodeRequest) into m (a new message, or one reset by
+// putStreamRequest), the request taken from getRequest. Anything else is
+// left to Unmarshal (false): a batch, or a request given twice (which
+// protobuf merges). Batches gained nothing from reused requests: giving
+// dozens back to a sync.Pool at every batch allocates as much as they
+// save.
+func readTranscodeStreamRequest(b []byte, m *pb.TranscodeStreamRequest) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num != fieldRequest || typ != protowire.BytesType || m.Request != nil {
+			return false
+		}
+		b = b[n:]
+		v, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		r := getRequest()
+		if !readTranscodeRequest(v, r) {
+			requests.Put(r) // as it was: read wrote nothing
+			return false
+		}
+		m.Request = r
+	}
+	return true
+}
+
+// streamRequests are TranscodeStreamRequests, for
+// readTranscodeStreamRequest.
+var streamRequests = sync.Pool{New: func() any { return new(pb.TranscodeStreamRequest) }}
+
+func getStreamRequest() *pb.TranscodeStreamRequest {
+	return streamRequests.Get().(*pb.TranscodeStreamRequest)
+}
+
+// putStreamRequest gives m and its request back once nothing holds them;
+// a batch's requests (Unmarshal's) go to the collector.
+func putStreamRequest(m *pb.TranscodeStreamRequest) {
+	if m.Request != nil {
+		putRequest(m.Request)
+	}
+	m.Reset()
+	streamRequests.Put(m)
 }

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	pb "megaco/api/megaco/v1"
@@ -31,19 +32,32 @@ type wireReply struct {
 // gRPC's pooling threshold (charged to the in-flight cap once gRPC takes
 // it: buffers), else into a slice of its own, as gRPC's codec does.
 func marshalReply(m proto.Message) (wireReply, error) {
-	size := proto.Size(m)
-	opts := proto.MarshalOptions{UseCachedSize: true} // Size just ran
-	if mem.IsBelowBufferPoolingThreshold(size) {
-		b, err := opts.MarshalAppend(make([]byte, 0, size), m)
-		return wireReply{data: b}, err
-	}
-	buf := bufferPool.Get(size)
-	b, err := opts.MarshalAppend((*buf)[:0], m)
+	r := newWireReply(proto.Size(m))
+	var err error
+	r.data, err = proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(r.data, m) // Size just ran
 	if err != nil {
-		bufferPool.Put(buf)
+		r.free()
 		return wireReply{}, err
 	}
-	return wireReply{buf: buf, data: b}, nil
+	return r, nil
+}
+
+// newWireReply is an empty reply with room for size bytes: in a buffer
+// of bufferPool when that is over gRPC's pooling threshold, else in a
+// slice of its own, as gRPC's codec does.
+func newWireReply(size int) wireReply {
+	if mem.IsBelowBufferPoolingThreshold(size) {
+		return wireReply{data: make([]byte, 0, size)}
+	}
+	buf := bufferPool.Get(size)
+	return wireReply{buf: buf, data: (*buf)[:0]}
+}
+
+// free gives back the pooled buffer of a reply that is not sent.
+func (r *wireReply) free() {
+	if r.buf != nil {
+		bufferPool.Put(r.buf)
+	}
 }
 
 // pooled is the size of the pooled buffer the answer holds (0: none).
@@ -90,6 +104,8 @@ func putOut(bp *[]byte, out []byte) {
 // lenientCodec; TranscodeStream then answers wireReplies too.
 func (s *Service) codecServiceDesc() *grpc.ServiceDesc {
 	s.wire = true
+	s.transcodeInfo = &grpc.UnaryServerInfo{Server: s, FullMethod: pb.CodecService_Transcode_FullMethodName}
+	s.transcodeFunc = s.transcodeWire
 	d := pb.CodecService_ServiceDesc
 	d.Methods = append([]grpc.MethodDesc(nil), d.Methods...)
 	for i := range d.Methods {
@@ -103,29 +119,152 @@ func (s *Service) codecServiceDesc() *grpc.ServiceDesc {
 // transcodeHandler is the generated Transcode handler, but for its
 // answer: a wireReply, not a *pb.TranscodeResponse.
 func (s *Service) transcodeHandler(srv any, ctx context.Context, dec func(any) error, icpt grpc.UnaryServerInterceptor) (any, error) {
-	in := new(pb.TranscodeRequest)
+	in := getRequest()
 	if err := dec(in); err != nil {
-		return nil, err
+		return nil, err // in is not reused: its failure may be kept (lenientCodec)
 	}
+	// Nothing holds the request once answered: the answer is in a
+	// buffer of its own, and errors and logs copy what they quote.
+	defer putRequest(in)
 	if icpt == nil {
 		return s.transcodeWire(ctx, in)
 	}
-	info := &grpc.UnaryServerInfo{Server: srv, FullMethod: pb.CodecService_Transcode_FullMethodName}
-	return icpt(ctx, in, info, s.transcodeWire)
+	info := s.transcodeInfo
+	if srv != info.Server {
+		info = &grpc.UnaryServerInfo{Server: srv, FullMethod: info.FullMethod}
+	}
+	return icpt(ctx, in, info, s.transcodeFunc)
 }
 
 // transcodeWire is Transcode with the answer marshalled.
 func (s *Service) transcodeWire(_ context.Context, req any) (any, error) {
 	bp := getOut()
-	resp, out, err := s.transcodeOne((*bp)[:0], req.(*pb.TranscodeRequest))
+	a, out, err := s.transcodeOne((*bp)[:0], req.(*pb.TranscodeRequest))
 	if err != nil {
 		putOut(bp, out)
 		return nil, grpcError(err)
 	}
-	r, err := marshalReply(resp)
+	r := newWireReply(a.size())
+	r.data, err = a.appendTo(r.data)
 	putOut(bp, out)
 	if err != nil {
+		r.free()
 		return nil, status.Errorf(codes.Internal, "marshalling the answer: %v", err)
 	}
 	return &r, nil
+}
+
+// answer is one message's TranscodeResponse: its output, a slice of the
+// (pooled) buffer the codec appended it to, and what the input was; or
+// its failure (on a stream). The service writes an answer's wire form
+// itself (appendTo), the bytes protobuf's Marshal makes: without the
+// response message, and without protobuf's reflection sizing and
+// marshalling it, which cost as much as the rest of the call around the
+// codec.
+type answer struct {
+	data    []byte
+	from    pb.Codec
+	version uint32
+	failed  *pb.TranscodeResponse // set: the answer is this
+}
+
+// TranscodeResponse's field numbers.
+const (
+	fieldData    protowire.Number = 1
+	fieldFrom    protowire.Number = 2
+	fieldVersion protowire.Number = 3
+	fieldTo      protowire.Number = 3 // TranscodeRequest's
+)
+
+// TranscodeStreamResponse's field numbers, and TranscodeStreamRequest's
+// request's.
+const (
+	fieldResponse protowire.Number = 1
+	fieldBatch    protowire.Number = 2
+	fieldRequest  protowire.Number = 1
+)
+
+func (a *answer) proto() *pb.TranscodeResponse {
+	if a.failed != nil {
+		return a.failed
+	}
+	return &pb.TranscodeResponse{Data: a.data, From: a.from, Version: a.version}
+}
+
+// size is the answer's wire size.
+func (a *answer) size() int {
+	if a.failed != nil {
+		return proto.Size(a.failed)
+	}
+	n := 0
+	if len(a.data) > 0 {
+		n += protowire.SizeTag(fieldData) + protowire.SizeBytes(len(a.data))
+	}
+	if a.from != 0 {
+		n += protowire.SizeTag(fieldFrom) + protowire.SizeVarint(uint64(a.from))
+	}
+	if a.version != 0 {
+		n += protowire.SizeTag(fieldVersion) + protowire.SizeVarint(uint64(a.version))
+	}
+	return n
+}
+
+// appendTo appends the answer's wire form to b, after size (which sized
+// a failure's message).
+func (a *answer) appendTo(b []byte) ([]byte, error) {
+	if a.failed != nil {
+		return proto.MarshalOptions{UseCachedSize: true}.MarshalAppend(b, a.failed)
+	}
+	// Fields in order of their numbers, zero values left out: as
+	// protobuf writes them.
+	if len(a.data) > 0 {
+		b = protowire.AppendTag(b, fieldData, protowire.BytesType)
+		b = protowire.AppendBytes(b, a.data)
+	}
+	if a.from != 0 {
+		b = protowire.AppendTag(b, fieldFrom, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(a.from))
+	}
+	if a.version != 0 {
+		b = protowire.AppendTag(b, fieldVersion, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(a.version))
+	}
+	return b, nil
+}
+
+// streamResponse is a stream's answer as a message: one answer, or a
+// batch's (batch not nil).
+func streamResponse(one answer, batch []answer) *pb.TranscodeStreamResponse {
+	if batch == nil {
+		return &pb.TranscodeStreamResponse{Response: one.proto()}
+	}
+	resp := &pb.TranscodeStreamResponse{Batch: make([]*pb.TranscodeResponse, len(batch))}
+	for i := range batch {
+		resp.Batch[i] = batch[i].proto()
+	}
+	return resp
+}
+
+// streamReply is streamResponse's wire form.
+func streamReply(one answer, batch []answer) (wireReply, error) {
+	field, answers := fieldResponse, []answer{one}
+	if batch != nil {
+		field, answers = fieldBatch, batch
+	}
+	size := 0
+	for i := range answers {
+		n := answers[i].size()
+		size += protowire.SizeTag(field) + protowire.SizeBytes(n)
+	}
+	r := newWireReply(size)
+	for i := range answers {
+		r.data = protowire.AppendTag(r.data, field, protowire.BytesType)
+		r.data = protowire.AppendVarint(r.data, uint64(answers[i].size()))
+		var err error
+		if r.data, err = answers[i].appendTo(r.data); err != nil {
+			r.free()
+			return wireReply{}, err
+		}
+	}
+	return r, nil
 }

@@ -62,6 +62,15 @@ type Service struct {
 	// wireReplies (codecServiceDesc sets it); otherwise streams answer
 	// with protobuf messages.
 	wire bool
+	// defaults are the codec options of a request that sets none, made
+	// once rather than at every call.
+	defaults codec.Options
+	// transcodeInfo is what the interceptor is told of a Transcode call
+	// (codecServiceDesc sets it): the same for every call.
+	transcodeInfo *grpc.UnaryServerInfo
+	// transcodeFunc is transcodeWire as a value, made once: a method
+	// value made at each call is an allocation.
+	transcodeFunc grpc.UnaryHandler
 }
 
 // New returns a service; metrics and log may be nil.
@@ -72,7 +81,13 @@ func New(cfg Config, metrics *Metrics, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return &Service{cfg: cfg, metrics: metrics, log: log}
+	s := &Service{cfg: cfg, metrics: metrics, log: log}
+	s.defaults = codec.Options{Profile: cfg.Profile, Layout: cfg.Layout, Limits: limits.Default, Names: cfg.Names, Registry: cfg.Registry}
+	s.defaults.Limits.MaxSize = cfg.MaxMessageSize
+	if metrics != nil {
+		s.defaults.Observer = metrics
+	}
+	return s
 }
 
 // TooLargeError is an input over a configured maximum: a message of Size
@@ -109,12 +124,8 @@ func (e *RequestError) ErrorClass() errclass.Class { return errclass.Request }
 
 // options turns request options into codec options.
 func (s *Service) options(version uint32, profile, layout string) (codec.Options, error) {
-	o := codec.Options{Version: int(version), Profile: s.cfg.Profile, Layout: s.cfg.Layout}
-	o.Limits = limits.Default
-	o.Limits.MaxSize = s.cfg.MaxMessageSize
-	if s.metrics != nil {
-		o.Observer = s.metrics
-	}
+	o := s.defaults
+	o.Version = int(version)
 	if version > 3 {
 		return o, &RequestError{fmt.Sprintf("unsupported protocol version %d (want 1, 2 or 3, or 0 to read it from the message)", version)}
 	}
@@ -135,7 +146,6 @@ func (s *Service) options(version uint32, profile, layout string) (codec.Options
 		}
 		o.Layout = l
 	}
-	o.Names, o.Registry = s.cfg.Names, s.cfg.Registry
 	return o, nil
 }
 
@@ -229,34 +239,34 @@ func outputCodec(c pb.Codec) (string, error) {
 
 // Transcode implements CodecService.
 func (s *Service) Transcode(ctx context.Context, req *pb.TranscodeRequest) (*pb.TranscodeResponse, error) {
-	resp, _, err := s.transcodeOne(nil, req)
+	a, _, err := s.transcodeOne(nil, req)
 	if err != nil {
 		return nil, grpcError(err)
 	}
-	return resp, nil
+	return a.proto(), nil
 }
 
 // transcodeOne transcodes one request, appending the output to dst; the
-// response's data is the appended part.
-func (s *Service) transcodeOne(dst []byte, req *pb.TranscodeRequest) (*pb.TranscodeResponse, []byte, error) {
+// answer's data is the appended part.
+func (s *Service) transcodeOne(dst []byte, req *pb.TranscodeRequest) (answer, []byte, error) {
 	opts, err := s.pbOptions(req.GetOptions())
 	if err != nil {
-		return nil, dst, err
+		return answer{}, dst, err
 	}
 	to, err := outputCodec(req.GetTo())
 	if err != nil {
-		return nil, dst, err
+		return answer{}, dst, err
 	}
 	from, ok := protoconv.CodecName(req.GetFrom())
 	if !ok {
-		return nil, dst, &RequestError{fmt.Sprintf("unknown codec %d", req.GetFrom())}
+		return answer{}, dst, &RequestError{fmt.Sprintf("unknown codec %d", req.GetFrom())}
 	}
 	n := len(dst)
 	out, res, err := s.Do(dst, req.GetData(), from, to, opts)
 	if err != nil {
-		return nil, dst, err
+		return answer{}, dst, err
 	}
-	return &pb.TranscodeResponse{Data: out[n:len(out):len(out)], From: codecEnum(res.From), Version: uint32(res.Version)}, out, nil
+	return answer{data: out[n:len(out):len(out)], from: codecEnum(res.From), version: uint32(res.Version)}, out, nil
 }
 
 // MaxBatch bounds the requests of one TranscodeStream batch.
@@ -267,14 +277,19 @@ const MaxBatch = 1024
 // response and the stream goes on.
 func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) error {
 	for {
-		req, err := stream.Recv()
+		// The request is reused (see readTranscodeStreamRequest): it is
+		// free again once answered.
+		req := getStreamRequest()
+		err := stream.RecvMsg(req)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return err
+			return err // req is not reused: its failure may be kept (lenientCodec)
 		}
-		if err := s.answerStream(stream, req); err != nil {
+		err = s.answerStream(stream, req)
+		putStreamRequest(req)
+		if err != nil {
 			return err
 		}
 	}
@@ -283,26 +298,27 @@ func (s *Service) TranscodeStream(stream pb.CodecService_TranscodeStreamServer) 
 // answerStream answers one stream request: the outputs go to a pooled
 // buffer, which is free again once the answer is marshalled.
 func (s *Service) answerStream(stream grpc.ServerStream, req *pb.TranscodeStreamRequest) error {
-	resp := &pb.TranscodeStreamResponse{}
 	s.metrics.streamRequest(max(len(req.GetBatch()), 1))
 	bp := getOut()
 	out := (*bp)[:0]
-	switch batch := req.GetBatch(); {
-	case len(batch) == 0:
-		resp.Response, out = s.streamOne(out, req.GetRequest())
+	var one answer
+	var batch []answer
+	switch b := req.GetBatch(); {
+	case len(b) == 0:
+		one, out = s.streamOne(out, req.GetRequest())
 	case req.GetRequest() != nil:
-		resp.Response = streamError(&RequestError{"a stream request sets request or batch, not both"})
-	case len(batch) > MaxBatch:
-		resp.Response = streamError(&TooLargeError{What: "batch", Size: len(batch), Max: MaxBatch, Unit: "requests"})
+		one = streamError(&RequestError{"a stream request sets request or batch, not both"})
+	case len(b) > MaxBatch:
+		one = streamError(&TooLargeError{What: "batch", Size: len(b), Max: MaxBatch, Unit: "requests"})
 	default:
-		resp.Batch, out = s.streamBatch(out, batch)
+		batch, out = s.streamBatch(out, b)
 	}
 	if !s.wire {
-		err := stream.SendMsg(resp)
+		err := stream.SendMsg(streamResponse(one, batch))
 		putOut(bp, out)
 		return err
 	}
-	r, err := marshalReply(resp)
+	r, err := streamReply(one, batch)
 	putOut(bp, out)
 	if err != nil {
 		return status.Errorf(codes.Internal, "marshalling the answer: %v", err)
@@ -312,23 +328,23 @@ func (s *Service) answerStream(stream grpc.ServerStream, req *pb.TranscodeStream
 
 // streamOne answers one request of a stream, an error included, its
 // output appended to dst.
-func (s *Service) streamOne(dst []byte, req *pb.TranscodeRequest) (*pb.TranscodeResponse, []byte) {
-	resp, out, err := s.transcodeOne(dst, req)
+func (s *Service) streamOne(dst []byte, req *pb.TranscodeRequest) (answer, []byte) {
+	a, out, err := s.transcodeOne(dst, req)
 	if err != nil {
 		return streamError(err), dst
 	}
-	return resp, out
+	return a, out
 }
 
 // streamBatch answers a batch, the outputs appended to dst.
-func (s *Service) streamBatch(dst []byte, batch []*pb.TranscodeRequest) ([]*pb.TranscodeResponse, []byte) {
+func (s *Service) streamBatch(dst []byte, batch []*pb.TranscodeRequest) ([]answer, []byte) {
 	size := 256
 	for _, r := range batch {
 		size += 2 * len(r.GetData())
 	}
 	// One buffer for the batch: the outputs are slices of it.
 	buf := slices.Grow(dst, size)
-	out := make([]*pb.TranscodeResponse, len(batch))
+	out := make([]answer, len(batch))
 	total := 0
 	for i, r := range batch {
 		if total > MaxBatchResponse {
@@ -338,12 +354,12 @@ func (s *Service) streamBatch(dst []byte, batch []*pb.TranscodeRequest) ([]*pb.T
 			out[i] = streamError(&TooLargeError{What: "batch response", Size: total, Max: MaxBatchResponse, Unit: "bytes (send smaller batches)"})
 			continue
 		}
-		resp, next, err := s.transcodeOne(buf, r)
+		a, next, err := s.transcodeOne(buf, r)
 		if err != nil {
-			resp = streamError(err)
+			a = streamError(err)
 		}
-		out[i], buf = resp, next
-		total += len(resp.GetData()) + 64 // and what frames it
+		out[i], buf = a, next
+		total += len(a.data) + 64 // and what frames it
 	}
 	return out, buf
 }
@@ -353,12 +369,12 @@ func (s *Service) streamBatch(dst []byte, batch []*pb.TranscodeRequest) ([]*pb.T
 const MaxBatchResponse = 4<<20 - 256<<10
 
 // streamError is a failed message's answer on a stream.
-func streamError(err error) *pb.TranscodeResponse {
+func streamError(err error) answer {
 	pe := &pb.Error{Code: status.Code(grpcError(err)).String(), Message: clip(err.Error())}
 	if e, ok := codecerr.As(err); ok {
 		pe.Codec, pe.Field, pe.Position = e.Codec, e.Path(), e.Where()
 	}
-	return &pb.TranscodeResponse{Error: pe}
+	return answer{failed: &pb.TranscodeResponse{Error: pe}}
 }
 
 // Decode implements CodecService.
