@@ -58,12 +58,20 @@ type Options struct {
 // Observer watches the pipeline's steps. Codec names are the table's.
 type Observer interface {
 	// Done: one decode (size: input bytes) or encode (output bytes) of a
-	// message of the protocol version, begun at start.
-	Done(codec string, op codecerr.Op, version int, start time.Time, size int)
+	// message of the protocol version, which took took.
+	Done(codec string, op codecerr.Op, version int, took time.Duration, size int)
 	// Failed: a decode (with its conversion) or an encode failed; codec is
 	// "" when the input's codec could not be detected.
 	Failed(codec string, op codecerr.Op, err error)
 }
+
+// epoch is the instant monotonic counts from.
+var epoch = time.Now()
+
+// monotonic reads the monotonic clock alone: time.Since of a fixed instant
+// does, where time.Now reads the wall clock as well, which a duration
+// does not need (two clock reads a timed step instead of three).
+func monotonic() time.Duration { return time.Since(epoch) }
 
 // Form is how a decoded message holds names, termination IDs and values:
 // as the text encoding writes them, or as the binary encodings carry them.
@@ -219,16 +227,16 @@ func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result,
 // Encode appends m's encoding with enc (the codec called name, for the
 // observer) to out.
 func Encode(out []byte, enc Codec, name string, m *model.MegacoMessage, opts Options) ([]byte, error) {
-	var start time.Time
+	var start time.Duration
 	if opts.Observer != nil {
-		start = time.Now()
+		start = monotonic()
 	}
 	res, err := enc.Append(out, m)
 	if opts.Observer != nil {
 		if err != nil {
 			opts.Observer.Failed(name, codecerr.Encode, err)
 		} else {
-			opts.Observer.Done(name, codecerr.Encode, version(m, opts), start, len(res)-len(out))
+			opts.Observer.Done(name, codecerr.Encode, version(m, opts), monotonic()-start, len(res)-len(out))
 		}
 	}
 	if err != nil {
@@ -262,16 +270,16 @@ func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*m
 	if want == InputForm {
 		want = d.Form
 	}
-	var start time.Time
+	var start time.Duration
 	if opts.Observer != nil {
-		start = time.Now()
+		start = monotonic()
 	}
 	m, release, err := decodeWith(data, e, want, opts, reuse)
 	if opts.Observer != nil {
 		if err != nil {
 			opts.Observer.Failed(d.Name, codecerr.Decode, err)
 		} else {
-			opts.Observer.Done(d.Name, codecerr.Decode, int(m.Mess.Version), start, len(data))
+			opts.Observer.Done(d.Name, codecerr.Decode, int(m.Mess.Version), monotonic()-start, len(data))
 		}
 	}
 	return m, release, d.Name, err

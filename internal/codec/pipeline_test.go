@@ -121,7 +121,7 @@ func TestTable(t *testing.T) {
 // recorder is an Observer that keeps what it is told.
 type recorder struct{ done, failed []string }
 
-func (r *recorder) Done(c string, op codecerr.Op, v int, _ time.Time, size int) {
+func (r *recorder) Done(c string, op codecerr.Op, v int, _ time.Duration, size int) {
 	r.done = append(r.done, fmt.Sprintf("%s %s v%d %d", c, op, v, size))
 }
 

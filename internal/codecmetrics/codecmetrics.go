@@ -103,20 +103,20 @@ func (m *Metrics) series(name string) *series {
 	return m.byCodec["unknown"]
 }
 
-func (m *Metrics) done(cs *series, shard int, op codecerr.Op, version int, start time.Time, size int) {
+func (m *Metrics) done(cs *series, shard int, op codecerr.Op, version int, took time.Duration, size int) {
 	if version < 1 || version > 3 {
 		version = 0
 	}
-	m.duration.Observe(cs.duration[op][version], shard, time.Since(start).Seconds())
+	m.duration.Observe(cs.duration[op][version], shard, took.Seconds())
 	m.size.Observe(cs.size[op], shard, float64(size))
 }
 
 // Done implements codec.Observer for callers on any goroutine (a
 // service's handlers): calls take the shards in turn. A nil *Metrics
 // counts nothing.
-func (m *Metrics) Done(name string, op codecerr.Op, version int, start time.Time, size int) {
+func (m *Metrics) Done(name string, op codecerr.Op, version int, took time.Duration, size int) {
 	if m != nil {
-		m.done(m.series(name), int(m.next.Add(1)), op, version, start, size)
+		m.done(m.series(name), int(m.next.Add(1)), op, version, took, size)
 	}
 }
 
@@ -154,8 +154,8 @@ func (o *Observer) series(name string) *series {
 }
 
 // Done implements codec.Observer.
-func (o *Observer) Done(name string, op codecerr.Op, version int, start time.Time, size int) {
-	o.m.done(o.series(name), o.shard, op, version, start, size)
+func (o *Observer) Done(name string, op codecerr.Op, version int, took time.Duration, size int) {
+	o.m.done(o.series(name), o.shard, op, version, took, size)
 }
 
 // Failed implements codec.Observer.

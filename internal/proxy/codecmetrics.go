@@ -31,8 +31,8 @@ func (o *codecObserver) observer() *codecmetrics.Observer {
 }
 
 // Done implements codec.Observer.
-func (o *codecObserver) Done(name string, op codecerr.Op, version int, start time.Time, size int) {
-	o.observer().Done(name, op, version, start, size)
+func (o *codecObserver) Done(name string, op codecerr.Op, version int, took time.Duration, size int) {
+	o.observer().Done(name, op, version, took, size)
 }
 
 // Failed implements codec.Observer.

@@ -65,9 +65,9 @@ func (m *Metrics) observer() *codecmetrics.Observer {
 func (m *Metrics) release(o *codecmetrics.Observer) { m.observers.Put(o) }
 
 // Done implements codec.Observer.
-func (m *Metrics) Done(codecName string, op codecerr.Op, version int, start time.Time, size int) {
+func (m *Metrics) Done(codecName string, op codecerr.Op, version int, took time.Duration, size int) {
 	if m != nil {
-		m.codec.Done(codecName, op, version, start, size)
+		m.codec.Done(codecName, op, version, took, size)
 	}
 }
 
