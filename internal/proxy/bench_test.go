@@ -227,7 +227,7 @@ func answer(c *net.UDPConn, reply []byte) {
 // request evicts the oldest), IDs spread as a generator's are.
 func BenchmarkTable(b *testing.B) {
 	tb := newTable(time.Minute, 100000, nil)
-	now := time.Unix(1000, 0)
+	now := instant(1000 * time.Second)
 	d := dest{addr: netip.MustParseAddrPort("127.0.0.1:2944")}
 	var tid uint32
 	b.ReportAllocs()

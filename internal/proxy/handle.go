@@ -142,7 +142,7 @@ func settleAnswered(w *worker) {
 // one place, else a message per destination (re-encoded).
 func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, payload []byte) {
 	o := s.other()
-	now := time.Now()
+	now := clock()
 	n := len(w.infos)
 	w.dests = slices.Grow(w.dests[:0], n)[:n]
 	w.drop = slices.Grow(w.drop[:0], n)[:n]

@@ -307,10 +307,10 @@ func (p *Proxy) Drain(timeout time.Duration) int {
 		}
 	}
 	deadline := time.Now().Add(timeout)
-	n := p.table.inFlight(time.Now())
+	n := p.table.inFlight(clock())
 	for n > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		n = p.table.inFlight(time.Now())
+		n = p.table.inFlight(clock())
 	}
 	p.Close()
 	return n

@@ -23,9 +23,9 @@ func (k txKey) from() side { return side(k >> 32) }
 
 type txEntry struct {
 	key       txKey
-	requester dest      // where the request came from: replies go there
-	start     time.Time // when the request was first forwarded
-	expires   time.Time
+	requester dest    // where the request came from: replies go there
+	start     instant // when the request was first forwarded
+	expires   instant
 	seq       uint64 // tells this entry from an earlier one in its slot or under its key; 0: a free slot
 	command   uint8  // index in commands
 	answered  bool   // a final reply went back; kept for retransmissions
@@ -62,7 +62,7 @@ type table struct {
 type queued struct {
 	slot    uint32
 	seq     uint64
-	expires time.Time
+	expires instant
 }
 
 // newTable makes a table and registers its gauges with reg (none when
@@ -103,7 +103,7 @@ func (t *table) register(reg prometheus.Registerer) {
 // admitNew is unset (draining) and the request is new, not a
 // retransmission of one the table holds.
 // evicted counts an entry pushed out by the size bound.
-func (t *table) request(now time.Time, k txKey, from dest, command uint8, admitNew bool) (ok, evicted bool) {
+func (t *table) request(now instant, k txKey, from dest, command uint8, admitNew bool) (ok, evicted bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -153,7 +153,7 @@ func (t *table) slot() uint32 {
 // answers; final marks it answered and returns how long it took. A
 // pending (or a segment) keeps the route for another ttl: the requester
 // keeps waiting too.
-func (t *table) reply(now time.Time, k txKey, final bool) (requester dest, took time.Duration, command uint8, first, found bool) {
+func (t *table) reply(now instant, k txKey, final bool) (requester dest, took time.Duration, command uint8, first, found bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -187,7 +187,7 @@ func (t *table) cancel(k txKey) {
 }
 
 // inFlight is the number of unanswered transactions.
-func (t *table) inFlight(now time.Time) int {
+func (t *table) inFlight(now instant) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -253,7 +253,7 @@ func (t *table) unlink(i uint32, c *tcpConn) {
 	e.prev, e.next = 0, 0
 }
 
-func (t *table) expire(now time.Time) {
+func (t *table) expire(now instant) {
 	for t.head < len(t.queue) && !now.Before(t.queue[t.head].expires) {
 		t.pop(now)
 	}
@@ -262,21 +262,25 @@ func (t *table) expire(now time.Time) {
 
 func (t *table) evictOldest() {
 	for t.head < len(t.queue) {
-		if t.pop(time.Time{}) {
+		if t.pop(always) {
 			break
 		}
 	}
 	t.compact()
 }
 
+// always is the now that makes pop remove an entry whether or not it
+// has expired (evictOldest's).
+const always = instant(-1 << 63)
+
 // pop removes the queue's head and its entry, unless the entry was
-// replaced since or, when now is set, has not expired yet (a pending
-// pushed it back: a later place holds it).
-func (t *table) pop(now time.Time) (removed bool) {
+// replaced since or, when now is not always, has not expired yet (a
+// pending pushed it back: a later place holds it).
+func (t *table) pop(now instant) (removed bool) {
 	q := t.queue[t.head]
 	t.queue[t.head] = queued{}
 	t.head++
-	if e := &t.ents[q.slot]; e.seq == q.seq && (now.IsZero() || !now.Before(e.expires)) {
+	if e := &t.ents[q.slot]; e.seq == q.seq && (now == always || !now.Before(e.expires)) {
 		t.remove(q.slot)
 		return true
 	}
@@ -305,7 +309,7 @@ func (t *table) remove(i uint32) {
 func (t *table) sweep() {
 	live := t.queue[:0]
 	for _, q := range t.queue[t.head:] {
-		if e := &t.ents[q.slot]; e.seq == q.seq && q.expires.Equal(e.expires) {
+		if e := &t.ents[q.slot]; e.seq == q.seq && q.expires == e.expires {
 			live = append(live, q)
 		}
 	}

@@ -126,7 +126,7 @@ type tcpConn struct {
 	mgc      *mgcTarget  // the MGC a connection of the MGC side goes to
 	gone     atomic.Bool // the peer closed or reset it
 	closed   atomic.Bool
-	lastRead atomic.Int64 // unix nanoseconds
+	lastRead atomic.Int64 // an instant (clock)
 	raw      *rawIO       // nil: the net package's calls
 
 	// txs heads the list of the routing table's entries whose requester
@@ -246,7 +246,7 @@ func (t *tcpTransport) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 	}
 	c := &tcpConn{s: s, t: t, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{}),
 		raw: newRawIO(nc, s.p.cfg.WriteTimeout)}
-	c.lastRead.Store(time.Now().UnixNano())
+	c.lastRead.Store(int64(clock()))
 	t.conns[c] = struct{}{}
 	if !accepted {
 		// An accepted connection becomes the one messages from the
@@ -354,11 +354,10 @@ func (c *tcpConn) readLoop() {
 			c.readError(err)
 			return
 		}
-		now := time.Now() // one clock read a message: the read time (and without raw I/O the next deadline)
-		c.lastRead.Store(now.UnixNano())
+		c.lastRead.Store(int64(clock())) // one clock read a message, the monotonic clock's
 		if c.raw == nil || !greeted {
 			greeted = true
-			c.c.SetReadDeadline(now.Add(idle))
+			c.c.SetReadDeadline(time.Now().Add(idle))
 		}
 		c.t.mu.Lock()
 		if _, ok := c.t.conns[c]; ok {
@@ -389,12 +388,11 @@ func (c *tcpConn) extendRead(greeted bool) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	idle := c.s.p.cfg.IdleTimeout
-	now := time.Now()
-	if last := time.Unix(0, c.lastRead.Load()); now.Sub(last) < idle {
-		return last.Add(idle), true
+	if since := clock().Sub(instant(c.lastRead.Load())); since < idle {
+		return time.Now().Add(idle - since), true
 	}
 	if c.pairActive() {
-		return now.Add(idle), true
+		return time.Now().Add(idle), true
 	}
 	return time.Time{}, false
 }
@@ -404,7 +402,7 @@ func (c *tcpConn) extendRead(greeted bool) (time.Time, bool) {
 func (c *tcpConn) pairActive() bool {
 	pair := c.pair.Load()
 	return pair != nil && !pair.closed.Load() &&
-		time.Since(time.Unix(0, pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
+		clock().Sub(instant(pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
 }
 
 func (c *tcpConn) readError(err error) {
