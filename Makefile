@@ -76,6 +76,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) ./internal/codec/native
 	$(GO) test -run '^$$' -fuzz FuzzTranscode -fuzztime $(FUZZTIME) ./internal/codec
 	$(GO) test -run '^$$' -fuzz FuzzSalvage -fuzztime $(FUZZTIME) ./internal/codec
+	$(GO) test -run '^$$' -fuzz FuzzReadTranscodeRequest -fuzztime $(FUZZTIME) ./internal/server
 	$(GO) test -run '^$$' -fuzz FuzzAppendWire -fuzztime $(FUZZTIME) ./internal/codec/native
 
 # OTP's codecs timed over the same corpus (needs erl with erlang-megaco).

@@ -175,3 +175,46 @@ func checkRead[M interface {
 		}
 	}
 }
+
+// FuzzReadTranscodeRequest: on any bytes, what readTranscodeRequest
+// reads (into a reused message) is what protobuf's Unmarshal reads, and
+// what it does not read it leaves wholly to Unmarshal; the stream
+// request's reader likewise.
+func FuzzReadTranscodeRequest(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(mustMarshalF(f, &pb.TranscodeRequest{Data: []byte("!/1 [1.2.3.4] T=1{}"), From: pb.Codec_CODEC_COMPACT, To: pb.Codec_CODEC_BER}))
+	f.Add(mustMarshalF(f, &pb.TranscodeStreamRequest{Request: &pb.TranscodeRequest{Data: []byte("x"), To: pb.Codec_CODEC_PER}}))
+	f.Add(mustMarshalF(f, &pb.TranscodeRequest{Options: &pb.Options{Version: 2}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m := getRequest()
+		if readTranscodeRequest(b, m) {
+			var want pb.TranscodeRequest
+			if err := proto.Unmarshal(b, &want); err != nil {
+				t.Fatalf("read %x, which Unmarshal refuses: %v", b, err)
+			}
+			if !proto.Equal(m, &want) && !(len(m.Data) == 0 && len(want.Data) == 0 && m.From == want.From && m.To == want.To) {
+				t.Fatalf("read %v from %x, Unmarshal %v", m, b, &want)
+			}
+		}
+		putRequest(m)
+		s := getStreamRequest()
+		if readTranscodeStreamRequest(b, s) {
+			var want pb.TranscodeStreamRequest
+			if err := proto.Unmarshal(b, &want); err != nil {
+				t.Fatalf("stream: read %x, which Unmarshal refuses: %v", b, err)
+			}
+			if !bytes.Equal(mustMarshal(t, s), mustMarshal(t, &want)) {
+				t.Fatalf("stream: read %v from %x, Unmarshal %v", s, b, &want)
+			}
+		}
+		putStreamRequest(s)
+	})
+}
+
+func mustMarshalF(f *testing.F, m proto.Message) []byte {
+	b, err := proto.Marshal(m)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
