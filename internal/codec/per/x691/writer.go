@@ -100,6 +100,13 @@ func (e *Writer) putBits(v uint64, n int) {
 	if n < 64 {
 		v &= 1<<uint(n) - 1
 	}
+	if n <= int(e.free) {
+		// Within the last octet, as most fields (presence bits, choice
+		// indexes, small lengths) are: one OR, not the loop.
+		e.free -= uint(n)
+		e.buf[len(e.buf)-1] |= byte(v) << e.free
+		return
+	}
 	for n > 0 {
 		if e.free == 0 {
 			if n >= 8 {
