@@ -271,15 +271,16 @@ func (d *decoder) lexFill() {
 		}
 		if c, cl := src[i], charClass[src[i]]; true {
 			if cl&chSkip != 0 {
-				for c != ';' {
-					if i++; i >= len(src) {
-						break
-					}
-					if c, cl = src[i], charClass[src[i]]; cl&chBlank == 0 {
-						break
+				// blanks here; a comment, and the end, by token
+				if c != ';' {
+					for i++; i < len(src); i++ {
+						if c, cl = src[i], charClass[src[i]]; cl&chBlank == 0 {
+							break
+						}
 					}
 				}
-				if sc.pos = i; i >= len(src) || c == ';' {
+				if i >= len(src) || c == ';' {
+					sc.pos = i
 					k, s = sc.token()
 					goto got
 				}
