@@ -108,11 +108,10 @@ type decoder struct {
 
 	// The scanner's tokens, read ahead a batch at a time (lexFill): the
 	// parser takes token lexAt next, up to lexN; lexTaken is how many it
-	// took from the batches before. A token is its span, goyacc's
-	// internal number for its kind (lrInternal) and the kind.
+	// took from the batches before. A token is its span and goyacc's
+	// internal number for its kind (lrInternal; lrExternal maps it back).
 	lexSpans [lexBatch]span
 	lexToks  [lexBatch]uint8
-	lexKinds [lexBatch]uint16
 	lexAt    int
 	lexN     int
 	lexTaken int
@@ -165,7 +164,7 @@ type lexToken struct {
 
 // cur is the token being looked at: the last one the parser took.
 func (d *decoder) cur() lexToken {
-	return lexToken{int(d.lexKinds[max(d.lexAt-1, 0)]), d.parser.lval.tok}
+	return lexToken{lrExternal[d.lexToks[max(d.lexAt-1, 0)]], d.parser.lval.tok}
 }
 
 // ntok is how many tokens the parser took (the last one: cur).
@@ -322,7 +321,7 @@ func (d *decoder) lexFill() {
 			d.header(s) // after an error (fail), lexError
 		}
 		sc.last = sc.last<<16 | uint64(uint16(k))
-		d.lexSpans[n], d.lexToks[n], d.lexKinds[n] = s, uint8(lrInternal(k)), uint16(k)
+		d.lexSpans[n], d.lexToks[n] = s, uint8(lrInternal(k))
 		n++
 		if k == 0 || sc.mode == lexEndOfTokens {
 			break
