@@ -296,14 +296,29 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	all := chAlnum
 	for {
 		// Four bytes a step while all four are word bytes: one test
-		// for four (most words are longer than four bytes).
+		// for four (most words are longer than four bytes). The four
+		// classes then tell where the word ends, without a second look
+		// at the bytes.
 		for ; i+4 <= len(src); i += 4 {
 			b := src[i : i+4 : i+4]
-			cl := charClass[b[0]] & charClass[b[1]] & charClass[b[2]] & charClass[b[3]]
-			if cl&chWord == 0 {
-				break
+			c0, c1, c2, c3 := charClass[b[0]], charClass[b[1]], charClass[b[2]], charClass[b[3]]
+			if cl := c0 & c1 & c2 & c3; cl&chWord != 0 {
+				all &= cl
+				continue
 			}
-			all &= cl
+			switch {
+			case c0&chWord == 0:
+			case c1&chWord == 0:
+				all &= c0
+				i++
+			case c2&chWord == 0:
+				all &= c0 & c1
+				i += 2
+			default:
+				all &= c0 & c1 & c2
+				i += 3
+			}
+			goto wordEnd
 		}
 		for ; i < len(src); i++ {
 			cl := charClass[src[i]]
@@ -312,6 +327,7 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 			}
 			all &= cl
 		}
+	wordEnd:
 		if i == len(src) || charClass[src[i]]&chParen == 0 || !mID && sc.parenEnds(start, i) {
 			break
 		}
