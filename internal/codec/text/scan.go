@@ -345,6 +345,21 @@ func (sc *scanner) word(start int, first uint16, mID bool) (int, span) {
 	if all != 0 {
 		// Every keyword starts with a letter: numbers need no look-up.
 		if first&chDigit == 0 {
+			// lexLookup's first probe here, for a word of under eight
+			// bytes that lies in the message: most keywords are found
+			// (or found missing) by it, without a call (15,638 to
+			// 15,517 instructions per compact corpus message).
+			if w := src[start:i]; len(w) < 8 && cap(w) >= 8 {
+				m := lexMasks[len(w)]
+				k := binary.LittleEndian.Uint64(w[:8])&m | 0x2020202020202020&m
+				h := lexSlot(k, len(w))
+				if lexKeys[h] == k {
+					return lexKeywords[h].tok, s
+				}
+				if lexKeywords[h].tok == 0 {
+					return safeChars, s
+				}
+			}
 			if k := lexLookup(src[start:i]); k != 0 {
 				return k, s
 			}
