@@ -61,6 +61,7 @@ func (d *decoder) fail(kind codecerr.Kind, s span, msg string) {
 	if d.err == nil {
 		d.err = d.errorAt(kind, s.pos, msg)
 		d.sc.mode = lexEndOfTokens
+		d.lexN = d.lexAt // the tokens read ahead are not to be taken
 	}
 }
 
@@ -93,7 +94,7 @@ func (d *decoder) noInequality(at span, what string) {
 // parser's tables say what it could have taken; to ask them, the tokens up
 // to the bad one are run through them again.
 func (d *decoder) describeSyntaxError() {
-	kinds, prev := lrExpected(d.src, d.lim.MaxDepth, d.ntok-1)
+	kinds, prev := lrExpected(d.src, d.lim.MaxDepth, d.ntok()-1)
 	expected := decDescribeExpected(kinds)
 	var b strings.Builder
 	if len(expected) > 0 {
@@ -111,7 +112,7 @@ func (d *decoder) describeSyntaxError() {
 	} else {
 		b.WriteString("unexpected token")
 	}
-	if d.ntok > 1 {
+	if d.ntok() > 1 {
 		b.WriteString(" after ")
 		b.WriteString(d.describe(prev))
 	}

@@ -98,9 +98,9 @@ func lrGoto(s, lhs int) int {
 }
 
 // lrToken maps a scanner kind to the parser's internal token number with
-// goyacc's own yylex1, which the parser's loop no longer calls (yypatch
-// puts yylexTok in its place) but which stays the one definition of the
-// mapping.
+// goyacc's own yylex1, which the parser's loop no longer calls (lexFill
+// maps the kinds as it reads them ahead) but which stays the one
+// definition of the mapping.
 func lrToken(k int) int {
 	_, t := yylex1(kindLexer(k), nil)
 	return t

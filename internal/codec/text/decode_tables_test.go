@@ -181,6 +181,30 @@ func TestLrInternal(t *testing.T) {
 	}
 }
 
+// TestLrExternal: the decoder keeps of a token read ahead only its
+// internal number (lexFill), and cur gives its kind back with lrExternal:
+// every kind the scanner makes, the end, the punctuation and every named
+// terminal, must come back as itself.
+func TestLrExternal(t *testing.T) {
+	kinds := []int{0}
+	for _, c := range ",:>#}]{[<=" {
+		kinds = append(kinds, int(c))
+	}
+	for k := safeChars; k < yyPrivate+256 && k-yyPrivate < len(yyToknames); k++ { // the terminals of grammar.y, from its first
+		if lrInternal(k) != lrInternal(yyPrivate-1) { // not $unk
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) < 1+10+v91Token-safeChars {
+		t.Fatalf("%d kinds, want every terminal from safeChars to v91Token", len(kinds))
+	}
+	for _, k := range kinds {
+		if got := lrExternal[lrInternal(k)]; got != k {
+			t.Errorf("lrExternal[lrInternal(%d)] = %d", k, got)
+		}
+	}
+}
+
 // TestLeanTables: the tables the parser's loop runs on (yypatch derives
 // them from goyacc's at go generate) say, for every state and token and
 // for every state and nonterminal, what goyacc's own tables say; and no

@@ -622,3 +622,37 @@ func TestNumShortAndLong(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeReadAhead: the parser takes its tokens from a batch the
+// scanner reads ahead (lexFill), and the errors are still those of a
+// parse that reads each token as it takes it: the first error found
+// wins, though a lexical error further on was read ahead (and a long
+// message has more tokens than one batch); a version header after an
+// authentication header is checked when the parser gets to it; and a
+// Decoder that failed decodes the next message as Decode does.
+func TestDecodeReadAhead(t *testing.T) {
+	audits := "AV=a/1{AT{M}}" + strings.Repeat(",AV=a/1{AT{M}}", 12) // 129 tokens, two batches
+	for _, c := range []struct{ in, want string }{
+		{"!/2 [1.2.3.4]\nT=99999999999{C=-{AV=a/1{AT{M}}}} \x01", `text: 2:3: transaction ID "99999999999" is out of range`},
+		{"!/2 [1.2.3.4]\nT=99999999999{C=-{" + audits + "}} \x01", `text: 2:3: transaction ID "99999999999" is out of range`},
+		{"!/2 [1.2.3.4]\nT=1{C=-{AV=a/1{AT{M}}}} \x01", "text: 2:25: unexpected character 0x01"},
+		{"!/2 [1.2.3.4]\nT=1{C=-{" + audits + "}} \x01", "text: 2:193: unexpected character 0x01"},
+		{"!/2 [1.2.3.4]\nT=1{C=-{" + audits + "}} =", "text: 2:193: expected a transaction or end of message after '}', found '='"},
+		{"Authentication = 0x01020304:0x0A0B0C0D:0x00112233445566778899AABB\nMEGACO/9 [1.2.3.4] Pending = 7 { }", "text: 2:1: protocol version 9 is not 1, 2 or 3"},
+		{"Authentication = 0x01:0x0A0B0C0D:0x00112233445566778899AABB\nMEGACO/9 [1.2.3.4] Pending = 7 { }", "text: 1:18: "},
+	} {
+		_, err := Decode([]byte(c.in), Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Decode(%q) = %v, want %s...", c.in, err, c.want)
+		}
+		var dec Decoder
+		if _, err2 := dec.Decode([]byte(c.in)); err2 == nil || err == nil || err2.Error() != err.Error() {
+			t.Errorf("Decoder.Decode(%q) = %v, Decode %v", c.in, err2, err)
+		}
+		good := []byte("!/2 [1.2.3.4]\nT=1{C=-{" + audits + "}}")
+		want, _ := Decode(good, Options{})
+		if got, err := dec.Decode(good); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after %q, Decoder.Decode = %v, not as Decode", c.in, err)
+		}
+	}
+}

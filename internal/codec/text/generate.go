@@ -19,10 +19,9 @@ package text
 //     derives from goyacc's and appends to the file (lr.go): a state's
 //     action, the lookahead's action and the state after a reduction take
 //     one look-up each, where goyacc's loop goes through yyPact, yyAct,
-//     yyChk, yyDef and yyExca, and yyR1, yyR2 and yyPgo. It reads tokens
-//     with yylexTok (decode.go), which maps the scanner's kinds to goyacc's
-//     internal token numbers with one table look-up, and reads them where
-//     goyacc's loop does, so that actions and syntax errors see the same
+//     yyChk, yyDef and yyExca, and yyR1, yyR2 and yyPgo. It takes each
+//     token, as goyacc's internal token number, where goyacc's loop reads
+//     one, so that actions and syntax errors see the same
 //     parse. goyacc's tables stay the source (and what a syntax error's
 //     "expected ..." is computed from, decode_tables.go); TestLeanTables
 //     checks the derived tables against them for every state and token.
@@ -31,12 +30,15 @@ package text
 //     parse). A shift into a state that reduces without a token is one
 //     action, so that the loop does not visit that state.
 //   - Parse asserts its lexer's type (*decoder) once and runs the loop
-//     with it (yypatch -lexer): the loop calls yylexTok and the actions
+//     with it (yypatch -lexer): the loop reaches the lexer and the actions
 //     the builder without a type assertion each time.
+//   - The loop takes its tokens from the decoder's batch of tokens read
+//     ahead (yypatch -tokens; decoder.lexFill, decode.go) with a few
+//     loads, and calls the scanner only when the batch is used up.
 //
 // The lean loop took the decode's instructions from 21,159 to 18,841 per
 // compact corpus message (callgrind); TestParserDriverPatched fails if
 // it is missing.
 //
 //go:generate go run golang.org/x/tools/cmd/goyacc@v0.45.0 -v "" -o grammar_gen.go -p yy grammar.y
-//go:generate go run ./internal/yypatch -lexer *decoder grammar_gen.go
+//go:generate go run ./internal/yypatch -lexer *decoder -tokens grammar_gen.go

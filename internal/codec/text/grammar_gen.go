@@ -1414,7 +1414,13 @@ func (yyrcvr *yyParserImpl) parse(yylex *decoder) int {
 		yya := int(int16(yyst))
 		if yyst>>16 != yyLRNoToken {
 			if yytoken < 0 {
-				yytoken = yylexTok(yylex, &yyrcvr.lval)
+				if yylex.lexAt >= yylex.lexN {
+					yylex.lexFill()
+				}
+				yyi := yylex.lexAt
+				yylex.lexAt = yyi + 1
+				yyrcvr.lval.tok = yylex.lexSpans[yyi]
+				yytoken = int(yylex.lexToks[yyi])
 			}
 			if e := yyLRActions[int(yyst>>16)+yytoken]; int(e>>16) == yystate {
 				yya = int(int16(e))

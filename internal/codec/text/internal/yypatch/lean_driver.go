@@ -104,3 +104,16 @@ const (
 	goyaccDriverEnd = "\t}\n\tgoto yystack /* stack new state and value */\n}\n"
 	leanDriverEnd   = "\t\t}\n\t\tyyp++\n\t\tif yystate = yyS[yyp].yys; yystate >= len(yyLRStates) {\n\t\t\t// a goto to a state that reduces without a token: reduce\n\t\t\t// by production yystate-len(yyLRStates)\n\t\t\tyya = len(yyLRStates) - yystate\n\t\t\tgoto yyreduce\n\t\t}\n\t}\n}\n"
 )
+
+// With -tokens, the loop takes its tokens from the lexer's buffer, where
+// the lexer (the text decoder) reads them ahead a batch at a time: token
+// lexAt is the next one (its span in lexSpans, its internal number in
+// lexToks), lexN the end of the batch, and lexFill reads the next batch.
+// A token then costs the loop a few loads rather than a call, around
+// which every value the loop keeps in a register is spilled and reloaded.
+const (
+	lexCall         = "\t\t\tif yytoken < 0 {\n\t\t\t\tyytoken = yylexTok(yylex, &yyrcvr.lval)\n\t\t\t}\n"
+	bufferedLexCall = "\t\t\tif yytoken < 0 {\n\t\t\t\tif yylex.lexAt >= yylex.lexN {\n\t\t\t\t\tyylex.lexFill()\n\t\t\t\t}\n" +
+		"\t\t\t\tyyi := yylex.lexAt\n\t\t\t\tyylex.lexAt = yyi + 1\n" +
+		"\t\t\t\tyyrcvr.lval.tok = yylex.lexSpans[yyi]\n\t\t\t\tyytoken = int(yylex.lexToks[yyi])\n\t\t\t}\n"
+)

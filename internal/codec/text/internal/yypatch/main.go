@@ -35,23 +35,24 @@ var edits = []edit{
 
 func main() {
 	lexer := flag.String("lexer", "", "the lexer's concrete `type`, if Parse is to assert it once (see concreteLexer)")
+	tokens := flag.Bool("tokens", false, "with -lexer: the loop takes its tokens from the lexer's buffer (see bufferedLexCall)")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: yypatch [-lexer type] file.go")
+	if flag.NArg() != 1 || *tokens && *lexer == "" {
+		fmt.Fprintln(os.Stderr, "usage: yypatch [-lexer type [-tokens]] file.go")
 		os.Exit(2)
 	}
-	if err := patchFile(flag.Arg(0), *lexer); err != nil {
+	if err := patchFile(flag.Arg(0), *lexer, *tokens); err != nil {
 		fmt.Fprintln(os.Stderr, "yypatch:", err)
 		os.Exit(1)
 	}
 }
 
-func patchFile(path, lexer string) error {
+func patchFile(path, lexer string, tokens bool) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	out, err := patch(src, lexer)
+	out, err := patch(src, lexer, tokens)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -59,9 +60,9 @@ func patchFile(path, lexer string) error {
 }
 
 // patch returns src with every edit made (and the lexer's type made
-// concrete, if lexer names it) and the lean driver's tables added,
-// gofmt'ed.
-func patch(src []byte, lexer string) ([]byte, error) {
+// concrete, if lexer names it, and its tokens taken from its buffer, if
+// tokens) and the lean driver's tables added, gofmt'ed.
+func patch(src []byte, lexer string, tokens bool) ([]byte, error) {
 	t, err := readTables(src)
 	if err != nil {
 		return nil, err
@@ -78,6 +79,11 @@ func patch(src []byte, lexer string) ([]byte, error) {
 	}
 	if lexer != "" {
 		if src, err = applyEdits(src, edit{parseHead, fmt.Sprintf(concreteParseHead, lexer, lexer), 1}); err != nil {
+			return nil, err
+		}
+	}
+	if tokens {
+		if src, err = applyEdits(src, edit{lexCall, bufferedLexCall, 1}); err != nil {
 			return nil, err
 		}
 	}
