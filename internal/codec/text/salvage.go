@@ -3,6 +3,7 @@ package text
 import (
 	"bytes"
 
+	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 )
 
@@ -13,37 +14,36 @@ import (
 // (Transaction, Reply, Pending, TransactionResponseAck, MessageSegment)
 // as a Transaction of its kind, a request's with its ID, and a top-level
 // Error as the message's Error. Unlike Scan it checks nothing and never
-// fails: it reads up to the end of data or max entries, whatever lies
-// between. Words and keywords are read as the scanners read them.
+// fails: it reads up to the end of data, a body not closed, or max
+// entries. Words, keywords and bodies are read as the scanners read them
+// (flatWord, flatLookup, skim).
 func Salvage(data []byte, s *scan.Summary, max int) {
 	s.Reset()
 	i := salvageHeader(data, s)
 	if i < 0 {
 		return
 	}
-	depth := 0
 	for i < len(data) && len(s.Transactions)+len(s.Errors) < max {
-		c := data[i]
-		switch {
+		i = skimBlanks(data, i) // and comments
+		if i >= len(data) {
+			return
+		}
+		switch c := data[i]; {
+		case c == '{':
+			// A body, stepped over as the scanners step over one
+			// (quoted strings, SDP and digit maps included); one not
+			// closed leaves nothing readable after it.
+			if i = flatSkip(data, i+1, 1, limits.Default.MaxDepth, flStop); i < 0 {
+				return
+			}
+			i++
 		case c == '"':
 			k := bytes.IndexByte(data[i+1:], '"')
 			if k < 0 {
 				return
 			}
 			i += k + 2
-		case c == ';':
-			k := bytes.IndexAny(data[i:], "\r\n")
-			if k < 0 {
-				return
-			}
-			i += k
-		case c == '{':
-			depth++
-			i++
-		case c == '}':
-			depth--
-			i++
-		case depth == 0 && flatClass[c]&flWord != 0:
+		case flatClass[c]&flWord != 0:
 			i = salvageWord(data, i, s)
 		default:
 			i++
