@@ -15,28 +15,9 @@ import (
 func (f *Family) EmitClone(pkg string) ([]byte, error) {
 	var w bytes.Buffer
 	w.WriteString(Header)
-	fmt.Fprintf(&w, "package %s\n\nimport \"strings\"\n\n", pkg)
-	w.WriteString(`// cloneSlice copies s, keeping nil apart from empty.
-func cloneSlice[S ~[]E, E any](s S) S {
-	if s == nil {
-		return nil
-	}
-	return append(S{}, s...)
-}
-
-// cloneEach copies s with each element cloned by f.
-func cloneEach[S ~[]E, E any](s S, f func(*E) E) S {
-	if s == nil {
-		return nil
-	}
-	c := make(S, len(s))
-	for i := range s {
-		c[i] = f(&s[i])
-	}
-	return c
-}
-
-`)
+	// cloneEach, which the methods use for lists of values that hold
+	// memory, is the model package's own (clone.go).
+	fmt.Fprintf(&w, "package %s\n\nimport (\n\"slices\"\n\"strings\"\n)\n\n", pkg)
 	for _, g := range f.Types {
 		if g.Kind == KindEnumerated {
 			continue
@@ -92,7 +73,7 @@ func (f *Family) cloneOf(t, p string) (string, error) {
 	case t == "string":
 		return "strings.Clone(" + val + ")", nil
 	case t == "Octets" || t == "ObjectIdentifier" || t == "[]byte":
-		return "cloneSlice(" + val + ")", nil
+		return "slices.Clone(" + val + ")", nil
 	case strings.HasPrefix(t, "[]"):
 		elem := t[2:]
 		if f.isStruct(elem) {
@@ -100,7 +81,7 @@ func (f *Family) cloneOf(t, p string) (string, error) {
 		}
 		inner, err := f.cloneOf(elem, "e")
 		if err != nil || inner == "" {
-			return "cloneSlice(" + val + ")", err
+			return "slices.Clone(" + val + ")", err
 		}
 		return fmt.Sprintf("cloneEach(%s, func(e *%s) %s { return %s })", val, elem, elem, inner), nil
 	case f.isStruct(t):

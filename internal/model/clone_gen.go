@@ -2,27 +2,10 @@
 
 package model
 
-import "strings"
-
-// cloneSlice copies s, keeping nil apart from empty.
-func cloneSlice[S ~[]E, E any](s S) S {
-	if s == nil {
-		return nil
-	}
-	return append(S{}, s...)
-}
-
-// cloneEach copies s with each element cloned by f.
-func cloneEach[S ~[]E, E any](s S, f func(*E) E) S {
-	if s == nil {
-		return nil
-	}
-	c := make(S, len(s))
-	for i := range s {
-		c[i] = f(&s[i])
-	}
-	return c
-}
+import (
+	"slices"
+	"strings"
+)
 
 // Clone returns a deep copy of x (nil for nil).
 func (x *MegacoMessage) Clone() *MegacoMessage {
@@ -51,9 +34,9 @@ func (x *AuthenticationHeader) Clone() *AuthenticationHeader {
 
 func (x *AuthenticationHeader) clone() AuthenticationHeader {
 	c := *x
-	c.SecParmIndex = cloneSlice(x.SecParmIndex)
-	c.SeqNum = cloneSlice(x.SeqNum)
-	c.Ad = cloneSlice(x.Ad)
+	c.SecParmIndex = slices.Clone(x.SecParmIndex)
+	c.SeqNum = slices.Clone(x.SeqNum)
+	c.Ad = slices.Clone(x.Ad)
 	return c
 }
 
@@ -104,7 +87,7 @@ func (x *MId) clone() MId {
 	c.Ip6Address = x.Ip6Address.Clone()
 	c.DomainName = x.DomainName.Clone()
 	c.DeviceName = strings.Clone(x.DeviceName)
-	c.MtpAddress = cloneSlice(x.MtpAddress)
+	c.MtpAddress = slices.Clone(x.MtpAddress)
 	return c
 }
 
@@ -134,7 +117,7 @@ func (x *IP4Address) Clone() *IP4Address {
 
 func (x *IP4Address) clone() IP4Address {
 	c := *x
-	c.Address = cloneSlice(x.Address)
+	c.Address = slices.Clone(x.Address)
 	return c
 }
 
@@ -149,7 +132,7 @@ func (x *IP6Address) Clone() *IP6Address {
 
 func (x *IP6Address) clone() IP6Address {
 	c := *x
-	c.Address = cloneSlice(x.Address)
+	c.Address = slices.Clone(x.Address)
 	return c
 }
 
@@ -308,7 +291,7 @@ func (x *ContextRequest) clone() ContextRequest {
 	c := *x
 	c.TopologyReq = cloneEach(x.TopologyReq, (*TopologyRequest).clone)
 	c.ContextProp = cloneEach(x.ContextProp, (*PropertyParm).clone)
-	c.ContextList = cloneSlice(x.ContextList)
+	c.ContextList = slices.Clone(x.ContextList)
 	return c
 }
 
@@ -625,7 +608,7 @@ func (x *ObservedEvent) Clone() *ObservedEvent {
 
 func (x *ObservedEvent) clone() ObservedEvent {
 	c := *x
-	c.EventName = cloneSlice(x.EventName)
+	c.EventName = slices.Clone(x.EventName)
 	c.EventParList = cloneEach(x.EventParList, (*EventParameter).clone)
 	c.TimeNotation = x.TimeNotation.Clone()
 	return c
@@ -642,8 +625,8 @@ func (x *EventParameter) Clone() *EventParameter {
 
 func (x *EventParameter) clone() EventParameter {
 	c := *x
-	c.EventParameterName = cloneSlice(x.EventParameterName)
-	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return cloneSlice(*e) })
+	c.EventParameterName = slices.Clone(x.EventParameterName)
+	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return slices.Clone(*e) })
 	c.ExtraInfo = x.ExtraInfo.Clone()
 	return c
 }
@@ -721,8 +704,8 @@ func (x *TerminationID) Clone() *TerminationID {
 
 func (x *TerminationID) clone() TerminationID {
 	c := *x
-	c.Wildcard = cloneEach(x.Wildcard, func(e *Octets) Octets { return cloneSlice(*e) })
-	c.Id = cloneSlice(x.Id)
+	c.Wildcard = cloneEach(x.Wildcard, func(e *Octets) Octets { return slices.Clone(*e) })
+	c.Id = slices.Clone(x.Id)
 	return c
 }
 
@@ -817,8 +800,8 @@ func (x *PropertyParm) Clone() *PropertyParm {
 
 func (x *PropertyParm) clone() PropertyParm {
 	c := *x
-	c.Name = cloneSlice(x.Name)
-	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return cloneSlice(*e) })
+	c.Name = slices.Clone(x.Name)
+	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return slices.Clone(*e) })
 	c.ExtraInfo = x.ExtraInfo.Clone()
 	return c
 }
@@ -909,7 +892,7 @@ func (x *RequestedEvent) Clone() *RequestedEvent {
 
 func (x *RequestedEvent) clone() RequestedEvent {
 	c := *x
-	c.PkgdName = cloneSlice(x.PkgdName)
+	c.PkgdName = slices.Clone(x.PkgdName)
 	c.EventAction = x.EventAction.Clone()
 	c.EvParList = cloneEach(x.EvParList, (*EventParameter).clone)
 	return c
@@ -944,7 +927,7 @@ func (x *EventDM) Clone() *EventDM {
 
 func (x *EventDM) clone() EventDM {
 	c := *x
-	c.DigitMapName = cloneSlice(x.DigitMapName)
+	c.DigitMapName = slices.Clone(x.DigitMapName)
 	c.DigitMapValue = x.DigitMapValue.Clone()
 	return c
 }
@@ -975,7 +958,7 @@ func (x *SecondRequestedEvent) Clone() *SecondRequestedEvent {
 
 func (x *SecondRequestedEvent) clone() SecondRequestedEvent {
 	c := *x
-	c.PkgdName = cloneSlice(x.PkgdName)
+	c.PkgdName = slices.Clone(x.PkgdName)
 	c.EventAction = x.EventAction.Clone()
 	c.EvParList = cloneEach(x.EvParList, (*EventParameter).clone)
 	return c
@@ -1009,7 +992,7 @@ func (x *EventSpec) Clone() *EventSpec {
 
 func (x *EventSpec) clone() EventSpec {
 	c := *x
-	c.EventName = cloneSlice(x.EventName)
+	c.EventName = slices.Clone(x.EventName)
 	c.EventParList = cloneEach(x.EventParList, (*EventParameter).clone)
 	return c
 }
@@ -1056,7 +1039,7 @@ func (x *Signal) Clone() *Signal {
 
 func (x *Signal) clone() Signal {
 	c := *x
-	c.SignalName = cloneSlice(x.SignalName)
+	c.SignalName = slices.Clone(x.SignalName)
 	c.SigParList = cloneEach(x.SigParList, (*SigParameter).clone)
 	return c
 }
@@ -1072,8 +1055,8 @@ func (x *SigParameter) Clone() *SigParameter {
 
 func (x *SigParameter) clone() SigParameter {
 	c := *x
-	c.SigParameterName = cloneSlice(x.SigParameterName)
-	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return cloneSlice(*e) })
+	c.SigParameterName = slices.Clone(x.SigParameterName)
+	c.Value = cloneEach(x.Value, func(e *Octets) Octets { return slices.Clone(*e) })
 	c.ExtraInfo = x.ExtraInfo.Clone()
 	return c
 }
@@ -1103,7 +1086,7 @@ func (x *ModemDescriptor) Clone() *ModemDescriptor {
 
 func (x *ModemDescriptor) clone() ModemDescriptor {
 	c := *x
-	c.Mtl = cloneSlice(x.Mtl)
+	c.Mtl = slices.Clone(x.Mtl)
 	c.Mpl = cloneEach(x.Mpl, (*PropertyParm).clone)
 	c.NonStandardData = x.NonStandardData.Clone()
 	return c
@@ -1120,7 +1103,7 @@ func (x *DigitMapDescriptor) Clone() *DigitMapDescriptor {
 
 func (x *DigitMapDescriptor) clone() DigitMapDescriptor {
 	c := *x
-	c.DigitMapName = cloneSlice(x.DigitMapName)
+	c.DigitMapName = slices.Clone(x.DigitMapName)
 	c.DigitMapValue = x.DigitMapValue.Clone()
 	return c
 }
@@ -1153,7 +1136,7 @@ func (x *ServiceChangeParm) clone() ServiceChangeParm {
 	c := *x
 	c.ServiceChangeAddress = x.ServiceChangeAddress.Clone()
 	c.ServiceChangeProfile = x.ServiceChangeProfile.Clone()
-	c.ServiceChangeReason = cloneEach(x.ServiceChangeReason, func(e *Octets) Octets { return cloneSlice(*e) })
+	c.ServiceChangeReason = cloneEach(x.ServiceChangeReason, func(e *Octets) Octets { return slices.Clone(*e) })
 	c.ServiceChangeMgcId = x.ServiceChangeMgcId.Clone()
 	c.TimeStamp = x.TimeStamp.Clone()
 	c.NonStandardData = x.NonStandardData.Clone()
@@ -1176,7 +1159,7 @@ func (x *ServiceChangeAddress) clone() ServiceChangeAddress {
 	c.Ip6Address = x.Ip6Address.Clone()
 	c.DomainName = x.DomainName.Clone()
 	c.DeviceName = strings.Clone(x.DeviceName)
-	c.MtpAddress = cloneSlice(x.MtpAddress)
+	c.MtpAddress = slices.Clone(x.MtpAddress)
 	return c
 }
 
@@ -1224,7 +1207,7 @@ func (x *PackagesItem) Clone() *PackagesItem {
 
 func (x *PackagesItem) clone() PackagesItem {
 	c := *x
-	c.PackageName = cloneSlice(x.PackageName)
+	c.PackageName = slices.Clone(x.PackageName)
 	return c
 }
 
@@ -1239,8 +1222,8 @@ func (x *StatisticsParameter) Clone() *StatisticsParameter {
 
 func (x *StatisticsParameter) clone() StatisticsParameter {
 	c := *x
-	c.StatName = cloneSlice(x.StatName)
-	c.StatValue = cloneEach(x.StatValue, func(e *Octets) Octets { return cloneSlice(*e) })
+	c.StatName = slices.Clone(x.StatName)
+	c.StatValue = cloneEach(x.StatValue, func(e *Octets) Octets { return slices.Clone(*e) })
 	return c
 }
 
@@ -1256,7 +1239,7 @@ func (x *NonStandardData) Clone() *NonStandardData {
 func (x *NonStandardData) clone() NonStandardData {
 	c := *x
 	c.NonStandardIdentifier = x.NonStandardIdentifier.clone()
-	c.Data = cloneSlice(x.Data)
+	c.Data = slices.Clone(x.Data)
 	return c
 }
 
@@ -1271,7 +1254,7 @@ func (x *NonStandardIdentifier) Clone() *NonStandardIdentifier {
 
 func (x *NonStandardIdentifier) clone() NonStandardIdentifier {
 	c := *x
-	c.Object = cloneSlice(x.Object)
+	c.Object = slices.Clone(x.Object)
 	c.H221NonStandard = x.H221NonStandard.Clone()
 	c.Experimental = strings.Clone(x.Experimental)
 	return c
@@ -1419,7 +1402,7 @@ func (x *IndAudPropertyParm) Clone() *IndAudPropertyParm {
 
 func (x *IndAudPropertyParm) clone() IndAudPropertyParm {
 	c := *x
-	c.Name = cloneSlice(x.Name)
+	c.Name = slices.Clone(x.Name)
 	c.PropertyParms = x.PropertyParms.Clone()
 	return c
 }
@@ -1465,7 +1448,7 @@ func (x *IndAudEventsDescriptor) Clone() *IndAudEventsDescriptor {
 
 func (x *IndAudEventsDescriptor) clone() IndAudEventsDescriptor {
 	c := *x
-	c.PkgdName = cloneSlice(x.PkgdName)
+	c.PkgdName = slices.Clone(x.PkgdName)
 	return c
 }
 
@@ -1480,7 +1463,7 @@ func (x *IndAudEventBufferDescriptor) Clone() *IndAudEventBufferDescriptor {
 
 func (x *IndAudEventBufferDescriptor) clone() IndAudEventBufferDescriptor {
 	c := *x
-	c.EventName = cloneSlice(x.EventName)
+	c.EventName = slices.Clone(x.EventName)
 	return c
 }
 
@@ -1526,7 +1509,7 @@ func (x *IndAudSignal) Clone() *IndAudSignal {
 
 func (x *IndAudSignal) clone() IndAudSignal {
 	c := *x
-	c.SignalName = cloneSlice(x.SignalName)
+	c.SignalName = slices.Clone(x.SignalName)
 	return c
 }
 
@@ -1541,7 +1524,7 @@ func (x *IndAudDigitMapDescriptor) Clone() *IndAudDigitMapDescriptor {
 
 func (x *IndAudDigitMapDescriptor) clone() IndAudDigitMapDescriptor {
 	c := *x
-	c.DigitMapName = cloneSlice(x.DigitMapName)
+	c.DigitMapName = slices.Clone(x.DigitMapName)
 	return c
 }
 
@@ -1556,7 +1539,7 @@ func (x *IndAudStatisticsDescriptor) Clone() *IndAudStatisticsDescriptor {
 
 func (x *IndAudStatisticsDescriptor) clone() IndAudStatisticsDescriptor {
 	c := *x
-	c.StatName = cloneSlice(x.StatName)
+	c.StatName = slices.Clone(x.StatName)
 	return c
 }
 
@@ -1571,7 +1554,7 @@ func (x *IndAudPackagesDescriptor) Clone() *IndAudPackagesDescriptor {
 
 func (x *IndAudPackagesDescriptor) clone() IndAudPackagesDescriptor {
 	c := *x
-	c.PackageName = cloneSlice(x.PackageName)
+	c.PackageName = slices.Clone(x.PackageName)
 	return c
 }
 
