@@ -165,11 +165,11 @@ func readTranscodeRequest(b []byte, m *pb.TranscodeRequest) bool {
 		}
 		b = b[n:]
 		switch {
-		case num == fieldData && typ == protowire.BytesType:
+		case num == reqData && typ == protowire.BytesType:
 			data, n = protowire.ConsumeBytes(b)
-		case num == fieldFrom && typ == protowire.VarintType:
+		case num == reqFrom && typ == protowire.VarintType:
 			from, n = protowire.ConsumeVarint(b)
-		case num == fieldTo && typ == protowire.VarintType:
+		case num == reqTo && typ == protowire.VarintType:
 			to, n = protowire.ConsumeVarint(b)
 		default:
 			return false

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"google.golang.org/grpc"
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	pb "megaco/api/megaco/v1"
 )
@@ -166,23 +168,31 @@ type answer struct {
 	from    pb.Codec
 	version uint32
 	failed  *pb.TranscodeResponse // set: the answer is this
+	n       int                   // its wire size, once streamReply has taken it
 }
 
-// TranscodeResponse's field numbers.
-const (
-	fieldData    protowire.Number = 1
-	fieldFrom    protowire.Number = 2
-	fieldVersion protowire.Number = 3
-	fieldTo      protowire.Number = 3 // TranscodeRequest's
+// The field numbers of the messages the service reads and writes in
+// their wire form itself, taken from the generated descriptors: the
+// .proto (api/megaco/v1/codec.proto) stays their one source.
+var (
+	fieldData     = fieldNumber(&pb.TranscodeResponse{}, "data")
+	fieldFrom     = fieldNumber(&pb.TranscodeResponse{}, "from")
+	fieldVersion  = fieldNumber(&pb.TranscodeResponse{}, "version")
+	reqData       = fieldNumber(&pb.TranscodeRequest{}, "data")
+	reqFrom       = fieldNumber(&pb.TranscodeRequest{}, "from")
+	reqTo         = fieldNumber(&pb.TranscodeRequest{}, "to")
+	fieldResponse = fieldNumber(&pb.TranscodeStreamResponse{}, "response")
+	fieldBatch    = fieldNumber(&pb.TranscodeStreamResponse{}, "batch")
+	fieldRequest  = fieldNumber(&pb.TranscodeStreamRequest{}, "request")
 )
 
-// TranscodeStreamResponse's field numbers, and TranscodeStreamRequest's
-// request's.
-const (
-	fieldResponse protowire.Number = 1
-	fieldBatch    protowire.Number = 2
-	fieldRequest  protowire.Number = 1
-)
+func fieldNumber(m proto.Message, name protoreflect.Name) protowire.Number {
+	f := m.ProtoReflect().Descriptor().Fields().ByName(name)
+	if f == nil {
+		panic(fmt.Sprintf("server: %s has no field %s", m.ProtoReflect().Descriptor().FullName(), name))
+	}
+	return f.Number()
+}
 
 func (a *answer) proto() *pb.TranscodeResponse {
 	if a.failed != nil {
@@ -253,13 +263,13 @@ func streamReply(one answer, batch []answer) (wireReply, error) {
 	}
 	size := 0
 	for i := range answers {
-		n := answers[i].size()
-		size += protowire.SizeTag(field) + protowire.SizeBytes(n)
+		answers[i].n = answers[i].size()
+		size += protowire.SizeTag(field) + protowire.SizeBytes(answers[i].n)
 	}
 	r := newWireReply(size)
 	for i := range answers {
 		r.data = protowire.AppendTag(r.data, field, protowire.BytesType)
-		r.data = protowire.AppendVarint(r.data, uint64(answers[i].size()))
+		r.data = protowire.AppendVarint(r.data, uint64(answers[i].n))
 		var err error
 		if r.data, err = answers[i].appendTo(r.data); err != nil {
 			r.free()

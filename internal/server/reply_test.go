@@ -100,13 +100,13 @@ func TestReadTranscodeRequest(t *testing.T) {
 		marshal(&pb.TranscodeRequest{To: pb.Codec_CODEC_BER}),
 		{},
 		// Repeated fields (the last wins) and an enum beyond 32 bits.
-		protowire.AppendVarint(tag(protowire.AppendBytes(tag(marshal(&pb.TranscodeRequest{Data: msg, From: 3}), fieldData, protowire.BytesType), []byte("x")), fieldFrom, protowire.VarintType), 1<<40|7),
+		protowire.AppendVarint(tag(protowire.AppendBytes(tag(marshal(&pb.TranscodeRequest{Data: msg, From: 3}), reqData, protowire.BytesType), []byte("x")), reqFrom, protowire.VarintType), 1<<40|7),
 	}
 	left := [][]byte{
 		marshal(&pb.TranscodeRequest{Data: msg, To: pb.Codec_CODEC_BER, Options: &pb.Options{Version: 2}}),
 		protowire.AppendVarint(tag(nil, 9, protowire.VarintType), 1), // unknown field
-		tag(nil, fieldData, protowire.VarintType),                    // wrong type, truncated
-		protowire.AppendVarint(tag(nil, fieldData, protowire.BytesType), 5),
+		tag(nil, reqData, protowire.VarintType),                      // wrong type, truncated
+		protowire.AppendVarint(tag(nil, reqData, protowire.BytesType), 5),
 		{0x80},
 	}
 	m := getRequest()
