@@ -323,7 +323,7 @@ func (p *Proxy) rejectUndecoded(w *worker, s side, src dest, data []byte, err er
 	codec.Salvage(in, data, sum, maxSalvaged)
 	w.infos = w.infos[:0]
 	for _, t := range sum.Transactions {
-		w.infos = append(w.infos, txInfo{kind: salvagedKinds[t.Kind], tid: t.ID})
+		w.infos = append(w.infos, txInfo{kind: scanKinds[t.Kind], tid: t.ID})
 	}
 	for range sum.Errors {
 		w.infos = append(w.infos, txInfo{kind: kindError})

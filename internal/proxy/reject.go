@@ -97,7 +97,7 @@ func errorReply(version int, mid model.MId, reqs []uint32, code uint32, text str
 // maxSalvaged bounds the transactions taken from one broken message.
 const maxSalvaged = 64
 
-// salvagedKinds maps what a codec's Salvage read to the proxy's kinds: a
-// segment reply, which is never answered, counts with the acks.
-var salvagedKinds = [...]kind{scan.Request: kindRequest, scan.Pending: kindPending, scan.Reply: kindReply,
+// scanKinds maps the transaction kinds a scan or a salvage reads to the
+// proxy's: a segment reply, which is never answered, counts with the acks.
+var scanKinds = [...]kind{scan.Request: kindRequest, scan.Pending: kindPending, scan.Reply: kindReply,
 	scan.ResponseAck: kindAck, scan.SegmentReply: kindAck}

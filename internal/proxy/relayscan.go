@@ -44,18 +44,15 @@ func (p *Proxy) scanRelay(w *worker, s side, data []byte) (listed, scanned bool)
 	}
 	for i := range sum.Transactions {
 		t := &sum.Transactions[i]
-		info := txInfo{tid: t.ID}
+		if t.Kind == 0 || t.Kind == scan.ResponseAck || int(t.Kind) >= len(scanKinds) {
+			return false, true // an acknowledgement: decoded (see above)
+		}
+		info := txInfo{kind: scanKinds[t.Kind], tid: t.ID}
 		switch t.Kind {
 		case scan.Request:
-			info.kind, info.command = kindRequest, firstScannedCommand(sum, i)
-		case scan.Pending:
-			info.kind = kindPending
+			info.command = firstScannedCommand(sum, i)
 		case scan.Reply:
-			info.kind, info.final = kindReply, t.Final()
-		case scan.SegmentReply:
-			info.kind = kindAck
-		default:
-			return false, true
+			info.final = t.Final()
 		}
 		w.infos = append(w.infos, info)
 	}
