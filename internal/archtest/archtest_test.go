@@ -31,7 +31,7 @@ var codecs = []string{"internal/codec/text", "internal/codec/ber", "internal/cod
 // they import no application.
 var leaves = []string{
 	"internal/tpkt", "internal/udpbatch", "internal/hist", "internal/codecmetrics", "internal/errclass",
-	"internal/pprofhttp", "internal/logging", "internal/buildinfo", "internal/tlsconfig", "internal/quote",
+	"internal/pprofhttp", "internal/logging", "internal/buildinfo", "internal/tlsconfig", "internal/quote", "internal/monotime",
 	"internal/capture",
 }
 

@@ -13,6 +13,7 @@ import (
 	"megaco/internal/mapping/pkgs"
 	"megaco/internal/mapping/termid"
 	"megaco/internal/model"
+	"megaco/internal/monotime"
 )
 
 // Profile says how names and values map between text and binary.
@@ -64,14 +65,6 @@ type Observer interface {
 	// "" when the input's codec could not be detected.
 	Failed(codec string, op codecerr.Op, err error)
 }
-
-// epoch is the instant monotonic counts from.
-var epoch = time.Now()
-
-// monotonic reads the monotonic clock alone: time.Since of a fixed instant
-// does, where time.Now reads the wall clock as well, which a duration
-// does not need (two clock reads a timed step instead of three).
-func monotonic() time.Duration { return time.Since(epoch) }
 
 // Form is how a decoded message holds names, termination IDs and values:
 // as the text encoding writes them, or as the binary encodings carry them.
@@ -227,16 +220,16 @@ func Transcode(out, data []byte, from, to string, opts Options) ([]byte, Result,
 // Encode appends m's encoding with enc (the codec called name, for the
 // observer) to out.
 func Encode(out []byte, enc Codec, name string, m *model.MegacoMessage, opts Options) ([]byte, error) {
-	var start time.Duration
+	var start monotime.Instant
 	if opts.Observer != nil {
-		start = monotonic()
+		start = monotime.Now()
 	}
 	res, err := enc.Append(out, m)
 	if opts.Observer != nil {
 		if err != nil {
 			opts.Observer.Failed(name, codecerr.Encode, err)
 		} else {
-			opts.Observer.Done(name, codecerr.Encode, version(m, opts), monotonic()-start, len(res)-len(out))
+			opts.Observer.Done(name, codecerr.Encode, version(m, opts), monotime.Now().Sub(start), len(res)-len(out))
 		}
 	}
 	if err != nil {
@@ -270,16 +263,16 @@ func decodeAs(data []byte, from string, want Form, opts Options, reuse bool) (*m
 	if want == InputForm {
 		want = d.Form
 	}
-	var start time.Duration
+	var start monotime.Instant
 	if opts.Observer != nil {
-		start = monotonic()
+		start = monotime.Now()
 	}
 	m, release, err := decodeWith(data, e, want, opts, reuse)
 	if opts.Observer != nil {
 		if err != nil {
 			opts.Observer.Failed(d.Name, codecerr.Decode, err)
 		} else {
-			opts.Observer.Done(d.Name, codecerr.Decode, int(m.Mess.Version), monotonic()-start, len(data))
+			opts.Observer.Done(d.Name, codecerr.Decode, int(m.Mess.Version), monotime.Now().Sub(start), len(data))
 		}
 	}
 	return m, release, d.Name, err

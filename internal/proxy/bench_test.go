@@ -15,6 +15,7 @@ import (
 
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
+	"megaco/internal/monotime"
 )
 
 // sink is a UDP socket that reads and discards everything.
@@ -227,7 +228,7 @@ func answer(c *net.UDPConn, reply []byte) {
 // request evicts the oldest), IDs spread as a generator's are.
 func BenchmarkTable(b *testing.B) {
 	tb := newTable(time.Minute, 100000, nil)
-	now := instant(1000 * time.Second)
+	now := monotime.Instant(1000 * time.Second)
 	d := dest{addr: netip.MustParseAddrPort("127.0.0.1:2944")}
 	var tid uint32
 	b.ReportAllocs()

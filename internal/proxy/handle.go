@@ -11,6 +11,7 @@ import (
 	"megaco/internal/codec/limits"
 	"megaco/internal/codec/scan"
 	"megaco/internal/model"
+	"megaco/internal/monotime"
 )
 
 // worker is the memory one read loop reuses from message to message.
@@ -142,7 +143,7 @@ func settleAnswered(w *worker) {
 // one place, else a message per destination (re-encoded).
 func (p *Proxy) route(w *worker, s side, src dest, m *model.MegacoMessage, payload []byte) {
 	o := s.other()
-	now := clock()
+	now := monotime.Now()
 	n := len(w.infos)
 	w.dests = slices.Grow(w.dests[:0], n)[:n]
 	w.drop = slices.Grow(w.drop[:0], n)[:n]

@@ -28,6 +28,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/model"
+	"megaco/internal/monotime"
 )
 
 // side is one of the proxy's two sides; a message's direction is named by
@@ -307,10 +308,10 @@ func (p *Proxy) Drain(timeout time.Duration) int {
 		}
 	}
 	deadline := time.Now().Add(timeout)
-	n := p.table.inFlight(clock())
+	n := p.table.inFlight(monotime.Now())
 	for n > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		n = p.table.inFlight(clock())
+		n = p.table.inFlight(monotime.Now())
 	}
 	p.Close()
 	return n

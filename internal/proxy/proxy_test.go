@@ -17,6 +17,7 @@ import (
 
 	"megaco/internal/codec"
 	"megaco/internal/model"
+	"megaco/internal/monotime"
 	"megaco/internal/tpkt"
 )
 
@@ -545,7 +546,7 @@ func TestConnLimit(t *testing.T) {
 func TestTable(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	tb := newTable(time.Minute, 3, reg)
-	t0 := instant(1000 * time.Second)
+	t0 := monotime.Instant(1000 * time.Second)
 	a := dest{conn: &tcpConn{}}
 	for i := range 5 {
 		_, evicted := tb.request(t0.Add(time.Duration(i)*time.Second), newKey(mgcSide, uint32(i)), a, 0, true)
@@ -606,7 +607,7 @@ func TestTable(t *testing.T) {
 // their pending counts.
 func TestTableSlotReuse(t *testing.T) {
 	tb := newTable(time.Minute, 2, nil)
-	t0 := instant(1000 * time.Second)
+	t0 := monotime.Instant(1000 * time.Second)
 	a, b := dest{conn: &tcpConn{}}, dest{conn: &tcpConn{}}
 	tb.request(t0, newKey(mgcSide, 1), a, 0, true)
 	tb.request(t0.Add(time.Second), newKey(mgcSide, 2), a, 0, true)
@@ -645,7 +646,7 @@ func TestTableSlotReuse(t *testing.T) {
 func TestTableSlots(t *testing.T) {
 	const bound = 50
 	tb := newTable(time.Minute, bound, nil)
-	now := instant(1000 * time.Second)
+	now := monotime.Instant(1000 * time.Second)
 	reqs := map[txKey]dest{}
 	for i := range 2000 {
 		now = now.Add(time.Millisecond)
@@ -767,7 +768,7 @@ func TestPeerDown(t *testing.T) {
 	if n := counterValue(t, r.reg, "megaco_proxy_errors_total", map[string]string{"side": "mg", "reason": "route"}); n != 2 {
 		t.Errorf("route errors: %v", n)
 	}
-	if n := r.p.table.inFlight(clock()); n != 0 {
+	if n := r.p.table.inFlight(monotime.Now()); n != 0 {
 		t.Errorf("%d dropped requests still in flight", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"megaco/internal/monotime"
 	"megaco/internal/tpkt"
 )
 
@@ -213,7 +214,7 @@ func TestErrorTextWords(t *testing.T) {
 // retransmission, evicted), and what is owed to each connection follows.
 func TestForget(t *testing.T) {
 	tb := newTable(time.Minute, 1000, nil)
-	now := instant(1000 * time.Second)
+	now := monotime.Instant(1000 * time.Second)
 	a, b := &tcpConn{settled: make(chan struct{}, 1)}, &tcpConn{settled: make(chan struct{}, 1)}
 	u := dest{addr: netip.MustParseAddrPort("127.0.0.1:5")}
 	want := map[txKey]*tcpConn{}
@@ -285,7 +286,7 @@ func TestForget(t *testing.T) {
 func BenchmarkForget(b *testing.B) {
 	const full = 100000
 	tb := newTable(time.Hour, full, nil)
-	now := instant(1000 * time.Second)
+	now := monotime.Instant(1000 * time.Second)
 	others := make([]*tcpConn, 100)
 	for i := range others {
 		others[i] = &tcpConn{}

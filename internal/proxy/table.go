@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"megaco/internal/monotime"
 )
 
 // txKey names an outstanding transaction: the side its request came from
@@ -23,9 +25,9 @@ func (k txKey) from() side { return side(k >> 32) }
 
 type txEntry struct {
 	key       txKey
-	requester dest    // where the request came from: replies go there
-	start     instant // when the request was first forwarded
-	expires   instant
+	requester dest             // where the request came from: replies go there
+	start     monotime.Instant // when the request was first forwarded
+	expires   monotime.Instant
 	seq       uint64 // tells this entry from an earlier one in its slot or under its key; 0: a free slot
 	command   uint8  // index in commands
 	answered  bool   // a final reply went back; kept for retransmissions
@@ -62,7 +64,7 @@ type table struct {
 type queued struct {
 	slot    uint32
 	seq     uint64
-	expires instant
+	expires monotime.Instant
 }
 
 // newTable makes a table and registers its gauges with reg (none when
@@ -103,7 +105,7 @@ func (t *table) register(reg prometheus.Registerer) {
 // admitNew is unset (draining) and the request is new, not a
 // retransmission of one the table holds.
 // evicted counts an entry pushed out by the size bound.
-func (t *table) request(now instant, k txKey, from dest, command uint8, admitNew bool) (ok, evicted bool) {
+func (t *table) request(now monotime.Instant, k txKey, from dest, command uint8, admitNew bool) (ok, evicted bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -153,7 +155,7 @@ func (t *table) slot() uint32 {
 // answers; final marks it answered and returns how long it took. A
 // pending (or a segment) keeps the route for another ttl: the requester
 // keeps waiting too.
-func (t *table) reply(now instant, k txKey, final bool) (requester dest, took time.Duration, command uint8, first, found bool) {
+func (t *table) reply(now monotime.Instant, k txKey, final bool) (requester dest, took time.Duration, command uint8, first, found bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -187,7 +189,7 @@ func (t *table) cancel(k txKey) {
 }
 
 // inFlight is the number of unanswered transactions.
-func (t *table) inFlight(now instant) int {
+func (t *table) inFlight(now monotime.Instant) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.expire(now)
@@ -253,7 +255,7 @@ func (t *table) unlink(i uint32, c *tcpConn) {
 	e.prev, e.next = 0, 0
 }
 
-func (t *table) expire(now instant) {
+func (t *table) expire(now monotime.Instant) {
 	for t.head < len(t.queue) && !now.Before(t.queue[t.head].expires) {
 		t.pop(now)
 	}
@@ -271,12 +273,12 @@ func (t *table) evictOldest() {
 
 // always is the now that makes pop remove an entry whether or not it
 // has expired (evictOldest's).
-const always = instant(-1 << 63)
+const always = monotime.Instant(-1 << 63)
 
 // pop removes the queue's head and its entry, unless the entry was
 // replaced since or, when now is not always, has not expired yet (a
 // pending pushed it back: a later place holds it).
-func (t *table) pop(now instant) (removed bool) {
+func (t *table) pop(now monotime.Instant) (removed bool) {
 	q := t.queue[t.head]
 	t.queue[t.head] = queued{}
 	t.head++

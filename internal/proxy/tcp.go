@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"megaco/internal/monotime"
 	"megaco/internal/tpkt"
 )
 
@@ -126,7 +127,7 @@ type tcpConn struct {
 	mgc      *mgcTarget  // the MGC a connection of the MGC side goes to
 	gone     atomic.Bool // the peer closed or reset it
 	closed   atomic.Bool
-	lastRead atomic.Int64 // an instant (clock)
+	lastRead atomic.Int64 // an monotime.Instant (clock)
 	raw      *rawIO       // nil: the net package's calls
 
 	// txs heads the list of the routing table's entries whose requester
@@ -246,7 +247,7 @@ func (t *tcpTransport) add(nc net.Conn, accepted bool) (*tcpConn, bool) {
 	}
 	c := &tcpConn{s: s, t: t, c: nc, accepted: accepted, settled: make(chan struct{}, 1), done: make(chan struct{}),
 		raw: newRawIO(nc, s.p.cfg.WriteTimeout)}
-	c.lastRead.Store(int64(clock()))
+	c.lastRead.Store(int64(monotime.Now()))
 	t.conns[c] = struct{}{}
 	if !accepted {
 		// An accepted connection becomes the one messages from the
@@ -354,7 +355,7 @@ func (c *tcpConn) readLoop() {
 			c.readError(err)
 			return
 		}
-		c.lastRead.Store(int64(clock())) // one clock read a message, the monotonic clock's
+		c.lastRead.Store(int64(monotime.Now())) // one clock read a message, the monotonic clock's
 		if c.raw == nil || !greeted {
 			greeted = true
 			c.c.SetReadDeadline(time.Now().Add(idle))
@@ -388,7 +389,7 @@ func (c *tcpConn) extendRead(greeted bool) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	idle := c.s.p.cfg.IdleTimeout
-	if since := clock().Sub(instant(c.lastRead.Load())); since < idle {
+	if since := monotime.Now().Sub(monotime.Instant(c.lastRead.Load())); since < idle {
 		return time.Now().Add(idle - since), true
 	}
 	if c.pairActive() {
@@ -402,7 +403,7 @@ func (c *tcpConn) extendRead(greeted bool) (time.Time, bool) {
 func (c *tcpConn) pairActive() bool {
 	pair := c.pair.Load()
 	return pair != nil && !pair.closed.Load() &&
-		clock().Sub(instant(pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
+		monotime.Now().Sub(monotime.Instant(pair.lastRead.Load())) < c.s.p.cfg.IdleTimeout
 }
 
 func (c *tcpConn) readError(err error) {
