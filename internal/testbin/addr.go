@@ -2,7 +2,11 @@ package testbin
 
 import (
 	"io"
+	"math/rand/v2"
 	"net"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -46,21 +50,60 @@ func FreeAddrs(t testing.TB, network string, n int) []string {
 	return addrs
 }
 
-// listen listens on a free port of 127.0.0.1.
+// listen listens on a free port of 127.0.0.1 below the kernel's
+// ephemeral range when there is room there: a port in that range, once
+// closed, can be taken by any process's outgoing connection or listen on
+// port 0 (other test packages run at the same time) before the test's
+// peer binds it, as an OTP peer's listen once failed with eaddrinuse.
+// Without such room (or the range unknown), port 0.
 func listen(t testing.TB, network string) (io.Closer, string) {
 	t.Helper()
-	if network == "udp" {
-		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
+	if lo := ephemeralLow(); lo > fixedLow+1000 {
+		for range 50 {
+			port := fixedLow + rand.IntN(lo-fixedLow)
+			if c, a, err := listenOn(network, "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+				return c, a
+			}
 		}
-		return pc, pc.LocalAddr().String()
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	c, a, err := listenOn(network, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l, l.Addr().String()
+	return c, a
+}
+
+// fixedLow is the lowest port listen picks itself.
+const fixedLow = 10000
+
+// ephemeralLow is the first port of the kernel's ephemeral range, 0 when
+// it cannot be read.
+var ephemeralLow = sync.OnceValue(func() int {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0
+	}
+	lo, _ := strconv.Atoi(f[0])
+	return lo
+})
+
+func listenOn(network, addr string) (io.Closer, string, error) {
+	if network == "udp" {
+		pc, err := net.ListenPacket("udp", addr)
+		if err != nil {
+			return nil, "", err
+		}
+		return pc, pc.LocalAddr().String(), nil
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", err
+	}
+	return l, l.Addr().String(), nil
 }
 
 // FreeAddr is one of FreeAddrs.
